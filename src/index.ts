@@ -1,0 +1,25 @@
+/**
+ * lenscache: a normalized data cache inside a Redux store.
+ * @see README.md and docs/ for guides.
+ */
+export { Entity, type EntityClass } from './schema/Entity.js';
+export { All } from './schema/All.js';
+export { Invalidate } from './schema/Invalidate.js';
+export { Lazy, LazyQuery } from './schema/Lazy.js';
+export { Union } from './schema/Union.js';
+export { Values } from './schema/Values.js';
+export type { SchemaAttribute, PolymorphicRef } from './schema/polymorphic.js';
+export type { Denormalize, Normalize } from './schema/types.js';
+export * as schema from './schema/namespace.js';
+
+export { normalize, type Normalized, type NormalizeOptions } from './normalize/normalize.js';
+
+export { createCache, type Cache, type CacheOptions, type CacheThunk } from './store/createCache.js';
+export { ActionTypes, type WriteAction, type WritePayload } from './store/actions.js';
+export type { EndpointLike } from './store/endpoint.js';
+export type { ResponseState, ExpiryStatus } from './store/selectors.js';
+export type { ResolveInput } from './store/writes.js';
+
+export { LensCacheError, ErrorCode, type ErrorRecord } from './shared/errors.js';
+export type { Patch, WriteMeta } from './shared/patch.js';
+export type { CacheState, EndpointMeta, Row } from './shared/state.js';

@@ -1,0 +1,94 @@
+/**
+ * One read of the store: implements the delegates the constructs read through, records every row
+ * and table the read touches, and serves row-backed values from the EntityCache.
+ */
+
+import { INVALID, type DenormalizeDelegate, type QueryDelegate } from '../schema/contract.js';
+import type { Dict } from '../shared/dict.js';
+import type { CacheState, Row } from '../shared/state.js';
+import { queryKey } from '../denormalize/queryKey.js';
+import { unvisit } from '../denormalize/unvisit.js';
+import type { EntityCache } from './EntityCache.js';
+
+export class ReadContext implements DenormalizeDelegate, QueryDelegate {
+  /** Dependencies of the whole read, as `table, key, row` triples. */
+  readonly deps: unknown[] = [];
+  /** Tables read whole (e.g. by All), with the object read. */
+  private readonly wholeTables = new Map<string, unknown>();
+  private frame: unknown[] = this.deps;
+  private readonly building = new Map<object, object>();
+
+  constructor(
+    readonly state: CacheState,
+    readonly args: readonly unknown[],
+    private readonly cache: EntityCache,
+  ) {}
+
+  unvisit(schema: unknown, input: unknown): unknown {
+    return unvisit(schema, input, this);
+  }
+
+  queryKey(schema: unknown, args: readonly unknown[]): unknown {
+    return queryKey(schema, args, this);
+  }
+
+  row(table: string, key: string): Row | undefined {
+    const row = this.state.entities[table]?.[key];
+    this.frame.push(table, key, row);
+    return row;
+  }
+
+  table(table: string): Dict<Row> | undefined {
+    const value = this.state.entities[table];
+    this.wholeTables.set(table, value);
+    return value;
+  }
+
+  entity(table: string, key: string, build: (row: object, hold: (value: object) => void) => unknown): unknown {
+    const entities = this.state.entities;
+    const row = entities[table]?.[key];
+    if (row === undefined || row === null) {
+      this.frame.push(table, key, row);
+      return row === null ? INVALID : undefined;
+    }
+    const held = this.building.get(row);
+    if (held) {
+      // A cycle back to a row being built: the same object, as §3.7 asks of recursive graphs.
+      this.frame.push(table, key, row);
+      return held;
+    }
+    const cached = this.cache.get(row, entities);
+    if (cached) {
+      appendAll(this.frame, cached.deps);
+      return cached.value;
+    }
+    const parent = this.frame;
+    const frame: unknown[] = [table, key, row];
+    this.frame = frame;
+    let value: unknown;
+    try {
+      value = build(row, instance => this.building.set(row, instance));
+    } finally {
+      this.frame = parent;
+      this.building.delete(row);
+    }
+    this.cache.set(row, { deps: frame, value }, entities);
+    appendAll(parent, frame);
+    return value;
+  }
+
+  /** Every table this read depended on, with the object it saw (absent tables as undefined). */
+  tablesRead(): Array<[string, unknown]> {
+    const tables = new Map(this.wholeTables);
+    const entities = this.state.entities;
+    for (let i = 0; i < this.deps.length; i += 3) {
+      const table = this.deps[i] as string;
+      if (!tables.has(table)) tables.set(table, entities[table]);
+    }
+    return [...tables];
+  }
+}
+
+function appendAll(target: unknown[], items: readonly unknown[]): void {
+  for (let i = 0; i < items.length; i++) target.push(items[i]);
+}

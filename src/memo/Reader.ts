@@ -1,0 +1,92 @@
+/**
+ * The memoized reads of one cache instance (BEHAVIOR §12).
+ *
+ * Two levels:
+ * 1. Whole reads, per schema and args (a bounded LRU per schema, the schema held weakly): reused
+ *    while every table the read touched is the same object, so an unchanged store, or a write to
+ *    other tables, costs O(tables read) whatever the size of the result.
+ * 2. Row-backed values (EntityCache): when a table did change, the read is walked again, but every
+ *    entity whose rows are unchanged comes back as the same object, and containers whose members
+ *    are all unchanged are reused (reuse.ts).
+ */
+
+import { INVALID } from '../schema/contract.js';
+import { Lru } from '../shared/Lru.js';
+import { stableStringify } from '../shared/json.js';
+import type { CacheState } from '../shared/state.js';
+import { EntityCache, type Entities } from './EntityCache.js';
+import { ReadContext } from './ReadContext.js';
+import { reuse } from './reuse.js';
+
+/** One memoized read. `value` may be INVALID (read as deleted). */
+export interface ReadResult {
+  readonly value: unknown;
+  /** The query key (for reads without a stored result) or the stored result that was read. */
+  readonly key: unknown;
+  /** Every row read, as `table, key, row` triples (for expiry). */
+  readonly deps: readonly unknown[];
+}
+
+interface Entry extends ReadResult {
+  readonly input: unknown;
+  readonly tables: ReadonlyArray<[string, unknown]>;
+}
+
+export interface ReaderOptions {
+  /** How many distinct args (or lens values) are remembered per schema. */
+  argsCacheSize: number;
+}
+
+/** Marks a read that builds its own key from the store (no stored result). */
+const FROM_STORE = Symbol('lenscache.fromStore');
+
+export class Reader {
+  readonly entities = new EntityCache();
+  private readonly entries = new WeakMap<object, Lru<string, Entry>>();
+
+  constructor(private readonly options: ReaderOptions) {}
+
+  /** A read without a stored response: query key from the store, then denormalize (selectQuery). */
+  query(state: CacheState, schema: unknown, args: readonly unknown[]): ReadResult {
+    return this.read(state, schema, args, FROM_STORE);
+  }
+
+  /** The denormalized form of a stored result (selectResponse). */
+  result(state: CacheState, schema: unknown, args: readonly unknown[], stored: unknown): ReadResult {
+    return this.read(state, schema, args, stored);
+  }
+
+  private read(state: CacheState, schema: unknown, args: readonly unknown[], input: unknown): ReadResult {
+    const slot = this.slot(schema);
+    // Reads with and without a stored result are remembered apart, so they do not evict each other.
+    const argsKey = (input === FROM_STORE ? 'q' : 'r') + stableStringify(args);
+    const previous = slot?.get(argsKey);
+    if (previous && previous.input === input && tablesUnchanged(previous.tables, state.entities)) return previous;
+
+    const context = new ReadContext(state, args, this.entities);
+    const key = input === FROM_STORE ? context.queryKey(schema, args) : input;
+    const value = key === undefined ? undefined : key === INVALID ? INVALID : context.unvisit(schema, key);
+    const entry: Entry = {
+      input,
+      key,
+      value: reuse(previous?.value, value),
+      deps: context.deps,
+      tables: context.tablesRead(),
+    };
+    slot?.set(argsKey, entry);
+    return entry;
+  }
+
+  private slot(schema: unknown): Lru<string, Entry> | undefined {
+    if (typeof schema !== 'object' && typeof schema !== 'function') return undefined;
+    if (schema === null) return undefined;
+    let slot = this.entries.get(schema);
+    if (!slot) this.entries.set(schema, (slot = new Lru(this.options.argsCacheSize)));
+    return slot;
+  }
+}
+
+function tablesUnchanged(tables: ReadonlyArray<[string, unknown]>, entities: Entities): boolean {
+  for (const [table, seen] of tables) if (entities[table] !== seen) return false;
+  return true;
+}

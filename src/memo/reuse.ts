@@ -1,0 +1,32 @@
+/**
+ * Structural sharing for containers (BEHAVIOR §12.2): when a read had to be recomputed but its
+ * plain arrays and objects hold the very same members in the same order, the previous containers
+ * are returned, so `useSelector` sees no change. Entity instances compare by identity only.
+ */
+
+export function reuse<T>(previous: unknown, next: T): T {
+  if (previous === next || !isPlainContainer(previous) || !isPlainContainer(next)) return next;
+  return (sameMembers(previous, next) ? previous : next) as T;
+}
+
+function isPlainContainer(value: unknown): value is object {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return true;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function sameMembers(previous: object, next: object): boolean {
+  if (Array.isArray(previous) !== Array.isArray(next)) return false;
+  const before = previous as Record<string, unknown>;
+  const after = next as Record<string, unknown>;
+  const keys = Object.keys(after);
+  if (keys.length !== Object.keys(before).length) return false;
+  for (const key of keys) {
+    if (!Object.prototype.hasOwnProperty.call(before, key)) return false;
+    const a = before[key];
+    const b = after[key];
+    if (a !== b && !(isPlainContainer(a) && isPlainContainer(b) && sameMembers(a, b))) return false;
+  }
+  return true;
+}

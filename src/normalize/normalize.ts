@@ -1,0 +1,175 @@
+/**
+ * normalize: a pure walk from a response to rows, a result and the patches that write them
+ * (BEHAVIOR §2.1). It reads the current slice to merge and order rows, and writes nothing.
+ */
+
+import { describe, ErrorCode, inputError, jsonStringHint } from '../shared/errors.js';
+import type { Patch, WriteMeta } from '../shared/patch.js';
+import type { CacheState, Row } from '../shared/state.js';
+import {
+  isConstruct,
+  isPlainObjectSchema,
+  rootInputOf,
+  type NormalizeDelegate,
+  type RootInput,
+  type RowPolicy,
+} from '../schema/contract.js';
+import { normalizeArray } from '../schema/plainArray.js';
+import { normalizeObject } from '../schema/plainObject.js';
+import { checkJsonValue } from './checkRow.js';
+import { PatchList } from './PatchList.js';
+import { rowPatches, type PendingRow } from './rowPatches.js';
+
+export interface NormalizeOptions {
+  /** Entity nesting deeper than this throws MAX_DEPTH_EXCEEDED (BEHAVIOR §2.1.8). */
+  maxEntityDepth: number;
+}
+
+export interface Normalized {
+  result: unknown;
+  patches: Patch[];
+  inversePatches: Patch[];
+}
+
+/**
+ * Normalizes `input` by `schema` against `state`. Throws (and so writes nothing) on bad input.
+ * The patches write every row the input holds, with `meta`, except rows whose merged content is
+ * unchanged (D8): those keep their object and only their meta moves forward.
+ */
+export function normalize(
+  schema: unknown,
+  input: unknown,
+  args: readonly unknown[],
+  state: CacheState,
+  meta: WriteMeta,
+  options: NormalizeOptions,
+): Normalized {
+  checkRoot(rootInputOf(schema), input);
+  const walk = new Walk(args, state, options.maxEntityDepth);
+  const result = walk.visit(schema, input, undefined, undefined);
+  checkJsonValue(result, 'The result');
+  const list = new PatchList();
+  rowPatches(list, state, walk.pending, meta);
+  return { result, patches: list.patches, inversePatches: list.inversePatches };
+}
+
+function checkRoot(expected: RootInput, input: unknown): void {
+  const isObject = typeof input === 'object' && input !== null && !Array.isArray(input);
+  const ok =
+    expected === 'any' ||
+    (expected === 'object' && isObject) ||
+    (expected === 'list' && Array.isArray(input)) ||
+    (expected === 'object-or-list' && typeof input === 'object' && input !== null) ||
+    (expected === 'object-or-pk' && (isObject || typeof input === 'string' || typeof input === 'number'));
+  if (ok) return;
+  const wanted = { object: 'an object', list: 'an array', 'object-or-list': 'an object or an array', 'object-or-pk': 'an object or a pk' }[expected];
+  throw inputError(
+    ErrorCode.UNEXPECTED_INPUT,
+    `The response does not fit the schema: expected ${wanted}, but received ${describe(input)}.${jsonStringHint(input)}`,
+    'Check the endpoint returns what its schema describes (a null or empty body cannot be normalized).',
+  );
+}
+
+class Walk implements NormalizeDelegate {
+  readonly pending = new Map<string, Map<string, PendingRow>>();
+  private readonly seenByTable = new Map<string, Map<object, string>>();
+  private readonly entityPath: string[] = [];
+  private depth = 0;
+  private readonly depthLimit: number;
+
+  constructor(
+    readonly args: readonly unknown[],
+    private readonly state: CacheState,
+    private readonly maxEntityDepth: number,
+  ) {
+    // Plain arrays and objects add levels without entities (and a Lazy can recurse through them).
+    this.depthLimit = Math.max(256, maxEntityDepth * 8);
+  }
+
+  visit(schema: unknown, value: unknown, parent: unknown, key: string | undefined): unknown {
+    if (value === undefined || value === null || schema === undefined || schema === null) return value;
+    if (++this.depth > this.depthLimit) {
+      throw inputError(
+        ErrorCode.MAX_DEPTH_EXCEEDED,
+        `The input nests deeper than ${this.depthLimit} schema levels (a circular input?).`,
+        'Send finite, acyclic data; recursive schemas must end in entities, which stop cycles.',
+      );
+    }
+    try {
+      if (Array.isArray(schema)) return normalizeArray(schema, value, parent, key, this);
+      if (isConstruct(schema)) return schema.normalize(value, parent, key, this);
+      if (isPlainObjectSchema(schema)) return normalizeObject(schema, value, this);
+      // A deserializer function (or a non-schema value): the raw value is stored.
+      return value;
+    } finally {
+      this.depth--;
+    }
+  }
+
+  getRow(table: string, key: string): Row | undefined {
+    const pending = this.pending.get(table)?.get(key);
+    if (pending) return pending.row;
+    return this.state.entities[table]?.[key];
+  }
+
+  setRow(table: string, key: string, row: Row, policy: RowPolicy): void {
+    const incoming = row !== null && !Array.isArray(row) ? withoutUndefined(row) : row;
+    let rows = this.pending.get(table);
+    if (!rows) this.pending.set(table, (rows = new Map()));
+    const earlier = rows.get(key);
+    if (!earlier) {
+      rows.set(key, { row: incoming, policy });
+      return;
+    }
+    // §2.1.6: the same row twice in one write merges in document order, later wins, no time check.
+    earlier.row =
+      earlier.row !== null && incoming !== null && !Array.isArray(incoming)
+        ? policy.merge(earlier.row, incoming)
+        : incoming;
+    earlier.policy = policy;
+  }
+
+  ensureTable(table: string): void {
+    if (!this.pending.has(table)) this.pending.set(table, new Map());
+  }
+
+  seen(input: object, table: string): string | undefined {
+    return this.seenByTable.get(table)?.get(input);
+  }
+
+  enterEntity(input: object, table: string, ref: string): void {
+    let seen = this.seenByTable.get(table);
+    if (!seen) this.seenByTable.set(table, (seen = new Map()));
+    seen.set(input, ref);
+    this.entityPath.push(`${table} "${ref}"`);
+    if (this.entityPath.length > this.maxEntityDepth) {
+      const path = this.entityPath.slice(0, 3).join(' → ');
+      throw inputError(
+        ErrorCode.MAX_DEPTH_EXCEEDED,
+        `Entities nest deeper than maxEntityDepth (${this.maxEntityDepth}): ${path} → … → ${table} "${ref}".`,
+        'Send shallower data, or raise maxEntityDepth in createCache({ maxEntityDepth }).',
+      );
+    }
+  }
+
+  leaveEntity(): void {
+    this.entityPath.pop();
+  }
+}
+
+/** §2.1.5: undefined properties are never stored and never erase anything. */
+function withoutUndefined(row: object): object {
+  const record = row as Record<string, unknown>;
+  for (const key in record) {
+    if (record[key] === undefined) {
+      const copy: Record<string, unknown> = {};
+      for (const field of Object.keys(record)) {
+        if (record[field] !== undefined) {
+          Object.defineProperty(copy, field, { value: record[field], writable: true, enumerable: true, configurable: true });
+        }
+      }
+      return copy;
+    }
+  }
+  return row;
+}

@@ -1,0 +1,94 @@
+/** All: every cached entity of a class (or of several). See docs/All.md. */
+
+import { freezeInDevelopment } from '../shared/env.js';
+import { describe, ErrorCode, setupError } from '../shared/errors.js';
+import {
+  INVALID,
+  type DenormalizeDelegate,
+  type NormalizeDelegate,
+  type QueryDelegate,
+  type RootInput,
+  type SchemaConstruct,
+} from './contract.js';
+import { isEntityClass, type EntityClass } from './Entity.js';
+import { listItems } from './plainArray.js';
+import { Polymorphic, type SchemaAttribute } from './polymorphic.js';
+
+/**
+ * Every live entity of a class, in table order; with several classes, of each in member order.
+ *
+ * @example
+ * ```ts
+ * const userCount = new Query(new All(User), users => users.length);
+ * ```
+ * @see docs/All.md
+ */
+export class All<S = unknown> implements SchemaConstruct {
+  readonly kind = 'All' as const;
+  readonly schema: S;
+  readonly rootInput: RootInput = 'object-or-list';
+  /** @internal */
+  readonly poly: Polymorphic;
+
+  constructor(schema: S, attribute?: SchemaAttribute) {
+    const classes = attribute === undefined ? [schema] : Object.values((schema ?? {}) as object);
+    if (classes.length === 0 || !classes.every(isEntityClass)) {
+      throw setupError(
+        ErrorCode.INVALID_SCHEMA,
+        `new All() reads whole tables, so it takes Entity classes; received ${describe(schema)}.`,
+        'Write new All(User), or new All({ cats: Cat, dogs: Dog }, attribute).',
+      );
+    }
+    this.schema = schema;
+    this.poly = new Polymorphic(schema, attribute, 'All');
+  }
+
+  /** @internal The member classes by member name (one unnamed member when not polymorphic). */
+  private memberClasses(): Array<[string | undefined, EntityClass]> {
+    if (this.poly.isSingle) return [[undefined, this.schema as EntityClass]];
+    return Object.entries(this.poly.members as Record<string, EntityClass>);
+  }
+
+  /** @internal Like a list of members; the result is undefined, so every read re-reads the tables. */
+  normalize(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
+    const items = listItems(input, 'All');
+    for (const [, cls] of this.memberClasses()) delegate.ensureTable(cls.key);
+    for (const item of items) {
+      if (item !== null && item !== undefined) this.poly.normalizeValue(item, parent, key, delegate);
+    }
+    return undefined;
+  }
+
+  /** @internal */
+  denormalize(input: unknown, delegate: DenormalizeDelegate): unknown {
+    if (!Array.isArray(input)) return input;
+    const values: unknown[] = [];
+    for (const ref of input) {
+      const value = this.poly.denormalizeValue(ref, delegate);
+      if (value !== undefined && value !== INVALID) values.push(value);
+    }
+    return freezeInDevelopment(values);
+  }
+
+  /** @internal The live row keys of the table(s); INVALID when no member table exists (§6). */
+  queryKey(args: readonly unknown[], delegate: QueryDelegate): unknown {
+    const refs: unknown[] = [];
+    let found = false;
+    for (const [name, cls] of this.memberClasses()) {
+      const table = delegate.table(cls.key);
+      if (!table) continue;
+      found = true;
+      for (const rowKey of Object.keys(table)) {
+        const row = table[rowKey];
+        if (row === null || row === undefined) continue;
+        if (name === undefined) {
+          refs.push(rowKey);
+        } else {
+          const tag = this.poly.attributeOf(row, undefined, undefined);
+          refs.push({ id: rowKey, schema: this.poly.memberSchema(tag) === cls ? tag : name });
+        }
+      }
+    }
+    return found ? refs : INVALID;
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * Entity: a class whose instances are stored once per pk, in the table `static key`.
+ * See docs/Entity.md.
+ */
+
+import type { WriteMeta } from '../shared/patch.js';
+import type {
+  DenormalizeDelegate,
+  NormalizeDelegate,
+  QueryDelegate,
+  RootInput,
+  Row,
+} from './contract.js';
+import { denormalizeEntity } from './entityDenormalize.js';
+import { entityInfo } from './entityInfo.js';
+import { normalizeEntity } from './entityNormalize.js';
+import { isUsablePk } from './pk.js';
+
+/**
+ * The base class of every entity.
+ *
+ * @example
+ * ```ts
+ * class User extends Entity { id = ''; name = ''; }
+ * class Post extends Entity {
+ *   id = ''; title = ''; author = User.fromJS();
+ *   static key = 'Post';
+ *   static schema = { author: User };
+ * }
+ * ```
+ * @see docs/Entity.md
+ */
+export abstract class Entity {
+  /** The table name; defaults to the class name (set it explicitly when code is minified). */
+  declare static key: string;
+  /** Nested schemas by field name. */
+  declare static schema: Record<string, unknown> | undefined;
+  static readonly rootInput: RootInput = 'object';
+
+  /** The pk of this instance's data; defaults to `id`. Override it or `static pk`. */
+  pk(parent?: unknown, key?: string, args?: readonly unknown[]): string | number | undefined {
+    return (this as unknown as { id?: string | number }).id;
+  }
+
+  /** The pk of a (processed) input value; defaults to calling the instance `pk()` on it. */
+  static pk(value: object, parent?: unknown, key?: string, args?: readonly unknown[]): unknown {
+    return this.prototype.pk.call(value, parent, key, args);
+  }
+
+  /** Turns the raw input into the object to store; return `undefined` to delete the entity. */
+  static process(input: object, parent: unknown, key: string | undefined, args: readonly unknown[]): object | undefined {
+    return { ...input };
+  }
+
+  /** Merges an incoming row into an existing one; by default incoming fields win. */
+  static merge(existing: object, incoming: object): object {
+    return { ...existing, ...incoming };
+  }
+
+  /** True when the incoming write must not replace the stored one: by default, it started earlier. */
+  static shouldReorder(existingMeta: WriteMeta, incomingMeta: WriteMeta, existing: Row, incoming: Row): boolean {
+    return incomingMeta.fetchedAt < existingMeta.fetchedAt;
+  }
+
+  /** Returns an error message when the processed input must be rejected (and the row read as invalid). */
+  static validate(processed: object): string | undefined {
+    return undefined;
+  }
+
+  /** An instance with the class defaults and the given fields, e.g. as a field initialiser. */
+  static fromJS<T extends Entity>(this: new () => T, props: Partial<T> = {}): T {
+    const instance = new this();
+    for (const key of Object.keys(props)) {
+      Object.defineProperty(instance, key, {
+        value: (props as Record<string, unknown>)[key],
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    }
+    return instance;
+  }
+
+  /** @internal The walk contract (schema/contract.ts). */
+  static normalize(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
+    return normalizeEntity(this as unknown as EntityClass, infoOf(this as unknown as EntityClass), input, parent, key, delegate);
+  }
+
+  /** @internal */
+  static denormalize(input: unknown, delegate: DenormalizeDelegate): unknown {
+    return denormalizeEntity(this as unknown as EntityClass, infoOf(this as unknown as EntityClass), input, delegate);
+  }
+
+  /** @internal A pk from `args[0]` (a pk, or an object to compute one from); a hit needs a row or tombstone. */
+  static queryKey(args: readonly unknown[], delegate: QueryDelegate): unknown {
+    const first = args[0];
+    if (first === undefined || first === null || first === '') return undefined;
+    const pk =
+      typeof first === 'string' || typeof first === 'number'
+        ? first
+        : typeof first === 'object'
+          ? this.pk(first, undefined, undefined, args)
+          : undefined;
+    if (!isUsablePk(pk)) return undefined;
+    const rowKey = String(pk);
+    return delegate.row(this.key, rowKey) === undefined ? undefined : rowKey;
+  }
+}
+
+// `static key` defaults to the class name; a subclass's own `static key = '…'` shadows this getter.
+Object.defineProperty(Entity, 'key', {
+  get(this: Function) {
+    return this.name;
+  },
+  configurable: true,
+  enumerable: false,
+});
+
+/** Any concrete Entity subclass. */
+export type EntityClass<T extends Entity = Entity> = (new () => T) & Omit<typeof Entity, 'prototype'>;
+
+export function isEntityClass(value: unknown): value is EntityClass {
+  return typeof value === 'function' && value.prototype instanceof Entity;
+}
+
+/** @internal The per-class facts the walkers use. */
+export function infoOf(cls: EntityClass) {
+  return entityInfo(cls, Entity as unknown as EntityClass);
+}

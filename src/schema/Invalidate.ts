@@ -1,0 +1,87 @@
+/** Invalidate: a response that deletes an entity. See docs/Invalidate.md. */
+
+import { describe, ErrorCode, inputError, setupError } from '../shared/errors.js';
+import type { NormalizeDelegate, RootInput, SchemaConstruct } from './contract.js';
+import { infoOf, isEntityClass, type EntityClass } from './Entity.js';
+import { checkedPk } from './entityNormalize.js';
+import { Union } from './Union.js';
+
+/**
+ * Deletes the entity the response names (an item or a pk): its row becomes a tombstone.
+ *
+ * @example
+ * ```ts
+ * await store.dispatch(cache.setResponse(deletePost, { id: '5' }, { id: '5' }));
+ * // with deletePost.schema = new Invalidate(Post)
+ * ```
+ * @see docs/Invalidate.md
+ */
+export class Invalidate<E extends EntityClass | Union = EntityClass> implements SchemaConstruct {
+  readonly kind = 'Invalidate' as const;
+  readonly schema: E;
+  readonly rootInput: RootInput = 'object-or-pk';
+
+  constructor(schema: E) {
+    if (!isEntityClass(schema) && !(schema instanceof Union)) {
+      throw setupError(
+        ErrorCode.INVALID_SCHEMA,
+        `new Invalidate() takes an Entity class or a Union; received ${describe(schema)}.`,
+        'Write new Invalidate(Post).',
+      );
+    }
+    this.schema = schema;
+  }
+
+  /** @internal `process` and `pk` run, then a tombstone is queued; the result is the ref. */
+  normalize(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
+    if (this.schema instanceof Union) {
+      const union = this.schema;
+      const name = union.poly.attributeOf(input, parent, key);
+      const member = union.poly.memberSchema(name) as EntityClass | undefined;
+      if (!member) {
+        throw inputError(
+          ErrorCode.UNEXPECTED_INPUT,
+          `Invalidate of a Union could not tell the type of ${describe(input)} (attribute gave ${describe(name)}).`,
+          `Send the item with its type attribute; known types: ${Object.keys(union.schema).join(', ')}.`,
+        );
+      }
+      return { id: this.tombstone(member, input, parent, key, delegate), schema: name as string };
+    }
+    return this.tombstone(this.schema as EntityClass, input, parent, key, delegate);
+  }
+
+  private tombstone(
+    cls: EntityClass,
+    input: unknown,
+    parent: unknown,
+    key: string | undefined,
+    delegate: NormalizeDelegate,
+  ): string {
+    const info = infoOf(cls);
+    let rowKey: string;
+    if (typeof input === 'string' || typeof input === 'number') {
+      rowKey = checkedPk(cls, info, input, { id: input });
+    } else if (typeof input === 'object' && input !== null && !Array.isArray(input)) {
+      const processed = cls.process(input, parent, key, delegate.args) ?? input;
+      rowKey = checkedPk(cls, info, cls.pk(processed, parent, key, delegate.args), processed);
+    } else {
+      throw inputError(
+        ErrorCode.UNEXPECTED_INPUT,
+        `Invalidate(${cls.key}) expected the deleted item or its pk, but received ${describe(input)}.`,
+        'Send the pk (a string or number) or an object with it.',
+      );
+    }
+    delegate.setRow(cls.key, rowKey, null, cls);
+    return rowKey;
+  }
+
+  /** @internal The stored ref reads back as is. */
+  denormalize(input: unknown): unknown {
+    return input;
+  }
+
+  /** @internal Not queryable. */
+  queryKey(): undefined {
+    return undefined;
+  }
+}

@@ -1,0 +1,72 @@
+/** Values: a map of items keyed by entity pk (or any key). See docs/Values.md. */
+
+import { freezeInDevelopment } from '../shared/env.js';
+import { describe, ErrorCode, inputError } from '../shared/errors.js';
+import { setOwn } from '../shared/dict.js';
+import {
+  INVALID,
+  type DenormalizeDelegate,
+  type NormalizeDelegate,
+  type RootInput,
+  type SchemaConstruct,
+} from './contract.js';
+import { Polymorphic, type SchemaAttribute } from './polymorphic.js';
+
+/**
+ * A map of items: `{ [key]: item }`.
+ *
+ * @example
+ * ```ts
+ * const usersById = new Values(User);
+ * ```
+ * @see docs/Values.md
+ */
+export class Values<S = unknown> implements SchemaConstruct {
+  readonly kind = 'Values' as const;
+  readonly schema: S;
+  readonly rootInput: RootInput = 'object';
+  /** @internal */
+  readonly poly: Polymorphic;
+
+  constructor(schema: S, attribute?: SchemaAttribute) {
+    this.schema = schema;
+    this.poly = new Polymorphic(schema, attribute, 'Values');
+  }
+
+  /** @internal Each non-null member is visited with the whole map as parent and its key as key. */
+  normalize(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+      throw inputError(
+        ErrorCode.UNEXPECTED_INPUT,
+        `Values expected an object keyed by id, but received ${describe(input)}.`,
+        Array.isArray(input) ? 'For a list, use [Schema] instead of new Values(Schema).' : 'Check that the schema matches the response.',
+      );
+    }
+    const map = input as Record<string, unknown>;
+    const refs: Record<string, unknown> = {};
+    for (const mapKey of Object.keys(map)) {
+      const value = map[mapKey];
+      if (value === null || value === undefined) continue;
+      const ref = this.poly.normalizeValue(value, map, mapKey, delegate);
+      if (ref !== undefined) setOwn(refs, mapKey, ref);
+    }
+    return refs;
+  }
+
+  /** @internal Members that read falsy or invalid drop out, key and all (§2.2.5). */
+  denormalize(input: unknown, delegate: DenormalizeDelegate): unknown {
+    if (typeof input !== 'object' || input === null) return input;
+    const refs = input as Record<string, unknown>;
+    const values: Record<string, unknown> = {};
+    for (const mapKey of Object.keys(refs)) {
+      const value = this.poly.denormalizeValue(refs[mapKey], delegate);
+      if (value && value !== INVALID) setOwn(values, mapKey, value);
+    }
+    return freezeInDevelopment(values);
+  }
+
+  /** @internal Not queryable: a Values read needs its endpoint's stored result. */
+  queryKey(): undefined {
+    return undefined;
+  }
+}

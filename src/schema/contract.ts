@@ -1,0 +1,107 @@
+/**
+ * The runtime contract between the schema constructs and the two walkers. A construct knows its
+ * own rules (pks, merges, which rows it reads); the walkers own the store, the patches and the
+ * memo caches, and hand themselves to the constructs as these delegates.
+ */
+
+import type { WriteMeta } from '../shared/patch.js';
+import type { Dict } from '../shared/dict.js';
+
+/**
+ * What a read resolves to when data must be treated as deleted: a tombstone, a failed `validate`,
+ * an object with an invalid member. Never returned to users: the top level turns it into
+ * `undefined` (or `expiryStatus: 'invalid'`).
+ */
+export const INVALID: unique symbol = Symbol('lenscache.invalid');
+export type Invalid = typeof INVALID;
+
+import type { Row } from '../shared/state.js';
+
+export type { Row };
+
+/** How the normalize walker merges a row into what is already stored (BEHAVIOR §3.4). */
+export interface RowPolicy {
+  /** Merges two rows; `existing` is the older side of the merge, `incoming` wins on overlap. */
+  merge(existing: object, incoming: object): object;
+  /** True when `incoming` must not replace `existing` (by default: it started earlier). */
+  shouldReorder(existingMeta: WriteMeta, incomingMeta: WriteMeta, existing: Row, incoming: Row): boolean;
+}
+
+/** What a construct may ask of the normalize walker. */
+export interface NormalizeDelegate {
+  readonly args: readonly unknown[];
+  /** Normalizes `value` by `schema`, returning the ref (or the value itself when no schema applies). */
+  visit(schema: unknown, value: unknown, parent: unknown, key: string | undefined): unknown;
+  /** The row as this write would leave it so far: pending in this write, else stored. */
+  getRow(table: string, key: string): Row | undefined;
+  /** Queues a row for this write; merged with earlier rows of the same key in document order. */
+  setRow(table: string, key: string, row: Row, policy: RowPolicy): void;
+  /** The ref an input object already got for `table` in this write (cycles), if any. */
+  seen(input: object, table: string): string | undefined;
+  /** Enters an entity: records `input` for cycle detection and checks the nesting depth. */
+  enterEntity(input: object, table: string, ref: string): void;
+  leaveEntity(): void;
+  /** Makes sure `table` exists after this write, even with no rows (an `All` read of it is then `[]`). */
+  ensureTable(table: string): void;
+}
+
+/** What a construct may ask of the denormalize walker. */
+export interface DenormalizeDelegate {
+  readonly args: readonly unknown[];
+  /** Denormalizes a stored ref by `schema`; may return INVALID. */
+  unvisit(schema: unknown, input: unknown): unknown;
+  /**
+   * Reads the row `table[key]` as a memoized value. `build` creates the value from the row and
+   * must call `hold(value)` as soon as the object exists, so that a cycle back to this row gets
+   * the same object. Missing row → `undefined`; tombstone → INVALID.
+   */
+  entity(table: string, key: string, build: (row: object, hold: (value: object) => void) => unknown): unknown;
+  /** A whole table (tracked as a dependency of the read), or `undefined` when it does not exist. */
+  table(table: string): Dict<Row> | undefined;
+}
+
+/** What a construct may ask when building a query key from the store (BEHAVIOR §11). */
+export interface QueryDelegate {
+  readonly args: readonly unknown[];
+  /** The stored row, tracked as a dependency of the read. */
+  row(table: string, key: string): Row | undefined;
+  table(table: string): Dict<Row> | undefined;
+  /** The query key of a nested schema. */
+  queryKey(schema: unknown, args: readonly unknown[]): unknown;
+}
+
+/** The shape of input a construct accepts at the root of a write. */
+export type RootInput = 'object' | 'list' | 'object-or-list' | 'object-or-pk' | 'any';
+
+/** The interface every schema construct (class instance or Entity class) implements. */
+export interface SchemaConstruct {
+  normalize(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown;
+  denormalize(input: unknown, delegate: DenormalizeDelegate): unknown;
+  /** `undefined` when the construct cannot be read without a stored response. */
+  queryKey(args: readonly unknown[], delegate: QueryDelegate): unknown;
+  readonly rootInput: RootInput;
+}
+
+export function isConstruct(schema: unknown): schema is SchemaConstruct {
+  return (
+    schema !== null &&
+    (typeof schema === 'object' || typeof schema === 'function') &&
+    typeof (schema as Partial<SchemaConstruct>).normalize === 'function' &&
+    typeof (schema as Partial<SchemaConstruct>).denormalize === 'function'
+  );
+}
+
+/** A plain object schema (`{ ticker: Ticker, stats: Stats }`), as opposed to a construct. */
+export function isPlainObjectSchema(schema: unknown): schema is Record<string, unknown> {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return false;
+  const proto = Object.getPrototypeOf(schema);
+  return proto === Object.prototype || proto === null;
+}
+
+/** What a schema accepts at the root of a write (BEHAVIOR §2.1.3). */
+export function rootInputOf(schema: unknown): RootInput {
+  if (Array.isArray(schema)) return 'object-or-list';
+  if (isConstruct(schema)) return schema.rootInput;
+  if (isPlainObjectSchema(schema)) return 'object';
+  return 'any';
+}

@@ -1,0 +1,64 @@
+/** How an Entity row becomes an instance of its class (BEHAVIOR §3.5, §3.7). */
+
+import { isDevelopment } from '../shared/env.js';
+import { hasOwn } from '../shared/dict.js';
+import { INVALID, type DenormalizeDelegate } from './contract.js';
+import type { EntityClass } from './Entity.js';
+import type { EntityInfo } from './entityInfo.js';
+
+export function denormalizeEntity(
+  cls: EntityClass,
+  info: EntityInfo,
+  input: unknown,
+  delegate: DenormalizeDelegate,
+): unknown {
+  if (input === null || input === undefined) return input;
+  // Only pks are refs; anything else was stored raw (e.g. before the field had a schema).
+  if (typeof input !== 'string' && typeof input !== 'number') return input;
+  const rowKey = String(input);
+  if (rowKey === '' || rowKey === 'undefined') return undefined;
+  return delegate.entity(cls.key, rowKey, (row, hold) => buildInstance(cls, info, row, delegate, hold));
+}
+
+function buildInstance(
+  cls: EntityClass,
+  info: EntityInfo,
+  row: object,
+  delegate: DenormalizeDelegate,
+  hold: (value: object) => void,
+): unknown {
+  if (!info.defaultValidate && cls.validate(row)) return INVALID;
+  const proto = cls.prototype as object;
+  // Field initialisers come from the class's template instance, so constructors are not re-run
+  // (and initialisers such as `author = User.fromJS()` do not build objects on every read).
+  const instance = Object.create(proto) as Record<string, unknown>;
+  for (const [field, value] of info.defaultEntries) instance[field] = value;
+  const data = row as Record<string, unknown>;
+  for (const field of Object.keys(data)) defineField(instance, info, proto, field, data[field]);
+  hold(instance);
+  for (const [field, fieldSchema] of info.schemaEntries) {
+    if (!hasOwn(data, field)) continue;
+    const value = delegate.unvisit(fieldSchema, data[field]);
+    if (value === INVALID) {
+      // §3.5: a truthy initialiser makes the field required; otherwise it just reads as undefined.
+      if (info.required.has(field)) return INVALID;
+      defineField(instance, info, proto, field, undefined);
+    } else {
+      defineField(instance, info, proto, field, value);
+    }
+  }
+  if (isDevelopment()) Object.freeze(instance);
+  return instance;
+}
+
+/**
+ * Row fields are data: assignment is used where it cannot reach a prototype setter or getter
+ * (own initialised fields, names the prototype lacks), property definition elsewhere (§1.6).
+ */
+function defineField(instance: Record<string, unknown>, info: EntityInfo, proto: object, field: string, value: unknown): void {
+  if (info.defaultKeys.has(field) || (field !== '__proto__' && !(field in proto))) {
+    instance[field] = value;
+  } else {
+    Object.defineProperty(instance, field, { value, writable: true, enumerable: true, configurable: true });
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * What an Entity class needs on every read and write, computed once per class: its field
+ * schemas as entries, and its defaults (field initialisers) as a template instance.
+ */
+
+import { warnOnce } from '../shared/env.js';
+
+export interface EntityInfo {
+  /** The `static schema` object the entries were computed from (recomputed if it is replaced). */
+  schemaSource: object | undefined;
+  schemaEntries: ReadonlyArray<readonly [string, unknown]>;
+  /** Field initialiser values, copied onto every denormalized instance. */
+  defaultEntries: ReadonlyArray<readonly [string, unknown]>;
+  defaultKeys: ReadonlySet<string>;
+  /** Fields whose initialiser is truthy: an invalid nested value makes the entity invalid. */
+  required: ReadonlySet<string>;
+  /** Whether the class keeps the base `process`, `validate` and pk, so the walkers can skip work. */
+  defaultProcess: boolean;
+  defaultValidate: boolean;
+  defaultPk: boolean;
+}
+
+interface EntityLike {
+  new (): object;
+  readonly key: string;
+  readonly schema?: Record<string, unknown> | undefined;
+  readonly process: Function;
+  readonly validate: Function;
+  readonly pk: Function;
+  readonly prototype: { pk: Function };
+}
+
+const infos = new WeakMap<Function, EntityInfo>();
+const classesByKey = new Map<string, WeakRef<Function>>();
+
+/** `base` is the Entity class itself, passed in to keep this module free of an import cycle. */
+export function entityInfo(cls: EntityLike, base: EntityLike): EntityInfo {
+  const cached = infos.get(cls);
+  if (cached && cached.schemaSource === cls.schema) return cached;
+  const info = computeInfo(cls, base, cached);
+  infos.set(cls, info);
+  return info;
+}
+
+function computeInfo(cls: EntityLike, base: EntityLike, previous: EntityInfo | undefined): EntityInfo {
+  const schema = cls.schema;
+  const schemaEntries = schema ? Object.entries(schema) : [];
+  if (previous) return { ...previous, schemaSource: schema, schemaEntries };
+  noteKey(cls);
+  const template = new cls() as Record<string, unknown>;
+  const defaultEntries = Object.keys(template).map(key => [key, template[key]] as const);
+  return {
+    schemaSource: schema,
+    schemaEntries,
+    defaultEntries,
+    defaultKeys: new Set(defaultEntries.map(([key]) => key)),
+    required: new Set(defaultEntries.filter(([, value]) => Boolean(value)).map(([key]) => key)),
+    defaultProcess: cls.process === base.process,
+    defaultValidate: cls.validate === base.validate,
+    defaultPk: cls.pk === base.pk && cls.prototype.pk === base.prototype.pk,
+  };
+}
+
+/** Two classes with one key share the table (BEHAVIOR §16.19); that is allowed, but rarely meant. */
+function noteKey(cls: EntityLike): void {
+  const other = classesByKey.get(cls.key)?.deref();
+  if (other && other !== cls) {
+    warnOnce(
+      `Two Entity classes use the key "${cls.key}" (${other.name || 'anonymous'} and ${cls.name || 'anonymous'}); ` +
+        'they share one table. Give each class its own `static key` unless that is intended.',
+    );
+  }
+  classesByKey.set(cls.key, new WeakRef(cls));
+}

@@ -1,0 +1,93 @@
+/** How an Entity turns input into a row and a ref (BEHAVIOR §3.2–3.4). */
+
+import { describe, ErrorCode, inputError } from '../shared/errors.js';
+import { hasOwn, setOwn } from '../shared/dict.js';
+import type { NormalizeDelegate } from './contract.js';
+import type { EntityClass } from './Entity.js';
+import type { EntityInfo } from './entityInfo.js';
+import { isUsablePk } from './pk.js';
+
+export function normalizeEntity(
+  cls: EntityClass,
+  info: EntityInfo,
+  input: unknown,
+  parent: unknown,
+  key: string | undefined,
+  delegate: NormalizeDelegate,
+): unknown {
+  // A string or number in a nested position is a ref to a row stored earlier (§2.1.2).
+  if (typeof input === 'string' || typeof input === 'number') return String(input);
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw inputError(
+      ErrorCode.UNEXPECTED_INPUT,
+      `${cls.key} expected an object${key === undefined ? '' : ` at "${key}"`}, but received ${describe(input)}.`,
+      Array.isArray(input)
+        ? `Use [${cls.key}] (or a Collection) in the schema where the response holds a list.`
+        : 'Check that the schema matches the response.',
+    );
+  }
+  const table = cls.key;
+  const seen = delegate.seen(input, table);
+  if (seen !== undefined) return seen;
+
+  const args = delegate.args;
+  const processed = cls.process(input, parent, key, args);
+  if (processed === undefined) {
+    const rowKey = checkedPk(cls, info, cls.pk(input, parent, key, args), input);
+    delegate.setRow(table, rowKey, null, cls);
+    return rowKey;
+  }
+  if (typeof processed !== 'object' || processed === null || Array.isArray(processed)) {
+    throw inputError(
+      ErrorCode.UNEXPECTED_INPUT,
+      `${cls.key}.process() returned ${describe(processed)}; expected an object (or undefined to delete).`,
+      `Return an object from ${cls.key}.process().`,
+    );
+  }
+  const rowKey = checkedPk(cls, info, cls.pk(processed, parent, key, args), processed);
+  if (!info.defaultValidate) {
+    const message = cls.validate(processed);
+    if (message) {
+      throw inputError(
+        ErrorCode.VALIDATION_FAILED,
+        `${cls.key} "${rowKey}" failed validation: ${message}`,
+        `Fix the data, or relax ${cls.key}.validate().`,
+      );
+    }
+  }
+  // The default process already made a copy this walk owns; anything else may be the caller's object.
+  const row = (info.defaultProcess ? processed : { ...processed }) as Record<string, unknown>;
+  delegate.enterEntity(input, table, rowKey);
+  try {
+    for (const [field, fieldSchema] of info.schemaEntries) {
+      if (!hasOwn(row, field)) continue;
+      const value = row[field];
+      if (value === undefined) continue;
+      setOwn(row, field, delegate.visit(fieldSchema, value, row, field));
+    }
+  } finally {
+    delegate.leaveEntity();
+  }
+  delegate.setRow(table, rowKey, row, cls);
+  return rowKey;
+}
+
+/** The row key for a pk, or MISSING_PK (§3.2). */
+export function checkedPk(cls: EntityClass, info: EntityInfo, pk: unknown, value: object): string {
+  if (isUsablePk(pk)) return String(pk);
+  const hint = info.defaultPk
+    ? `The default pk reads \`id\`; the input has ${hasOwn(value, 'id') ? `id = ${describe((value as { id: unknown }).id)}` : 'no `id`'}. ` +
+      `Send an id, or override pk() on ${cls.key}.`
+    : `Make ${cls.key}.pk() return a non-empty string or a finite number for this input.`;
+  return fail(
+    inputError(
+      ErrorCode.MISSING_PK,
+      `${cls.key} has no usable pk: pk() returned ${describe(pk)} for ${describe(value)}.`,
+      hint,
+    ),
+  );
+}
+
+function fail(error: Error): never {
+  throw error;
+}

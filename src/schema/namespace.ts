@@ -1,0 +1,7 @@
+/** The `schema` namespace export: `import { schema } from 'lenscache'; new schema.All(User)`. */
+export { All } from './All.js';
+export { Entity } from './Entity.js';
+export { Invalidate } from './Invalidate.js';
+export { Lazy } from './Lazy.js';
+export { Union } from './Union.js';
+export { Values } from './Values.js';

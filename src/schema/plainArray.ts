@@ -1,0 +1,60 @@
+/** Plain array schemas, `[S]` (BEHAVIOR §4): exactly one member schema. */
+
+import { freezeInDevelopment } from '../shared/env.js';
+import { describe, ErrorCode, inputError, setupError } from '../shared/errors.js';
+import { INVALID, type DenormalizeDelegate, type NormalizeDelegate } from './contract.js';
+
+/** The member schema of `[S]`; any other length is a schema error. */
+export function memberOf(schema: readonly unknown[]): unknown {
+  if (schema.length !== 1) {
+    throw setupError(
+      ErrorCode.INVALID_SCHEMA,
+      `An array schema must hold exactly one member schema; received ${schema.length}.`,
+      schema.length > 1
+        ? 'For a list of several entity types, use [new Union({ ... }, attribute)].'
+        : 'Write [Entity], naming what the list holds.',
+    );
+  }
+  return schema[0];
+}
+
+/** The items of list input: an array, or the values of an object. */
+export function listItems(input: unknown, what: string): readonly unknown[] {
+  if (Array.isArray(input)) return input;
+  if (typeof input === 'object' && input !== null) return Object.values(input);
+  throw inputError(
+    ErrorCode.UNEXPECTED_INPUT,
+    `${what} expected a list (an array), but received ${describe(input)}.`,
+    'Check that the schema matches the response.',
+  );
+}
+
+/** Members keep their order; each is visited with the array's own parent and key (§2.1.4). */
+export function normalizeArray(
+  schema: readonly unknown[],
+  input: unknown,
+  parent: unknown,
+  key: string | undefined,
+  delegate: NormalizeDelegate,
+): unknown[] {
+  const member = memberOf(schema);
+  const items = listItems(input, key === undefined ? 'An array schema' : `The list at "${key}"`);
+  const refs: unknown[] = [];
+  for (const item of items) {
+    const ref = delegate.visit(member, item, parent, key);
+    if (ref !== undefined) refs.push(ref);
+  }
+  return refs;
+}
+
+/** Members that come back undefined or invalid are dropped; null members are kept (§2.2.4). */
+export function denormalizeArray(schema: readonly unknown[], input: unknown, delegate: DenormalizeDelegate): unknown {
+  if (!Array.isArray(input)) return input;
+  const member = memberOf(schema);
+  const values: unknown[] = [];
+  for (const ref of input) {
+    const value = delegate.unvisit(member, ref);
+    if (value !== undefined && value !== INVALID) values.push(value);
+  }
+  return freezeInDevelopment(values);
+}

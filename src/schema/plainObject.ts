@@ -1,0 +1,70 @@
+/** Plain object schemas, `{ ticker: Ticker, stats: Stats, n: 3 }` (BEHAVIOR §4, §2.2.6). */
+
+import { freezeInDevelopment } from '../shared/env.js';
+import { setOwn } from '../shared/dict.js';
+import { describe, ErrorCode, inputError } from '../shared/errors.js';
+import { INVALID, type DenormalizeDelegate, type NormalizeDelegate, type QueryDelegate } from './contract.js';
+
+/** A schema value that is a schema at all (`n: 3` in `{ a: A, n: 3 }` is not). */
+export function isSchemaValue(value: unknown): boolean {
+  return value !== null && (typeof value === 'object' || typeof value === 'function');
+}
+
+/** Keys with a schema are normalized; other keys are copied; undefined values are dropped. */
+export function normalizeObject(
+  schema: Record<string, unknown>,
+  input: unknown,
+  delegate: NormalizeDelegate,
+): Record<string, unknown> {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw inputError(
+      ErrorCode.UNEXPECTED_INPUT,
+      `An object schema {${Object.keys(schema).join(', ')}} expected an object, but received ${describe(input)}.`,
+      'Check that the schema matches the response.',
+    );
+  }
+  const source = input as Record<string, unknown>;
+  const result: Record<string, unknown> = {};
+  for (const field of Object.keys(source)) {
+    const value = source[field];
+    if (value === undefined) continue;
+    const fieldSchema = Object.prototype.hasOwnProperty.call(schema, field) ? schema[field] : undefined;
+    const ref = isSchemaValue(fieldSchema) ? delegate.visit(fieldSchema, value, source, field) : value;
+    if (ref !== undefined) setOwn(result, field, ref);
+  }
+  return result;
+}
+
+/** Any invalid member makes the whole object invalid; undefined members stay (§2.2.6). */
+export function denormalizeObject(
+  schema: Record<string, unknown>,
+  input: unknown,
+  delegate: DenormalizeDelegate,
+): unknown {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
+  const source = input as Record<string, unknown>;
+  const result: Record<string, unknown> = {};
+  for (const field of Object.keys(source)) {
+    const fieldSchema = Object.prototype.hasOwnProperty.call(schema, field) ? schema[field] : undefined;
+    const value = isSchemaValue(fieldSchema) ? delegate.unvisit(fieldSchema, source[field]) : source[field];
+    if (value === INVALID) return INVALID;
+    setOwn(result, field, value);
+  }
+  return freezeInDevelopment(result);
+}
+
+/** `{ a: key(A), b: key(B), n: 3 }`: always an object, so a join always runs (§11). */
+export function objectQueryKey(
+  schema: Record<string, unknown>,
+  args: readonly unknown[],
+  delegate: QueryDelegate,
+): Record<string, unknown> {
+  const key: Record<string, unknown> = {};
+  for (const field of Object.keys(schema)) {
+    const fieldSchema = schema[field];
+    const memberKey = isSchemaValue(fieldSchema) ? delegate.queryKey(fieldSchema, args) : fieldSchema;
+    // A member that cannot be read (e.g. All of a table never written) is absent, not deleted.
+    setOwn(key, field, memberKey === INVALID ? undefined : memberKey);
+  }
+  return key;
+}

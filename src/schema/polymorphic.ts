@@ -1,0 +1,98 @@
+/**
+ * The shared rules of schemas whose members may be of several entity types, picked by an
+ * attribute (Union, and the polymorphic forms of Values and All): BEHAVIOR §5.
+ */
+
+import { describe, ErrorCode, setupError } from '../shared/errors.js';
+import { warnOnce } from '../shared/env.js';
+import type { DenormalizeDelegate, NormalizeDelegate } from './contract.js';
+
+export type SchemaAttribute = string | ((value: any, parent: unknown, key: string | undefined) => string);
+
+/** A polymorphic member ref, as stored: `{ id, schema }`. */
+export interface PolymorphicRef {
+  id: string;
+  schema: string;
+}
+
+export class Polymorphic {
+  /** The single member schema, when there is no attribute. */
+  readonly single: unknown;
+  readonly members: Readonly<Record<string, unknown>> | undefined;
+  readonly attribute: SchemaAttribute | undefined;
+
+  constructor(definition: unknown, attribute: SchemaAttribute | undefined, owner: string) {
+    if (attribute === undefined) {
+      this.single = definition;
+      this.members = undefined;
+      this.attribute = undefined;
+      return;
+    }
+    if (typeof definition !== 'object' || definition === null || Array.isArray(definition)) {
+      throw setupError(
+        ErrorCode.INVALID_SCHEMA,
+        `${owner} with an attribute expected a map of member schemas, but received ${describe(definition)}.`,
+        `Write new ${owner}({ users: User, groups: Group }, 'type').`,
+      );
+    }
+    if (typeof attribute !== 'string' && typeof attribute !== 'function') {
+      throw setupError(
+        ErrorCode.INVALID_SCHEMA,
+        `${owner}'s attribute must be a field name or a function, but received ${describe(attribute)}.`,
+        "Pass the name of the field that says each item's type, e.g. 'type'.",
+      );
+    }
+    this.single = undefined;
+    this.members = definition as Record<string, unknown>;
+    this.attribute = attribute;
+  }
+
+  get isSingle(): boolean {
+    return this.members === undefined;
+  }
+
+  /** The member name the attribute gives for a value (not necessarily a known member). */
+  attributeOf(value: unknown, parent: unknown, key: string | undefined): unknown {
+    const attribute = this.attribute;
+    if (typeof attribute === 'function') return attribute(value, parent, key);
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[attribute as string] : undefined;
+  }
+
+  memberSchema(name: unknown): unknown {
+    if (typeof name !== 'string' || !this.members) return undefined;
+    return Object.prototype.hasOwnProperty.call(this.members, name) ? this.members[name] : undefined;
+  }
+
+  /** Member input → ref; a polymorphic member becomes `{ id, schema }`, an unknown one stays raw (D13). */
+  normalizeValue(value: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
+    if (this.isSingle) return delegate.visit(this.single, value, parent, key);
+    if (value === null || value === undefined) return value;
+    const name = this.attributeOf(value, parent, key);
+    const member = this.memberSchema(name);
+    if (member === undefined) {
+      warnOnce(
+        `No schema for the polymorphic type ${describe(name)} (known: ${Object.keys(this.members!).join(', ')}); ` +
+          'the item is kept as raw data and not stored as an entity.',
+      );
+      return value;
+    }
+    const id = delegate.visit(member, value, parent, key);
+    return { id, schema: name as string };
+  }
+
+  /** Ref → member value. A raw member (no `schema` key) has its type inferred from the attribute. */
+  denormalizeValue(ref: unknown, delegate: DenormalizeDelegate): unknown {
+    if (this.isSingle) return delegate.unvisit(this.single, ref);
+    if (typeof ref !== 'object' || ref === null) return ref;
+    if (Object.prototype.hasOwnProperty.call(ref, 'schema')) {
+      const { id, schema } = ref as PolymorphicRef;
+      const member = this.memberSchema(schema);
+      return member === undefined ? ref : delegate.unvisit(member, id);
+    }
+    const name = this.attributeOf(ref, undefined, undefined);
+    if (this.memberSchema(name) === undefined) {
+      warnOnce(`A polymorphic item of unknown type ${describe(name)} is returned as raw data.`);
+    }
+    return ref;
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Type inference from schemas: `Denormalize<S>` is what a read of S returns, `Normalize<S>` what
+ * is stored for it. Users get endpoint and query types from their schemas without writing them.
+ */
+
+import type { All } from './All.js';
+import type { Entity } from './Entity.js';
+import type { Invalidate } from './Invalidate.js';
+import type { Lazy, LazyQuery } from './Lazy.js';
+import type { PolymorphicRef } from './polymorphic.js';
+import type { Union } from './Union.js';
+import type { Values } from './Values.js';
+
+type EntityCtor = abstract new (...args: any[]) => Entity;
+type InstanceOf<C> = C extends abstract new (...args: any[]) => infer I ? I : never;
+
+/** The members of a polymorphic definition: one class, or a map of them. */
+type MembersOf<S> = S extends EntityCtor ? InstanceOf<S> : S extends Record<string, unknown> ? InstanceOf<S[keyof S]> : never;
+
+/** The value a read of schema `S` returns. */
+export type Denormalize<S> = S extends EntityCtor
+  ? InstanceOf<S>
+  : S extends { readonly kind: 'Union'; readonly schema: infer M }
+    ? MembersOf<M>
+    : S extends { readonly kind: 'Values'; readonly schema: infer V }
+      ? V extends EntityCtor | { readonly kind: string } | readonly unknown[]
+        ? Record<string, Denormalize<V>>
+        : Record<string, MembersOf<V>>
+      : S extends { readonly kind: 'All'; readonly schema: infer A }
+        ? MembersOf<A>[]
+        : S extends { readonly kind: 'Invalidate' }
+          ? string
+          : S extends { readonly kind: 'Lazy'; readonly schema: infer L }
+            ? Normalize<L>
+            : S extends { readonly kind: 'LazyQuery'; readonly schema: infer L }
+              ? Denormalize<L>
+              : S extends { readonly kind: 'Query'; readonly __result?: infer R }
+                ? R
+                : S extends readonly [infer M]
+                  ? Denormalize<M>[]
+                  : S extends readonly (infer M)[]
+                    ? Denormalize<M>[]
+                    : S extends DateConstructor
+                      ? Date
+                      : S extends abstract new (value: any) => infer I
+                        ? I
+                        : S extends (value: any) => infer R
+                          ? R
+                          : S extends object
+                            ? { [K in keyof S]: Denormalize<S[K]> }
+                            : S;
+
+/** The value stored for schema `S`: refs in place of entities. */
+export type Normalize<S> = S extends EntityCtor
+  ? string
+  : S extends { readonly kind: 'Union' }
+    ? PolymorphicRef
+    : S extends { readonly kind: 'Values'; readonly schema: infer V }
+      ? Record<string, V extends EntityCtor ? string : Normalize<V>>
+      : S extends { readonly kind: 'All' }
+        ? undefined
+        : S extends { readonly kind: 'Invalidate' }
+          ? string
+          : S extends { readonly kind: 'Lazy' | 'LazyQuery'; readonly schema: infer L }
+            ? Normalize<L>
+            : S extends readonly [infer M]
+              ? Normalize<M>[]
+              : S extends readonly (infer M)[]
+                ? Normalize<M>[]
+                : S extends (...args: any[]) => unknown
+                  ? unknown
+                  : S extends object
+                    ? { [K in keyof S]: Normalize<S[K]> }
+                    : S;
+
+export type { All, Invalidate, Lazy, LazyQuery, Union, Values };

@@ -1,0 +1,29 @@
+/**
+ * Tables and maps keyed by data (pks, request keys) are null-prototype objects, so a key such as
+ * `__proto__` or `constructor` is an ordinary own property and never reaches Object.prototype.
+ * They are still plain objects for Redux (its isPlainObject accepts a null prototype) and JSON.
+ */
+
+export type Dict<T> = Record<string, T>;
+
+export function createDict<T>(): Dict<T> {
+  return Object.create(null) as Dict<T>;
+}
+
+/** A null-prototype copy; Object.assign is safe here because the target has no `__proto__` setter. */
+export function copyDict<T>(source: Dict<T> | undefined): Dict<T> {
+  return Object.assign(Object.create(null) as Dict<T>, source);
+}
+
+export function hasOwn(object: object, key: PropertyKey): boolean {
+  return Object.prototype.hasOwnProperty.call(object, key);
+}
+
+/** Sets an own property even when `key` is `__proto__` on an ordinary object. */
+export function setOwn(object: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    object[key] = value;
+  }
+}

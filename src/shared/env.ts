@@ -1,0 +1,24 @@
+/** Development checks and warnings; all of them vanish when NODE_ENV is 'production'. */
+
+declare const process: { env: { NODE_ENV?: string } } | undefined;
+
+// Read once: `process.env` is slow to read in Node, and bundlers replace this expression anyway.
+const DEVELOPMENT = typeof process === 'undefined' || process.env.NODE_ENV !== 'production';
+
+export function isDevelopment(): boolean {
+  return DEVELOPMENT;
+}
+
+const warned = new Set<string>();
+
+/** Logs a development warning once per distinct message. */
+export function warnOnce(message: string): void {
+  if (!isDevelopment() || warned.has(message)) return;
+  warned.add(message);
+  console.warn(`[lenscache] ${message}`);
+}
+
+/** Freezes what reads return, outside production, so a mutation fails loudly instead of corrupting memoized data. */
+export function freezeInDevelopment<T extends object>(value: T): T {
+  return isDevelopment() ? Object.freeze(value) : value;
+}

@@ -1,0 +1,118 @@
+/**
+ * Every error lenscache throws or stores: one class, stable string codes, and messages that say
+ * what happened, what was expected, and how to fix it. Each code has a section in docs/errors.md.
+ */
+
+/** The stable codes; each has a section in docs/errors.md. */
+export const ErrorCode = {
+  MISSING_PK: 'MISSING_PK',
+  SCALAR_ENTITY_REQUIRED: 'SCALAR_ENTITY_REQUIRED',
+  SCALAR_PK_UNDERIVABLE: 'SCALAR_PK_UNDERIVABLE',
+  LENS_UNDEFINED: 'LENS_UNDEFINED',
+  INVALID_LENS: 'INVALID_LENS',
+  VALIDATION_FAILED: 'VALIDATION_FAILED',
+  UNEXPECTED_INPUT: 'UNEXPECTED_INPUT',
+  MAX_DEPTH_EXCEEDED: 'MAX_DEPTH_EXCEEDED',
+  INVALID_SCHEMA: 'INVALID_SCHEMA',
+  CACHE_NOT_MOUNTED: 'CACHE_NOT_MOUNTED',
+  NETWORK_ERROR: 'NETWORK_ERROR',
+} as const;
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+const DOCS = 'https://github.com/lenscache/lenscache/blob/main/docs/errors.md';
+
+/** The plain record an error is stored as in state (never an Error object: state stays JSON). */
+export interface ErrorRecord {
+  name: string;
+  message: string;
+  code?: string;
+  status?: number;
+}
+
+/**
+ * The base class of every error lenscache throws. `code` is stable across versions; `status` is
+ * 400 for input that could not be normalized, the HTTP status for network errors.
+ */
+export class LensCacheError extends Error {
+  readonly code: string;
+  readonly status: number | undefined;
+
+  constructor(code: string, message: string, status?: number) {
+    super(message);
+    this.name = 'LensCacheError';
+    this.code = code;
+    this.status = status;
+  }
+}
+
+/** Normalize errors all carry status 400: the input, not the cache, is at fault. */
+export function inputError(code: ErrorCode, what: string, fix: string): LensCacheError {
+  return new LensCacheError(code, `${what}\n${fix}\nSee ${DOCS}#${code.toLowerCase()}`, 400);
+}
+
+/** Errors in how a schema or the cache is set up; thrown where the set-up happens. */
+export function setupError(code: ErrorCode, what: string, fix: string): LensCacheError {
+  return new LensCacheError(code, `${what}\n${fix}\nSee ${DOCS}#${code.toLowerCase()}`);
+}
+
+/** The plain record stored in state for an error. */
+export function toErrorRecord(error: unknown): ErrorRecord {
+  if (error instanceof Error) {
+    const record: ErrorRecord = { name: error.name, message: error.message };
+    const { code, status } = error as { code?: unknown; status?: unknown };
+    if (typeof code === 'string') record.code = code;
+    if (typeof status === 'number') record.status = status;
+    return record;
+  }
+  return { name: 'Error', message: typeof error === 'string' ? error : describe(error) };
+}
+
+/** Rebuilds an Error from a stored record. */
+export function fromErrorRecord(record: ErrorRecord): LensCacheError {
+  const error = new LensCacheError(record.code ?? 'UNKNOWN', record.message, record.status);
+  error.name = record.name;
+  return error;
+}
+
+const PREVIEW = 60;
+
+/** A value's kind and a bounded preview, for messages: `string "abc…"`, `array(3)`, `null`. */
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `array(${value.length})`;
+  switch (typeof value) {
+    case 'string':
+      return `string ${JSON.stringify(value.length > PREVIEW ? value.slice(0, PREVIEW) + '…' : value)}`;
+    case 'number':
+    case 'boolean':
+    case 'bigint':
+      return `${typeof value} ${String(value)}`;
+    case 'undefined':
+      return 'undefined';
+    case 'function':
+      return `function ${(value as { name?: string }).name || '(anonymous)'}`;
+    case 'symbol':
+      return value.toString();
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== null && proto !== Object.prototype) {
+    return `an instance of ${(proto.constructor as { name?: string } | undefined)?.name || 'a class'}`;
+  }
+  const keys = Object.keys(value as object);
+  const shown = keys.slice(0, 5).join(', ');
+  return `object {${shown}${keys.length > 5 ? ', …' : ''}}`;
+}
+
+/** Hints at the most common mistake: a response body passed as text instead of parsed JSON. */
+export function jsonStringHint(value: unknown): string {
+  if (typeof value !== 'string') return '';
+  const text = value.trim();
+  if (!text.startsWith('{') && !text.startsWith('[')) return '';
+  try {
+    JSON.parse(text);
+    return ' It is a string that parses as JSON: was the response not parsed as JSON? Pass JSON.parse(text), or use response.json().';
+  } catch {
+    return '';
+  }
+}

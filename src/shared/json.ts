@@ -1,0 +1,52 @@
+/** JSON helpers: the equality behind no-op writes (D8) and the stable keys of args. */
+
+import { hasOwn } from './dict.js';
+
+/**
+ * Deep equality as JSON sees it: own enumerable keys, `undefined` properties ignored, key order
+ * ignored. Used to skip patches for rows whose merged content did not change, so it must be cheap
+ * on the common case (same object, or flat rows of primitives).
+ */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
+    return typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b);
+  }
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  let leftCount = 0;
+  for (const key in left) {
+    if (!hasOwn(left, key) || left[key] === undefined) continue;
+    leftCount++;
+    if (!hasOwn(right, key) || !jsonEqual(left[key], right[key])) return false;
+  }
+  let rightCount = 0;
+  for (const key in right) if (hasOwn(right, key) && right[key] !== undefined) rightCount++;
+  return leftCount === rightCount;
+}
+
+/**
+ * A stable serialization: object keys sorted at every level, `undefined` properties dropped, so
+ * the same args in any key order give the same string.
+ */
+export function stableStringify(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  return JSON.stringify(sortKeys(value)) ?? 'undefined';
+}
+
+function sortKeys(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(item => (item === undefined ? null : sortKeys(item)));
+  const sorted: Record<string, unknown> = Object.create(null);
+  for (const key of Object.keys(value).sort()) {
+    const item = (value as Record<string, unknown>)[key];
+    if (item !== undefined) sorted[key] = sortKeys(item);
+  }
+  return sorted;
+}

@@ -1,0 +1,16 @@
+/**
+ * The patch format of every write: Immer's (`{ op, path, value }`), so a write's payload can be
+ * inspected, replayed or undone with Immer's own `applyPatches` as well as with the cache reducer.
+ */
+export interface Patch {
+  op: 'add' | 'replace' | 'remove';
+  path: (string | number)[];
+  value?: unknown;
+}
+
+/** `{ fetchedAt, date, expiresAt }` of one write: when its request started, was stored, expires. */
+export interface WriteMeta {
+  fetchedAt: number;
+  date: number;
+  expiresAt: number;
+}

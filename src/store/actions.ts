@@ -1,0 +1,49 @@
+/**
+ * The cache's actions. Every write is one of these: a plain, serializable action whose payload
+ * is the Immer patch list that the reducer applies, with the inverse patches that undo it.
+ */
+
+import type { Patch } from '../shared/patch.js';
+
+/** Action types, one per kind of write, so Redux DevTools shows what happened. */
+export const ActionTypes = {
+  set: 'cache/set',
+  resolve: 'cache/resolve',
+  setError: 'cache/setError',
+} as const;
+
+export type ActionType = (typeof ActionTypes)[keyof typeof ActionTypes];
+
+const TYPES = new Set<string>(Object.values(ActionTypes));
+
+export interface WritePayload {
+  patches: Patch[];
+  inversePatches: Patch[];
+}
+
+export interface WriteAction {
+  type: ActionType;
+  payload: WritePayload;
+  /** `reducerPath` picks the cache the action is for, so several caches can share a store. */
+  meta: { reducerPath: string; key?: string };
+}
+
+export function writeAction(
+  type: ActionType,
+  reducerPath: string,
+  payload: WritePayload,
+  key?: string,
+): WriteAction {
+  return { type, payload, meta: key === undefined ? { reducerPath } : { reducerPath, key } };
+}
+
+export function isWriteAction(action: unknown, reducerPath: string): action is WriteAction {
+  const candidate = action as Partial<WriteAction> | null;
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate.type === 'string' &&
+    TYPES.has(candidate.type) &&
+    candidate.meta?.reducerPath === reducerPath
+  );
+}

@@ -1,0 +1,100 @@
+/**
+ * The reducer's patch applier: Immer's patch format, applied with copy-on-write so that every
+ * container on a patched path is copied once per write and everything else keeps its identity.
+ *
+ * Immer's own applyPatches would also work for ordinary keys, but it deep-copies each patch value
+ * and refuses paths through `__proto__`/`constructor`, which are ordinary pks here (BEHAVIOR §1.6).
+ * The slice's maps (the top-level maps and the tables in them) are null-prototype objects, so such
+ * keys are plain own properties there.
+ */
+
+import type { Patch } from '../shared/patch.js';
+
+export function applyPatches<S>(state: S, patches: readonly Patch[]): S {
+  const copied = new Set<object>();
+  let root: unknown = state;
+  for (const patch of patches) {
+    const { path } = patch;
+    if (path.length === 0) {
+      if (patch.op === 'remove') throw new Error('lenscache: a patch cannot remove the whole state');
+      root = toStateShape(patch.value, path);
+      copied.clear();
+      continue;
+    }
+    root = writable(root, copied);
+    let parent = root as Record<string | number, unknown>;
+    for (let i = 0; i < path.length - 1; i++) {
+      const child = writable(parent[path[i]!], copied);
+      parent[path[i]!] = child;
+      parent = child as Record<string | number, unknown>;
+    }
+    applyOne(parent, path[path.length - 1]!, patch, path);
+  }
+  return root as S;
+}
+
+function applyOne(parent: Record<string | number, unknown>, key: string | number, patch: Patch, path: Patch['path']): void {
+  if (Array.isArray(parent)) {
+    const index = key === '-' ? parent.length : Number(key);
+    if (patch.op === 'add') parent.splice(index, 0, patch.value);
+    else if (patch.op === 'replace') parent[index] = patch.value;
+    else parent.splice(index, 1);
+    return;
+  }
+  if (patch.op === 'remove') {
+    delete parent[key];
+  } else {
+    const value = toStateShape(patch.value, path);
+    if (key === '__proto__' && Object.getPrototypeOf(parent) !== null) {
+      Object.defineProperty(parent, key, { value, writable: true, enumerable: true, configurable: true });
+    } else {
+      parent[key] = value;
+    }
+  }
+}
+
+/** A copy of `value` this write may change (copied at most once per write, prototype kept). */
+function writable(value: unknown, copied: Set<object>): object {
+  if (typeof value !== 'object' || value === null) {
+    throw new Error('lenscache: a patch path passes through a value that is not an object');
+  }
+  if (copied.has(value)) return value;
+  let copy: object;
+  if (Array.isArray(value)) copy = value.slice();
+  // Object.assign is safe on a null-prototype target; spread is safe on an ordinary one.
+  else if (Object.getPrototypeOf(value) === null) copy = Object.assign(Object.create(null), value);
+  else copy = { ...value };
+  copied.add(copy);
+  return copy;
+}
+
+const TABLE_MAPS = new Set(['entities', 'entitiesMeta']);
+
+/** Values that land where the slice keeps maps (its four maps, and tables) become null-prototype maps. */
+function toStateShape(value: unknown, path: Patch['path']): unknown {
+  if (path.length === 0 && isObject(value)) {
+    const state = { ...(value as Record<string, unknown>) };
+    for (const name of ['entities', 'entitiesMeta', 'endpoints', 'meta']) {
+      if (name in state) state[name] = toStateShape(state[name], [name]);
+    }
+    return state;
+  }
+  if (path.length === 1) {
+    const name = path[0] as string;
+    if (TABLE_MAPS.has(name)) return toDict(value, table => toDict(table));
+    if (name === 'endpoints' || name === 'meta') return toDict(value);
+  }
+  if (path.length === 2 && TABLE_MAPS.has(path[0] as string)) return toDict(value);
+  return value;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function toDict(value: unknown, mapValue: (item: unknown) => unknown = item => item): unknown {
+  if (!isObject(value) || Object.getPrototypeOf(value) === null) return value;
+  const dict: Record<string, unknown> = Object.create(null);
+  for (const key of Object.keys(value)) dict[key] = mapValue(value[key]);
+  return dict;
+}

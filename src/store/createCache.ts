@@ -1,0 +1,141 @@
+/**
+ * createCache: the Redux slice (reducer), its middleware, the write thunks and the memoized
+ * selectors of one normalized cache. See docs/getting-started.md.
+ */
+
+import type { Middleware, Reducer, UnknownAction } from '@reduxjs/toolkit';
+import { ErrorCode, setupError } from '../shared/errors.js';
+import type { CacheState } from '../shared/state.js';
+import type { Denormalize } from '../schema/types.js';
+import { Reader } from '../memo/Reader.js';
+import { ActionTypes, isWriteAction, writeAction, type WriteAction } from './actions.js';
+import { applyPatches } from './applyPatches.js';
+import type { EndpointLike } from './endpoint.js';
+import { initialState } from './initialState.js';
+import { Selectors, type ResponseState } from './selectors.js';
+import { computeResolve, computeSet, type ResolveInput } from './writes.js';
+
+export interface CacheOptions<P extends string = 'cache'> {
+  /** Where the slice is mounted in the root state (default `'cache'`). */
+  reducerPath?: P;
+  /** Entity nesting deeper than this is rejected on write and left unresolved on read (default 64). */
+  maxEntityDepth?: number;
+  /** How many distinct args each schema's and endpoint's read memo keeps (default 100). */
+  argsCacheSize?: number;
+}
+
+/** A thunk of this cache: dispatch it with `store.dispatch(...)`. */
+export type CacheThunk<R = void> = (dispatch: (action: UnknownAction) => unknown, getState: () => unknown) => R;
+
+type SchemaOf<E> = E extends { schema?: infer S } ? S : unknown;
+type ArgsOf<E> = E extends { key(...args: infer A): string } ? A : unknown[];
+
+export interface Cache<P extends string = 'cache'> {
+  readonly reducerPath: P;
+  readonly reducer: Reducer<CacheState>;
+  readonly middleware: Middleware;
+  /** Writes `value` (or `value(previous)`) by `schema`, without an endpoint. Throws on bad input. */
+  set<S>(schema: S, ...argsAndValue: [...args: unknown[], value: unknown]): CacheThunk;
+  /** Stores `response` for `endpoint` and args as if it had just been fetched. */
+  setResponse<E extends EndpointLike>(endpoint: E, ...argsAndResponse: [...args: unknown[], response: unknown]): CacheThunk;
+  /** The general write: a response (or error) for args, as fetched at `fetchedAt` (epoch ms). */
+  resolve<E extends EndpointLike>(endpoint: E, input: ResolveInput): CacheThunk;
+  /** Stores `error` as the request's error. */
+  setError<E extends EndpointLike>(endpoint: E, ...argsAndError: [...args: unknown[], error: unknown]): CacheThunk;
+  /** The denormalized value of `schema` for args, or `undefined` when it is not in the cache. */
+  selectQuery<S>(rootState: unknown, schema: S, ...args: unknown[]): Denormalize<S> | undefined;
+  /** An endpoint's stored response: data, expiry status and error. */
+  selectResponse<E extends EndpointLike>(rootState: unknown, endpoint: E, ...args: ArgsOf<E>): ResponseState<Denormalize<SchemaOf<E>>>;
+}
+
+const THUNK = Symbol('lenscache.thunk');
+
+/**
+ * Creates a cache: mount `reducer` at `reducerPath` and add `middleware`.
+ *
+ * @example
+ * ```ts
+ * const cache = createCache();
+ * const store = configureStore({
+ *   reducer: { [cache.reducerPath]: cache.reducer },
+ *   middleware: getDefault => getDefault().concat(cache.middleware),
+ * });
+ * store.dispatch(cache.set(Post, { id: '1', title: 'Hello' }));
+ * cache.selectQuery(store.getState(), Post, '1'); // Post { id: '1', title: 'Hello' }
+ * ```
+ */
+export function createCache<P extends string = 'cache'>(options: CacheOptions<P> = {}): Cache<P> {
+  const reducerPath = (options.reducerPath ?? 'cache') as P;
+  const normalizeOptions = { maxEntityDepth: options.maxEntityDepth ?? 64 };
+  const argsCacheSize = options.argsCacheSize ?? 100;
+  const selectors = new Selectors(new Reader({ argsCacheSize }), argsCacheSize);
+
+  const slice = (rootState: unknown): CacheState => {
+    const state = (rootState as Record<string, CacheState> | undefined)?.[reducerPath];
+    if (!state || typeof state !== 'object' || !state.entities) {
+      throw setupError(
+        ErrorCode.CACHE_NOT_MOUNTED,
+        `The cache slice was not found at state.${reducerPath}.`,
+        `Mount it: configureStore({ reducer: { ${reducerPath}: cache.reducer, ... } }).`,
+      );
+    }
+    return state;
+  };
+
+  const thunk = <R>(run: CacheThunk<R>): CacheThunk<R> => Object.assign(run, { [THUNK]: true });
+
+  const reducer: Reducer<CacheState> = (state = initialState(), action) =>
+    isWriteAction(action, reducerPath) ? applyPatches(state, action.payload.patches) : state;
+
+  // Runs this cache's thunks itself, so they work in stores without the thunk middleware.
+  const middleware: Middleware = api => next => action => {
+    if (typeof action === 'function' && (action as { [THUNK]?: boolean })[THUNK]) {
+      return (action as CacheThunk<unknown>)(api.dispatch as (action: UnknownAction) => unknown, api.getState);
+    }
+    return next(action);
+  };
+
+  const dispatchWrite = (dispatch: (action: UnknownAction) => unknown, action: WriteAction): void => {
+    if (action.payload.patches.length > 0) dispatch(action as unknown as UnknownAction);
+  };
+
+  const resolve = (endpoint: EndpointLike, input: ResolveInput): CacheThunk =>
+    thunk((dispatch, getState) => {
+      const resolved = computeResolve(slice(getState()), endpoint, input, Date.now(), normalizeOptions);
+      if (!resolved) return;
+      if (resolved.record && resolved.error instanceof Error) selectors.errors.set(resolved.record, resolved.error);
+      const type = input.error === undefined ? ActionTypes.resolve : ActionTypes.setError;
+      dispatchWrite(dispatch, writeAction(type, reducerPath, resolved, resolved.key));
+    });
+
+  return {
+    reducerPath,
+    reducer,
+    middleware,
+    set(schema, ...argsAndValue) {
+      const args = argsAndValue.slice(0, -1);
+      const value = argsAndValue[argsAndValue.length - 1];
+      return thunk((dispatch, getState) => {
+        const next = typeof value === 'function' ? value(this.selectQuery(getState(), schema, ...args)) : value;
+        if (next === undefined) return;
+        const payload = computeSet(slice(getState()), schema, args, next, Date.now(), normalizeOptions);
+        dispatchWrite(dispatch, writeAction(ActionTypes.set, reducerPath, payload));
+      });
+    },
+    setResponse(endpoint, ...argsAndResponse) {
+      const args = argsAndResponse.slice(0, -1);
+      return resolve(endpoint, { args, response: argsAndResponse[argsAndResponse.length - 1], fetchedAt: Date.now() });
+    },
+    resolve,
+    setError(endpoint, ...argsAndError) {
+      const args = argsAndError.slice(0, -1);
+      return resolve(endpoint, { args, error: argsAndError[argsAndError.length - 1], fetchedAt: Date.now() });
+    },
+    selectQuery(rootState, schema, ...args) {
+      return selectors.query(slice(rootState), schema, args) as never;
+    },
+    selectResponse(rootState, endpoint, ...args) {
+      return selectors.response(slice(rootState), endpoint, args, Date.now()) as never;
+    },
+  };
+}

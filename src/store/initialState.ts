@@ -1,0 +1,8 @@
+/** The slice's initial value (BEHAVIOR §1.1). */
+
+import { createDict } from '../shared/dict.js';
+import type { CacheState } from '../shared/state.js';
+
+export function initialState(lastReset = 0): CacheState {
+  return { entities: createDict(), entitiesMeta: createDict(), endpoints: createDict(), meta: createDict(), lastReset };
+}

@@ -1,0 +1,126 @@
+/** selectQuery and selectResponse (BEHAVIOR §11–13), on top of the memoized Reader. */
+
+import { INVALID } from '../schema/contract.js';
+import { fromErrorRecord, type ErrorRecord } from '../shared/errors.js';
+import { stableStringify } from '../shared/json.js';
+import { Lru } from '../shared/Lru.js';
+import type { WriteMeta } from '../shared/patch.js';
+import type { CacheState } from '../shared/state.js';
+import type { Dict } from '../shared/dict.js';
+import type { Reader, ReadResult } from '../memo/Reader.js';
+import type { EndpointLike } from './endpoint.js';
+
+export type ExpiryStatus = 'valid' | 'stale' | 'invalid';
+
+/** What `selectResponse` returns. */
+export interface ResponseState<T = unknown> {
+  data: T | undefined;
+  expiryStatus: ExpiryStatus;
+  expiresAt: number;
+  error: Error | undefined;
+}
+
+const SKIPPED: ResponseState<never> = Object.freeze({
+  data: undefined,
+  expiryStatus: 'valid',
+  expiresAt: Infinity,
+  error: undefined,
+});
+
+export class Selectors {
+  /** Errors by their stored record: the original instance where this cache stored it (§13.5). */
+  readonly errors = new WeakMap<ErrorRecord, Error>();
+  private readonly expiries = new WeakMap<ReadResult, { meta: object; expiresAt: number }>();
+  private readonly responses = new WeakMap<object, Lru<string, ResponseState>>();
+
+  constructor(
+    private readonly reader: Reader,
+    private readonly argsCacheSize: number,
+  ) {}
+
+  query(state: CacheState, schema: unknown, args: readonly unknown[]): unknown {
+    if (args.length === 1 && args[0] === null) return undefined;
+    const { value } = this.reader.query(state, schema, args);
+    return value === INVALID ? undefined : value;
+  }
+
+  response(state: CacheState, endpoint: EndpointLike, args: readonly unknown[], now: number): ResponseState {
+    if (args[0] === null) return SKIPPED;
+    const key = endpoint.key(...args);
+    const meta = state.meta[key];
+    const schema = endpoint.schema;
+    const hasSchema = schema !== undefined && schema !== null;
+    const stored = state.endpoints[key];
+    let data: unknown = stored;
+    let read: ReadResult | undefined;
+    let usable = true;
+    if (hasSchema) {
+      read = stored !== undefined ? this.reader.result(state, schema, args, stored) : this.reader.query(state, schema, args);
+      data = read.value;
+      if (stored === undefined) usable = isUsableKey(read.key);
+    }
+    const expiresAt = meta?.expiresAt ? meta.expiresAt : !usable ? 1 : this.rowsExpiry(read, state.entitiesMeta);
+    const dataInvalid = data === INVALID || (stored === undefined && !hasSchema);
+    const expired = now > expiresAt;
+    const expiryStatus: ExpiryStatus =
+      meta?.invalidated || (dataInvalid && !meta?.error) || ((dataInvalid || !usable) && expired)
+        ? 'invalid'
+        : expired
+          ? 'stale'
+          : 'valid';
+    const next: ResponseState = {
+      data: expiryStatus === 'invalid' || data === INVALID ? undefined : data,
+      expiryStatus,
+      expiresAt,
+      error: meta?.error ? this.errorOf(meta.error) : undefined,
+    };
+    return this.stable(endpoint, args, next);
+  }
+
+  /** The same response object while its fields are the same, so selector consumers see no change. */
+  private stable(endpoint: EndpointLike, args: readonly unknown[], next: ResponseState): ResponseState {
+    let slot = this.responses.get(endpoint);
+    if (!slot) this.responses.set(endpoint, (slot = new Lru(this.argsCacheSize)));
+    const argsKey = stableStringify(args);
+    const previous = slot.get(argsKey);
+    if (
+      previous &&
+      previous.data === next.data &&
+      previous.expiryStatus === next.expiryStatus &&
+      previous.expiresAt === next.expiresAt &&
+      previous.error === next.error
+    ) {
+      return previous;
+    }
+    slot.set(argsKey, next);
+    return next;
+  }
+
+  /** The earliest expiry among the rows a read visited (§13.3); Infinity when it read none. */
+  private rowsExpiry(read: ReadResult | undefined, entitiesMeta: Dict<Dict<WriteMeta>>): number {
+    if (!read) return Infinity;
+    const cached = this.expiries.get(read);
+    if (cached && cached.meta === entitiesMeta) return cached.expiresAt;
+    let expiresAt = Infinity;
+    const deps = read.deps;
+    for (let i = 0; i < deps.length; i += 3) {
+      const rowMeta = entitiesMeta[deps[i] as string]?.[deps[i + 1] as string];
+      if (rowMeta && rowMeta.expiresAt < expiresAt) expiresAt = rowMeta.expiresAt;
+    }
+    this.expiries.set(read, { meta: entitiesMeta, expiresAt });
+    return expiresAt;
+  }
+
+  private errorOf(record: ErrorRecord): Error {
+    let error = this.errors.get(record);
+    if (!error) this.errors.set(record, (error = fromErrorRecord(record)));
+    return error;
+  }
+}
+
+/** §13.2: a key is usable when defined and, for object keys, every member is, recursively. */
+function isUsableKey(key: unknown): boolean {
+  if (key === undefined) return false;
+  if (typeof key !== 'object' || key === null || Array.isArray(key)) return true;
+  return Object.values(key).every(isUsableKey);
+}

@@ -1,0 +1,102 @@
+/**
+ * The writes, computed against the current slice before anything is dispatched (BEHAVIOR §1.3):
+ * each returns the patches of one action, or throws without touching the store.
+ */
+
+import { jsonEqual } from '../shared/json.js';
+import { toErrorRecord, type ErrorRecord } from '../shared/errors.js';
+import type { WriteMeta } from '../shared/patch.js';
+import type { CacheState, EndpointMeta } from '../shared/state.js';
+import { normalize, type NormalizeOptions } from '../normalize/normalize.js';
+import { PatchList } from '../normalize/PatchList.js';
+import type { WritePayload } from './actions.js';
+import { DEFAULT_DATA_EXPIRY, DEFAULT_ERROR_EXPIRY, SET_EXPIRY, type EndpointLike } from './endpoint.js';
+
+/** `cache.set`: rows only, no endpoint entry; throws on bad input. */
+export function computeSet(
+  state: CacheState,
+  schema: unknown,
+  args: readonly unknown[],
+  value: unknown,
+  now: number,
+  options: NormalizeOptions,
+): WritePayload {
+  const meta: WriteMeta = { fetchedAt: now, date: now, expiresAt: now + SET_EXPIRY };
+  const { patches, inversePatches } = normalize(schema, value, args, state, meta, options);
+  return { patches, inversePatches };
+}
+
+export interface ResolveInput {
+  args: readonly unknown[];
+  response?: unknown;
+  fetchedAt: number;
+  error?: unknown;
+}
+
+export interface Resolved extends WritePayload {
+  key: string;
+  /** The error stored for the request: the one given, or the one normalizing raised. */
+  error?: unknown;
+  record?: ErrorRecord;
+}
+
+/**
+ * `cache.resolve` (and so `setResponse`, `setError` and fetches): a response's rows, result and
+ * meta; or, when `error` is given or normalizing fails, only the request's error record (D11).
+ * Returns undefined when the request started before the last reset (§1.3.6).
+ */
+export function computeResolve(
+  state: CacheState,
+  endpoint: EndpointLike,
+  input: ResolveInput,
+  now: number,
+  options: NormalizeOptions,
+): Resolved | undefined {
+  const { args, fetchedAt } = input;
+  if (fetchedAt < state.lastReset) return undefined;
+  const key = endpoint.key(...args);
+  const list = new PatchList();
+  let error = input.error;
+  if (error === undefined) {
+    const expiresAt = now + (endpoint.dataExpiryLength ?? DEFAULT_DATA_EXPIRY);
+    try {
+      const normalized = normalize(endpoint.schema, input.response, args, state, { fetchedAt, date: now, expiresAt }, options);
+      const older = isOlder(state.meta[key], fetchedAt);
+      const payload = older
+        ? normalized
+        : withEndpoint(normalized, state, key, normalized.result, { fetchedAt, date: now, expiresAt });
+      return { key, ...payload };
+    } catch (caught) {
+      error = caught;
+    }
+  }
+  const record = toErrorRecord(error);
+  if (!isOlder(state.meta[key], fetchedAt)) {
+    const expiresAt = now + (endpoint.errorExpiryLength ?? DEFAULT_ERROR_EXPIRY);
+    list.set(['meta', key], { fetchedAt, date: now, expiresAt, error: record }, state.meta[key]);
+  }
+  return { key, patches: list.patches, inversePatches: list.inversePatches, error, record };
+}
+
+/** §1.3.5: an older response's rows still merge row by row, but it never replaces the entry. */
+function isOlder(meta: EndpointMeta | undefined, fetchedAt: number): boolean {
+  return meta !== undefined && fetchedAt < meta.fetchedAt;
+}
+
+function withEndpoint(
+  normalized: WritePayload,
+  state: CacheState,
+  key: string,
+  result: unknown,
+  meta: EndpointMeta,
+): WritePayload {
+  const list = new PatchList();
+  const stored = state.endpoints[key];
+  if (result === undefined) list.remove(['endpoints', key], stored);
+  else if (stored === undefined || !jsonEqual(stored, result)) list.set(['endpoints', key], result, stored);
+  list.set(['meta', key], meta, state.meta[key]);
+  return {
+    patches: [...normalized.patches, ...list.patches],
+    inversePatches: [...list.inversePatches, ...normalized.inversePatches],
+  };
+}
