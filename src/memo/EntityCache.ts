@@ -28,20 +28,21 @@ export function depsValid(deps: readonly unknown[], entities: Entities): boolean
 }
 
 export class EntityCache {
-  private readonly byRow = new WeakMap<object, CachedValue[]>();
+  // Most rows have one live value; a list appears only while several coexist (e.g. per lens).
+  private readonly byRow = new WeakMap<object, CachedValue | CachedValue[]>();
 
   get(row: object, entities: Entities): CachedValue | undefined {
-    const list = this.byRow.get(row);
-    if (!list) return undefined;
-    for (const cached of list) if (depsValid(cached.deps, entities)) return cached;
+    const slot = this.byRow.get(row);
+    if (slot === undefined) return undefined;
+    if (!Array.isArray(slot)) return depsValid(slot.deps, entities) ? slot : undefined;
+    for (const cached of slot) if (depsValid(cached.deps, entities)) return cached;
     return undefined;
   }
 
   set(row: object, cached: CachedValue, entities: Entities): void {
-    const list = this.byRow.get(row);
-    // Entries for nested rows that have since changed are dead weight: keep only the live ones.
-    const live = list ? list.filter(entry => depsValid(entry.deps, entities)) : [];
-    live.unshift(cached);
-    this.byRow.set(row, live);
+    const slot = this.byRow.get(row);
+    // Values whose nested rows have since changed are dead weight: keep only the live ones.
+    const live = slot === undefined ? [] : (Array.isArray(slot) ? slot : [slot]).filter(entry => depsValid(entry.deps, entities));
+    this.byRow.set(row, live.length === 0 ? cached : [cached, ...live]);
   }
 }

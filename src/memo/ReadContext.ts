@@ -8,11 +8,17 @@ import type { Dict } from '../shared/dict.js';
 import type { CacheState, Row } from '../shared/state.js';
 import { queryKey } from '../denormalize/queryKey.js';
 import { unvisit } from '../denormalize/unvisit.js';
-import type { EntityCache } from './EntityCache.js';
+import type { CachedValue, EntityCache } from './EntityCache.js';
 
 export class ReadContext implements DenormalizeDelegate, QueryDelegate {
-  /** Dependencies of the whole read, as `table, key, row` triples. */
+  /** Rows the read itself looked up (outside any entity), as `table, key, row` triples. */
   readonly deps: unknown[] = [];
+  /**
+   * The row-backed values the read returned at its top level; their deps are dependencies of the
+   * read too. Kept by reference rather than flattened into `deps`: a list of 10,000 posts would
+   * otherwise copy every post's dependencies on every re-read.
+   */
+  readonly children: CachedValue[] = [];
   /** Tables read whole (e.g. by All), with the object read. */
   private readonly wholeTables = new Map<string, unknown>();
   private frame: unknown[] = this.deps;
@@ -59,7 +65,7 @@ export class ReadContext implements DenormalizeDelegate, QueryDelegate {
     }
     const cached = this.cache.get(row, entities);
     if (cached) {
-      appendAll(this.frame, cached.deps);
+      this.adopt(cached);
       return cached.value;
     }
     const parent = this.frame;
@@ -72,21 +78,39 @@ export class ReadContext implements DenormalizeDelegate, QueryDelegate {
       this.frame = parent;
       this.building.delete(row);
     }
-    this.cache.set(row, { deps: frame, value }, entities);
-    appendAll(parent, frame);
+    const built: CachedValue = { deps: frame, value };
+    this.cache.set(row, built, entities);
+    this.adopt(built);
     return value;
+  }
+
+  /** Makes a value's dependencies those of the value being built (or of the whole read). */
+  private adopt(cached: CachedValue): void {
+    if (this.frame === this.deps) this.children.push(cached);
+    else appendAll(this.frame, cached.deps);
+  }
+
+  /** Calls `visit(table, key, row)` for every dependency of the read. */
+  forEachDep(visit: (table: string, key: string, row: unknown) => void): void {
+    forEachTriple(this.deps, visit);
+    for (const child of this.children) forEachTriple(child.deps, visit);
   }
 
   /** Every table this read depended on, with the object it saw (absent tables as undefined). */
   tablesRead(): Array<[string, unknown]> {
     const tables = new Map(this.wholeTables);
     const entities = this.state.entities;
-    for (let i = 0; i < this.deps.length; i += 3) {
-      const table = this.deps[i] as string;
-      if (!tables.has(table)) tables.set(table, entities[table]);
-    }
+    let last: string | undefined;
+    this.forEachDep(table => {
+      if (table !== last && !tables.has(table)) tables.set(table, entities[table]);
+      last = table;
+    });
     return [...tables];
   }
+}
+
+function forEachTriple(deps: readonly unknown[], visit: (table: string, key: string, row: unknown) => void): void {
+  for (let i = 0; i < deps.length; i += 3) visit(deps[i] as string, deps[i + 1] as string, deps[i + 2]);
 }
 
 function appendAll(target: unknown[], items: readonly unknown[]): void {

@@ -12,7 +12,7 @@
 
 import { INVALID } from '../schema/contract.js';
 import { Lru } from '../shared/Lru.js';
-import { stableStringify } from '../shared/json.js';
+import { argsKey } from '../shared/json.js';
 import type { CacheState } from '../shared/state.js';
 import { EntityCache, type Entities } from './EntityCache.js';
 import { ReadContext } from './ReadContext.js';
@@ -23,8 +23,8 @@ export interface ReadResult {
   readonly value: unknown;
   /** The query key (for reads without a stored result) or the stored result that was read. */
   readonly key: unknown;
-  /** Every row read, as `table, key, row` triples (for expiry). */
-  readonly deps: readonly unknown[];
+  /** Calls `visit` for every row the read depended on (for expiry). */
+  forEachDep(visit: (table: string, key: string, row: unknown) => void): void;
 }
 
 interface Entry extends ReadResult {
@@ -59,8 +59,8 @@ export class Reader {
   private read(state: CacheState, schema: unknown, args: readonly unknown[], input: unknown): ReadResult {
     const slot = this.slot(schema);
     // Reads with and without a stored result are remembered apart, so they do not evict each other.
-    const argsKey = (input === FROM_STORE ? 'q' : 'r') + stableStringify(args);
-    const previous = slot?.get(argsKey);
+    const memoKey = (input === FROM_STORE ? 'q' : 'r') + argsKey(args);
+    const previous = slot?.get(memoKey);
     if (previous && previous.input === input && tablesUnchanged(previous.tables, state.entities)) return previous;
 
     const context = new ReadContext(state, args, this.entities);
@@ -70,10 +70,10 @@ export class Reader {
       input,
       key,
       value: reuse(previous?.value, value),
-      deps: context.deps,
+      forEachDep: visit => context.forEachDep(visit),
       tables: context.tablesRead(),
     };
-    slot?.set(argsKey, entry);
+    slot?.set(memoKey, entry);
     return entry;
   }
 

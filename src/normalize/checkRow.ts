@@ -5,20 +5,28 @@
  */
 
 import { isDevelopment } from '../shared/env.js';
+import { setOwn } from '../shared/dict.js';
 import { describe, ErrorCode, inputError } from '../shared/errors.js';
 
 /** Raw (schema-less) data nested deeper than this is rejected; JSON from real APIs is far shallower. */
 export const RAW_DEPTH_LIMIT = 256;
 
-export function checkJsonValue(value: unknown, where: string): void {
+/**
+ * Returns `value` as the store may hold it: the same object when it is already plain JSON without
+ * `undefined` properties (the common case, no copy), else a copy without them (`undefined` array
+ * items become `null`, as JSON would write them). Throws on what JSON cannot hold.
+ */
+export function toJsonValue<T>(value: T, where: string): T {
   if (typeof value !== 'object' || value === null) {
     checkPrimitive(value, where);
-    return;
+    return value;
   }
-  visitValue(value, where, [], isDevelopment());
+  return visitValue(value, where, [], isDevelopment()) as T;
 }
 
-function visitValue(value: object, where: string, ancestors: object[], freeze: boolean): void {
+const SKIP = Symbol('skip');
+
+function visitValue(value: object, where: string, ancestors: object[], freeze: boolean): object {
   if (ancestors.includes(value)) {
     throw inputError(
       ErrorCode.UNEXPECTED_INPUT,
@@ -33,32 +41,49 @@ function visitValue(value: object, where: string, ancestors: object[], freeze: b
       'Flatten the data, or describe the nested parts with schemas.',
     );
   }
-  if (!Array.isArray(value)) {
-    const proto = Object.getPrototypeOf(value);
-    if (proto !== Object.prototype && proto !== null) {
-      const hint =
-        value instanceof Date
-          ? ' Store it as an ISO string and add the field to `static schema` as `Date` to read a Date back.'
-          : '';
-      throw inputError(
-        ErrorCode.UNEXPECTED_INPUT,
-        `${where} holds ${describe(value)}; the cache stores plain JSON (objects, arrays, strings, numbers, booleans, null).`,
-        `Convert it to plain data before writing.${hint}`,
-      );
-    }
-  }
+  const isArray = Array.isArray(value);
+  if (!isArray) checkPlainObject(value, where);
   ancestors.push(value);
   const record = value as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
+  const keys = Object.keys(record);
+  let copy: Record<string, unknown> | unknown[] | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
     const item = record[key];
-    if (typeof item === 'object' && item !== null) visitValue(item, `${where}.${key}`, ancestors, freeze);
-    else checkPrimitive(item, `${where}.${key}`);
+    let next: unknown;
+    if (item === undefined) next = isArray ? null : SKIP;
+    else if (typeof item === 'object' && item !== null) next = visitValue(item, `${where}.${key}`, ancestors, freeze);
+    else next = checkPrimitive(item, `${where}.${key}`);
+    if (copy === undefined && next !== item) {
+      copy = isArray ? (value as unknown[]).slice(0, i) : {};
+      if (!isArray) for (let j = 0; j < i; j++) setOwn(copy as Record<string, unknown>, keys[j]!, record[keys[j]!]);
+    }
+    if (copy !== undefined && next !== SKIP) {
+      if (isArray) (copy as unknown[]).push(next);
+      else setOwn(copy as Record<string, unknown>, key, next);
+    }
   }
   ancestors.pop();
-  if (freeze) Object.freeze(value);
+  const result = copy ?? value;
+  if (freeze) Object.freeze(result);
+  return result;
 }
 
-function checkPrimitive(value: unknown, where: string): void {
+function checkPlainObject(value: object, where: string): void {
+  const proto = Object.getPrototypeOf(value);
+  if (proto === Object.prototype || proto === null) return;
+  const hint =
+    value instanceof Date
+      ? ' Store it as an ISO string and add the field to `static schema` as `Date` to read a Date back.'
+      : '';
+  throw inputError(
+    ErrorCode.UNEXPECTED_INPUT,
+    `${where} holds ${describe(value)}; the cache stores plain JSON (objects, arrays, strings, numbers, booleans, null).`,
+    `Convert it to plain data before writing.${hint}`,
+  );
+}
+
+function checkPrimitive<T>(value: T, where: string): T {
   const type = typeof value;
   if (type === 'function' || type === 'symbol' || type === 'bigint') {
     throw inputError(
@@ -67,4 +92,5 @@ function checkPrimitive(value: unknown, where: string): void {
       'Convert it to a string or number before writing.',
     );
   }
+  return value;
 }

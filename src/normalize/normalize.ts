@@ -16,7 +16,7 @@ import {
 } from '../schema/contract.js';
 import { normalizeArray } from '../schema/plainArray.js';
 import { normalizeObject } from '../schema/plainObject.js';
-import { checkJsonValue } from './checkRow.js';
+import { toJsonValue } from './checkRow.js';
 import { PatchList } from './PatchList.js';
 import { rowPatches, type PendingRow } from './rowPatches.js';
 
@@ -46,8 +46,7 @@ export function normalize(
 ): Normalized {
   checkRoot(rootInputOf(schema), input);
   const walk = new Walk(args, state, options.maxEntityDepth);
-  const result = walk.visit(schema, input, undefined, undefined);
-  checkJsonValue(result, 'The result');
+  const result = toJsonValue(walk.visit(schema, input, undefined, undefined), 'The result');
   const list = new PatchList();
   rowPatches(list, state, walk.pending, meta);
   return { result, patches: list.patches, inversePatches: list.inversePatches };
@@ -72,8 +71,8 @@ function checkRoot(expected: RootInput, input: unknown): void {
 
 class Walk implements NormalizeDelegate {
   readonly pending = new Map<string, Map<string, PendingRow>>();
-  private readonly seenByTable = new Map<string, Map<object, string>>();
-  private readonly entityPath: string[] = [];
+  /** The entities being walked, outermost first: cycles are detected against this path. */
+  private readonly entityPath: Array<{ input: object; table: string; ref: string }> = [];
   private depth = 0;
   private readonly depthLimit: number;
 
@@ -99,8 +98,11 @@ class Walk implements NormalizeDelegate {
       if (Array.isArray(schema)) return normalizeArray(schema, value, parent, key, this);
       if (isConstruct(schema)) return schema.normalize(value, parent, key, this);
       if (isPlainObjectSchema(schema)) return normalizeObject(schema, value, this);
-      // A deserializer function (or a non-schema value): the raw value is stored.
-      return value;
+      // A deserializer function: the raw value is stored, as JSON would store it (a Date read
+      // back through `static schema = { at: Date }` and written again becomes its ISO string).
+      return typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function'
+        ? (value as { toJSON(): unknown }).toJSON()
+        : value;
     } finally {
       this.depth--;
     }
@@ -133,17 +135,24 @@ class Walk implements NormalizeDelegate {
     if (!this.pending.has(table)) this.pending.set(table, new Map());
   }
 
+  /**
+   * §2.1.7: an input object met again for the same table while it is still being walked is a
+   * cycle, and gets its ref without a second walk. (An object merely repeated elsewhere in the
+   * response is walked again; that merges identical content, and avoids hashing every input.)
+   */
   seen(input: object, table: string): string | undefined {
-    return this.seenByTable.get(table)?.get(input);
+    const path = this.entityPath;
+    for (let i = path.length - 1; i >= 0; i--) {
+      const step = path[i]!;
+      if (step.input === input && step.table === table) return step.ref;
+    }
+    return undefined;
   }
 
   enterEntity(input: object, table: string, ref: string): void {
-    let seen = this.seenByTable.get(table);
-    if (!seen) this.seenByTable.set(table, (seen = new Map()));
-    seen.set(input, ref);
-    this.entityPath.push(`${table} "${ref}"`);
+    this.entityPath.push({ input, table, ref });
     if (this.entityPath.length > this.maxEntityDepth) {
-      const path = this.entityPath.slice(0, 3).join(' → ');
+      const path = this.entityPath.slice(0, 3).map(step => `${step.table} "${step.ref}"`).join(' → ');
       throw inputError(
         ErrorCode.MAX_DEPTH_EXCEEDED,
         `Entities nest deeper than maxEntityDepth (${this.maxEntityDepth}): ${path} → … → ${table} "${ref}".`,

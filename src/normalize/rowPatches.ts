@@ -8,7 +8,7 @@ import { jsonEqual } from '../shared/json.js';
 import type { WriteMeta } from '../shared/patch.js';
 import type { CacheState, Row } from '../shared/state.js';
 import type { RowPolicy } from '../schema/contract.js';
-import { checkJsonValue } from './checkRow.js';
+import { toJsonValue } from './checkRow.js';
 import type { PatchList } from './PatchList.js';
 
 export interface PendingRow {
@@ -29,8 +29,9 @@ export function rowPatches(
     // Tables are added empty, then filled row by row, so a patch never replaces a whole table.
     if (stored === undefined) list.set(['entities', table], {}, undefined);
     if (storedMeta === undefined) list.set(['entitiesMeta', table], {}, undefined);
-    for (const [key, { row, policy }] of rows) {
-      checkJsonValue(row, `${table} "${key}"`);
+    for (const [key, pending] of rows) {
+      const row = toJsonValue(pending.row, `${table} "${key}"`);
+      const policy = pending.policy;
       const existing = stored?.[key];
       const existingMeta = storedMeta?.[key];
       const reorder =

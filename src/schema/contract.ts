@@ -36,7 +36,7 @@ export interface NormalizeDelegate {
   getRow(table: string, key: string): Row | undefined;
   /** Queues a row for this write; merged with earlier rows of the same key in document order. */
   setRow(table: string, key: string, row: Row, policy: RowPolicy): void;
-  /** The ref an input object already got for `table` in this write (cycles), if any. */
+  /** The ref of `input` when it is already being walked for `table` (a cycle), if so. */
   seen(input: object, table: string): string | undefined;
   /** Enters an entity: records `input` for cycle detection and checks the nesting depth. */
   enterEntity(input: object, table: string, ref: string): void;

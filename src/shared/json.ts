@@ -50,3 +50,21 @@ function sortKeys(value: unknown): unknown {
   }
   return sorted;
 }
+
+/**
+ * The memo key of a read's args: stable, and the same for args that read the same thing.
+ * Trailing `undefined` args are dropped, and a lone params object with no defined keys counts as
+ * no args at all (`[]`, `[undefined]` and `[{}]` are one read, BEHAVIOR §12).
+ */
+export function argsKey(args: readonly unknown[]): string {
+  let length = args.length;
+  while (length > 0 && args[length - 1] === undefined) length--;
+  if (length === 1 && isEmptyParams(args[0])) length = 0;
+  return length === 0 ? '[]' : stableStringify(length === args.length ? args : args.slice(0, length));
+}
+
+function isEmptyParams(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  for (const key in value) if ((value as Record<string, unknown>)[key] !== undefined) return false;
+  return Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null;
+}

@@ -8,6 +8,7 @@
  * keys are plain own properties there.
  */
 
+import { copyDict } from '../shared/dict.js';
 import type { Patch } from '../shared/patch.js';
 
 export function applyPatches<S>(state: S, patches: readonly Patch[]): S {
@@ -61,8 +62,8 @@ function writable(value: unknown, copied: Set<object>): object {
   if (copied.has(value)) return value;
   let copy: object;
   if (Array.isArray(value)) copy = value.slice();
-  // Object.assign is safe on a null-prototype target; spread is safe on an ordinary one.
-  else if (Object.getPrototypeOf(value) === null) copy = Object.assign(Object.create(null), value);
+  // Both copies keep `__proto__` keys as own data: see copyDict, and spread defines properties.
+  else if (Object.getPrototypeOf(value) === null) copy = copyDict(value as Record<string, unknown>);
   else copy = { ...value };
   copied.add(copy);
   return copy;

@@ -105,7 +105,8 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       if (!resolved) return;
       if (resolved.record && resolved.error instanceof Error) selectors.errors.set(resolved.record, resolved.error);
       const type = input.error === undefined ? ActionTypes.resolve : ActionTypes.setError;
-      dispatchWrite(dispatch, writeAction(type, reducerPath, resolved, resolved.key));
+      const { patches, inversePatches } = resolved;
+      dispatchWrite(dispatch, writeAction(type, reducerPath, { patches, inversePatches }, resolved.key));
     });
 
   return {

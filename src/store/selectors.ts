@@ -2,7 +2,7 @@
 
 import { INVALID } from '../schema/contract.js';
 import { fromErrorRecord, type ErrorRecord } from '../shared/errors.js';
-import { stableStringify } from '../shared/json.js';
+import { argsKey } from '../shared/json.js';
 import { Lru } from '../shared/Lru.js';
 import type { WriteMeta } from '../shared/patch.js';
 import type { CacheState } from '../shared/state.js';
@@ -81,8 +81,8 @@ export class Selectors {
   private stable(endpoint: EndpointLike, args: readonly unknown[], next: ResponseState): ResponseState {
     let slot = this.responses.get(endpoint);
     if (!slot) this.responses.set(endpoint, (slot = new Lru(this.argsCacheSize)));
-    const argsKey = stableStringify(args);
-    const previous = slot.get(argsKey);
+    const memoKey = argsKey(args);
+    const previous = slot.get(memoKey);
     if (
       previous &&
       previous.data === next.data &&
@@ -92,7 +92,7 @@ export class Selectors {
     ) {
       return previous;
     }
-    slot.set(argsKey, next);
+    slot.set(memoKey, next);
     return next;
   }
 
@@ -102,11 +102,10 @@ export class Selectors {
     const cached = this.expiries.get(read);
     if (cached && cached.meta === entitiesMeta) return cached.expiresAt;
     let expiresAt = Infinity;
-    const deps = read.deps;
-    for (let i = 0; i < deps.length; i += 3) {
-      const rowMeta = entitiesMeta[deps[i] as string]?.[deps[i + 1] as string];
+    read.forEachDep((table, key) => {
+      const rowMeta = entitiesMeta[table]?.[key];
       if (rowMeta && rowMeta.expiresAt < expiresAt) expiresAt = rowMeta.expiresAt;
-    }
+    });
     this.expiries.set(read, { meta: entitiesMeta, expiresAt });
     return expiresAt;
   }

@@ -1,0 +1,71 @@
+/** Type tests, checked by `npm run typecheck`: schemas give their read and stored types. */
+import {
+  All,
+  createCache,
+  Entity,
+  Invalidate,
+  Lazy,
+  Union,
+  Values,
+  type Denormalize,
+  type Normalize,
+  type PolymorphicRef,
+} from '../../src/index';
+import { expectType, type Equal } from './expect';
+
+class User extends Entity {
+  id = '';
+  name = '';
+}
+class Group extends Entity {
+  id = '';
+  title = '';
+}
+class Post extends Entity {
+  id = '';
+  title = '';
+  author = User.fromJS();
+  createdAt = new Date(0);
+  static override schema = { author: User, createdAt: Date };
+}
+
+expectType<Equal<Denormalize<typeof Post>, Post>>(true);
+expectType<Equal<Denormalize<(typeof Post)[]>, Post[]>>(true);
+expectType<Equal<Denormalize<[typeof Post]>, Post[]>>(true);
+expectType<Equal<Denormalize<All<typeof User>>, User[]>>(true);
+expectType<Equal<Denormalize<Values<typeof User>>, Record<string, User>>>(true);
+expectType<Equal<Denormalize<Union<{ users: typeof User; groups: typeof Group }>>, User | Group>>(true);
+expectType<Equal<Denormalize<Invalidate<typeof User>>, string>>(true);
+expectType<Equal<Denormalize<{ post: typeof Post; users: (typeof User)[]; total: number }>, { post: Post; users: User[]; total: number }>>(true);
+expectType<Equal<Denormalize<DateConstructor>, Date>>(true);
+
+expectType<Equal<Normalize<typeof Post>, string>>(true);
+expectType<Equal<Normalize<[typeof Post]>, string[]>>(true);
+expectType<Equal<Normalize<Values<typeof User>>, Record<string, string>>>(true);
+expectType<Equal<Normalize<Union<{ users: typeof User }>>, PolymorphicRef>>(true);
+expectType<Equal<Normalize<All<typeof User>>, undefined>>(true);
+expectType<Equal<Normalize<{ post: typeof Post; n: number }>, { post: string; n: number }>>(true);
+
+// Constructed schemas keep their member types.
+const members = new Union({ users: User, groups: Group }, 'type');
+expectType<Equal<Denormalize<typeof members>, User | Group>>(true);
+const everyUser = new All(User);
+expectType<Equal<Denormalize<typeof everyUser>, User[]>>(true);
+const lazyPosts = new Lazy(() => [Post]);
+expectType<Equal<Denormalize<typeof lazyPosts>, string[]>>(true);
+expectType<Equal<Denormalize<typeof lazyPosts.query>, Post[]>>(true);
+
+// Reads are typed from the schema, and may be undefined.
+const cache = createCache();
+declare const rootState: unknown;
+const post = cache.selectQuery(rootState, Post, '1');
+expectType<Equal<typeof post, Post | undefined>>(true);
+const users = cache.selectQuery(rootState, everyUser);
+expectType<Equal<typeof users, User[] | undefined>>(true);
+
+// selectResponse's data is typed from the endpoint's schema.
+const getPost = { key: (params: { id: string }) => `GET /posts/${params.id}`, schema: Post };
+const response = cache.selectResponse(rootState, getPost, { id: '1' });
+expectType<Equal<typeof response.data, Post | undefined>>(true);
+// @ts-expect-error: args are typed from the endpoint's key()
+cache.selectResponse(rootState, getPost, { wrong: 1 });
