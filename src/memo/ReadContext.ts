@@ -5,6 +5,7 @@
 
 import { INVALID, type DenormalizeDelegate, type QueryDelegate } from '../schema/contract.js';
 import type { Dict } from '../shared/dict.js';
+import { warnOnce } from '../shared/env.js';
 import type { CacheState, Row } from '../shared/state.js';
 import { queryKey } from '../denormalize/queryKey.js';
 import { unvisit } from '../denormalize/unvisit.js';
@@ -23,11 +24,15 @@ export class ReadContext implements DenormalizeDelegate, QueryDelegate {
   private readonly wholeTables = new Map<string, unknown>();
   private frame: unknown[] = this.deps;
   private readonly building = new Map<object, object>();
+  private depth = 0;
+  /** Set when the depth limit cut a read short: such values are not cached (they are incomplete). */
+  private truncated = false;
 
   constructor(
     readonly state: CacheState,
     readonly args: readonly unknown[],
     private readonly cache: EntityCache,
+    private readonly maxEntityDepth: number,
   ) {}
 
   unvisit(schema: unknown, input: unknown): unknown {
@@ -68,18 +73,30 @@ export class ReadContext implements DenormalizeDelegate, QueryDelegate {
       this.adopt(cached);
       return cached.value;
     }
+    if (this.depth >= this.maxEntityDepth) {
+      // §2.2.9: reads never throw for depth; deeper refs stay as they are stored.
+      warnOnce(`A read nests entities deeper than maxEntityDepth (${this.maxEntityDepth}); deeper refs are left unresolved.`);
+      this.truncated = true;
+      this.frame.push(table, key, row);
+      return key;
+    }
     const parent = this.frame;
     const frame: unknown[] = [table, key, row];
+    const truncatedBefore = this.truncated;
+    this.truncated = false;
     this.frame = frame;
+    this.depth++;
     let value: unknown;
     try {
       value = build(row, instance => this.building.set(row, instance));
     } finally {
+      this.depth--;
       this.frame = parent;
       this.building.delete(row);
     }
     const built: CachedValue = { deps: frame, value };
-    this.cache.set(row, built, entities);
+    if (!this.truncated) this.cache.set(row, built, entities);
+    this.truncated ||= truncatedBefore;
     this.adopt(built);
     return value;
   }

@@ -35,6 +35,8 @@ interface Entry extends ReadResult {
 export interface ReaderOptions {
   /** How many distinct args (or lens values) are remembered per schema. */
   argsCacheSize: number;
+  /** Entities nested deeper than this are left as their refs (BEHAVIOR §2.2.9). */
+  maxEntityDepth: number;
 }
 
 /** Marks a read that builds its own key from the store (no stored result). */
@@ -63,7 +65,7 @@ export class Reader {
     const previous = slot?.get(memoKey);
     if (previous && previous.input === input && tablesUnchanged(previous.tables, state.entities)) return previous;
 
-    const context = new ReadContext(state, args, this.entities);
+    const context = new ReadContext(state, args, this.entities, this.options.maxEntityDepth);
     const key = input === FROM_STORE ? context.queryKey(schema, args) : input;
     const value = key === undefined ? undefined : key === INVALID ? INVALID : context.unvisit(schema, key);
     const entry: Entry = {

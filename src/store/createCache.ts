@@ -68,7 +68,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
   const reducerPath = (options.reducerPath ?? 'cache') as P;
   const normalizeOptions = { maxEntityDepth: options.maxEntityDepth ?? 64 };
   const argsCacheSize = options.argsCacheSize ?? 100;
-  const selectors = new Selectors(new Reader({ argsCacheSize }), argsCacheSize);
+  const selectors = new Selectors(new Reader({ argsCacheSize, maxEntityDepth: normalizeOptions.maxEntityDepth }), argsCacheSize);
 
   const slice = (rootState: unknown): CacheState => {
     const state = (rootState as Record<string, CacheState> | undefined)?.[reducerPath];
