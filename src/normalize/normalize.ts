@@ -70,7 +70,8 @@ function checkRoot(expected: RootInput, input: unknown): void {
 }
 
 class Walk implements NormalizeDelegate {
-  readonly pending = new Map<string, Map<string, PendingRow>>();
+  /** Rows by table and key, in document order (a key is placed when its entity is entered). */
+  readonly pending = new Map<string, Map<string, PendingRow | undefined>>();
   /** The entities being walked, outermost first: cycles are detected against this path. */
   private readonly entityPath: Array<{ input: object; table: string; ref: string }> = [];
   private depth = 0;
@@ -119,7 +120,7 @@ class Walk implements NormalizeDelegate {
     let rows = this.pending.get(table);
     if (!rows) this.pending.set(table, (rows = new Map()));
     const earlier = rows.get(key);
-    if (!earlier) {
+    if (earlier === undefined) {
       rows.set(key, { row: incoming, policy });
       return;
     }
@@ -150,6 +151,10 @@ class Walk implements NormalizeDelegate {
   }
 
   enterEntity(input: object, table: string, ref: string): void {
+    // Place the row now, before its nested entities, so tables keep the response's order.
+    let rows = this.pending.get(table);
+    if (!rows) this.pending.set(table, (rows = new Map()));
+    if (!rows.has(ref)) rows.set(ref, undefined);
     this.entityPath.push({ input, table, ref });
     if (this.entityPath.length > this.maxEntityDepth) {
       const path = this.entityPath.slice(0, 3).map(step => `${step.table} "${step.ref}"`).join(' → ');

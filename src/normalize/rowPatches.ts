@@ -4,6 +4,7 @@
  */
 
 import { isDevelopment } from '../shared/env.js';
+import { copyDict, createDict, type Dict } from '../shared/dict.js';
 import { jsonEqual } from '../shared/json.js';
 import type { WriteMeta } from '../shared/patch.js';
 import type { CacheState, Row } from '../shared/state.js';
@@ -19,17 +20,21 @@ export interface PendingRow {
 export function rowPatches(
   list: PatchList,
   state: CacheState,
-  pending: ReadonlyMap<string, ReadonlyMap<string, PendingRow>>,
+  pending: ReadonlyMap<string, ReadonlyMap<string, PendingRow | undefined>>,
   meta: WriteMeta,
 ): void {
   const freeze = isDevelopment();
+  if (freeze) Object.freeze(meta);
   for (const [table, rows] of pending) {
     const stored = state.entities[table];
     const storedMeta = state.entitiesMeta[table];
-    // Tables are added empty, then filled row by row, so a patch never replaces a whole table.
-    if (stored === undefined) list.set(['entities', table], {}, undefined);
-    if (storedMeta === undefined) list.set(['entitiesMeta', table], {}, undefined);
+    // A new table is added whole, in one patch; an existing one gets a patch per changed row.
+    // (Few, large patches keep the action cheap for Redux's dev checks, which walk every object
+    // of every action; a first load of thousands of rows is then one patch per table.)
+    const added: Dict<Row> | undefined = stored === undefined ? createDict() : undefined;
+    let metaTable: Dict<WriteMeta> | undefined;
     for (const [key, pending] of rows) {
+      if (pending === undefined) continue;
       const row = toJsonValue(pending.row, `${table} "${key}"`);
       const policy = pending.policy;
       const existing = stored?.[key];
@@ -40,12 +45,18 @@ export function rowPatches(
       if (existing !== undefined && next !== existing && jsonEqual(next, existing)) next = existing;
       if (next !== existing) {
         if (freeze && next !== null) Object.freeze(next);
-        list.set(['entities', table, key], next, existing);
+        if (added) added[key] = next;
+        else list.set(['entities', table, key], next, existing);
       }
       if (!reorder && (existingMeta === undefined || !sameMeta(existingMeta, meta))) {
-        list.set(['entitiesMeta', table, key], meta, existingMeta);
+        metaTable ??= copyDict(storedMeta);
+        metaTable[key] = meta;
       }
     }
+    if (added) list.set(['entities', table], freeze ? Object.freeze(added) : added, undefined);
+    // Meta moves forward on every write, so it is written as one table per write, not per row.
+    if (metaTable) list.set(['entitiesMeta', table], freeze ? Object.freeze(metaTable) : metaTable, storedMeta);
+    else if (storedMeta === undefined) list.set(['entitiesMeta', table], createDict(), undefined);
   }
 }
 

@@ -9,6 +9,7 @@
  */
 
 import { copyDict } from '../shared/dict.js';
+import { isDevelopment } from '../shared/env.js';
 import type { Patch } from '../shared/patch.js';
 
 export function applyPatches<S>(state: S, patches: readonly Patch[]): S {
@@ -30,6 +31,12 @@ export function applyPatches<S>(state: S, patches: readonly Patch[]): S {
       parent = child as Record<string | number, unknown>;
     }
     applyOne(parent, path[path.length - 1]!, patch, path);
+  }
+  // In development the state is frozen as it is made, as Immer would: a mutation then fails
+  // loudly, and Redux's dev checks skip frozen subtrees instead of walking the whole cache.
+  if (isDevelopment()) {
+    for (const container of copied) Object.freeze(container);
+    for (const patch of patches) if (typeof patch.value === 'object' && patch.value !== null) Object.freeze(patch.value);
   }
   return root as S;
 }

@@ -1,0 +1,269 @@
+/**
+ * The store side of createCache (BEHAVIOR §1.1, §1.3, §1.6; API "The Redux cache"): the slice's
+ * shape, one plain serializable action per write, no-op writes, several caches in one store, and
+ * reads against a store without the slice.
+ */
+import { configureStore, findNonSerializableValue, type UnknownAction } from '@reduxjs/toolkit';
+import { applyPatches as immerApplyPatches, enablePatches, type Patch as ImmerPatch } from 'immer';
+import { createCache, Invalidate, LensCacheError, type WriteAction } from '../../src/index';
+import { applyPatches } from '../../src/store/applyPatches';
+import { Post, User } from '../fixtures/schemas';
+import { jsonProblems, makeRecordingStore } from '../fixtures/recording';
+import { snapshot } from '../fixtures/store';
+
+enablePatches();
+
+const getPosts = { key: (...args: unknown[]) => `GET /posts ${JSON.stringify(args[0] ?? {})}`, schema: [Post] };
+
+const posts = [
+  { id: 'p1', title: 'One', author: { id: 'u1', name: 'Ada' }, comments: [{ id: 'c1', body: 'hi', author: 'u2' }] },
+  { id: 'p2', title: 'Two', author: { id: 'u2', name: 'Bob' } },
+];
+
+function thrown(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a throw');
+}
+
+let now = 50_000;
+beforeEach(() => {
+  now = 50_000;
+  jest.spyOn(Date, 'now').mockImplementation(() => now);
+});
+afterEach(() => {
+  jest.restoreAllMocks();
+});
+
+describe('state shape (§1.1)', () => {
+  test('the initial slice', () => {
+    const { slice } = makeRecordingStore();
+    expect(snapshot(slice())).toEqual({ entities: {}, entitiesMeta: {}, endpoints: {}, meta: {}, lastReset: 0 });
+    expect(jsonProblems(slice())).toEqual([]);
+  });
+
+  test('the slice is mounted at a custom reducerPath', () => {
+    const { cache, store } = makeRecordingStore({ reducerPath: 'data' as 'cache' });
+    expect(cache.reducerPath).toBe('data');
+    store.dispatch(cache.set(User, { id: '1', name: 'Ada' }));
+    const state = store.getState() as unknown as Record<string, { entities: Record<string, unknown> }>;
+    expect(state['data']?.entities['User']).toEqual({ '1': { id: '1', name: 'Ada' } });
+    expect(cache.selectQuery(state, User, '1')?.name).toBe('Ada');
+  });
+
+  test('after every kind of write the state is plain JSON and serializable', () => {
+    const { cache, store, slice } = makeRecordingStore();
+    store.dispatch(cache.set([Post], posts));
+    store.dispatch(cache.setResponse(getPosts, { page: 1 }, posts));
+    store.dispatch(cache.resolve(getPosts, { args: [{ page: 2 }], response: [posts[1]], fetchedAt: 40_000 }));
+    store.dispatch(cache.set(new Invalidate(User), 'u2'));
+    store.dispatch(cache.set(User, { id: '__proto__', name: 'Proto' }));
+    store.dispatch(cache.setError(getPosts, { page: 3 }, Object.assign(new Error('boom'), { status: 500 })));
+
+    const state = slice();
+    expect(jsonProblems(state)).toEqual([]);
+    expect(findNonSerializableValue(store.getState())).toBe(false);
+    expect(JSON.parse(JSON.stringify(state))).toEqual(state);
+    expect(state.entities['User']?.['u2']).toBeNull();
+    expect(state.meta['GET /posts {"page":3}']?.error).toEqual({ name: 'Error', message: 'boom', status: 500 });
+  });
+
+  test('pks __proto__, constructor and prototype are own properties of a null-prototype table (§1.6)', () => {
+    const { cache, store, slice } = makeRecordingStore();
+    store.dispatch(cache.set([User], [
+      { id: '__proto__', name: 'Proto' },
+      { id: 'constructor', name: 'Ctor' },
+      { id: 'prototype', name: 'Prototype' },
+    ]));
+    const table = slice().entities['User'];
+    expect(table).toBeDefined();
+    expect(Object.keys(table ?? {})).toEqual(['__proto__', 'constructor', 'prototype']);
+    expect(Object.prototype.hasOwnProperty.call(table, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(table)).toBeNull();
+    expect(({} as Record<string, unknown>)['name']).toBeUndefined();
+    const proto = cache.selectQuery(store.getState(), User, '__proto__');
+    expect(proto).toBeInstanceOf(User);
+    expect(proto?.name).toBe('Proto');
+    expect(cache.selectQuery(store.getState(), User, 'constructor')?.name).toBe('Ctor');
+    expect(cache.selectQuery(store.getState(), User, 'prototype')?.name).toBe('Prototype');
+  });
+});
+
+describe('actions (§1.3.1)', () => {
+  test('set, resolve, setResponse and setError each dispatch exactly one action of their type', () => {
+    const { cache, store, actions } = makeRecordingStore();
+    const cases: Array<[string, () => unknown]> = [
+      ['cache/set', () => store.dispatch(cache.set([Post], posts))],
+      ['cache/resolve', () => store.dispatch(cache.setResponse(getPosts, { page: 1 }, posts))],
+      [
+        'cache/resolve',
+        () => store.dispatch(cache.resolve(getPosts, { args: [{ page: 2 }], response: posts, fetchedAt: 49_000 })),
+      ],
+      ['cache/setError', () => store.dispatch(cache.setError(getPosts, { page: 3 }, new Error('boom')))],
+    ];
+    for (const [type, write] of cases) {
+      actions.length = 0;
+      now += 1_000;
+      write();
+      expect(actions).toHaveLength(1);
+      const action = actions[0] as unknown as WriteAction;
+      expect(action.type).toBe(type);
+      expect(action.meta).toEqual(expect.objectContaining({ reducerPath: 'cache' }));
+      expect(Array.isArray(action.payload.patches)).toBe(true);
+      expect(Array.isArray(action.payload.inversePatches)).toBe(true);
+      expect(action.payload.patches.length).toBeGreaterThan(0);
+    }
+  });
+
+  test('the payload is exactly { patches, inversePatches }', () => {
+    const { cache, store, actions } = makeRecordingStore();
+    store.dispatch(cache.set([Post], posts));
+    store.dispatch(cache.setResponse(getPosts, { page: 1 }, posts));
+    store.dispatch(cache.setError(getPosts, { page: 3 }, new Error('boom')));
+    expect(actions.map(action => action.type)).toEqual(['cache/set', 'cache/resolve', 'cache/setError']);
+    for (const action of actions) {
+      expect(Object.keys(action['payload'] as object).sort()).toEqual(['inversePatches', 'patches']);
+    }
+  });
+
+  test('every action is plain and serializable, and RTK logs nothing (setError included)', () => {
+    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const warnings = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { cache, store, actions } = makeRecordingStore();
+    store.dispatch(cache.set([Post], posts));
+    store.dispatch(cache.setResponse(getPosts, { page: 1 }, posts));
+    store.dispatch(cache.setError(getPosts, { page: 3 }, Object.assign(new Error('boom'), { code: 'E_BOOM' })));
+    store.dispatch(cache.setResponse(getPosts, { page: 4 }, [{ title: 'no id' }]));
+    expect(actions).toHaveLength(4);
+    for (const action of actions) {
+      expect(jsonProblems(action, `action ${action.type}`)).toEqual([]);
+      expect(findNonSerializableValue(action)).toBe(false);
+    }
+    expect(errors).not.toHaveBeenCalled();
+    expect(warnings).not.toHaveBeenCalled();
+  });
+
+  test('inversePatches undo the write, and the patches replay with Immer', () => {
+    const { cache, store, actions, slice } = makeRecordingStore();
+    store.dispatch(cache.set([Post], posts));
+    const before = slice();
+    const beforeJson = snapshot(before);
+    now += 1_000;
+    store.dispatch(
+      cache.setResponse(getPosts, {}, [
+        { id: 'p1', title: 'One changed', author: { id: 'u1', name: 'Ada L' } },
+        { id: 'p3', title: 'Three', author: { id: 'u3', name: 'Cy' } },
+      ]),
+    );
+    const after = slice();
+    const action = actions[actions.length - 1] as unknown as WriteAction;
+    expect(snapshot(applyPatches(after, action.payload.inversePatches))).toEqual(beforeJson);
+    expect(snapshot(applyPatches(before, action.payload.patches))).toEqual(snapshot(after));
+    const replayed = immerApplyPatches(beforeJson as object, action.payload.patches as ImmerPatch[]);
+    expect(snapshot(replayed)).toEqual(snapshot(after));
+  });
+
+  test('a write the store already holds dispatches nothing (same time) or only meta (later)', () => {
+    const { cache, store, actions, slice } = makeRecordingStore();
+    store.dispatch(cache.set([Post], posts));
+    const entities = slice().entities;
+    actions.length = 0;
+
+    store.dispatch(cache.set([Post], posts));
+    expect(actions).toHaveLength(0);
+    expect(slice().entities).toBe(entities);
+
+    now += 1_000;
+    store.dispatch(cache.set([Post], posts));
+    expect(actions.length).toBeLessThanOrEqual(1);
+    for (const action of actions as unknown as WriteAction[]) {
+      for (const patch of action.payload.patches) expect(['entitiesMeta', 'meta']).toContain(patch.path[0]);
+    }
+    expect(slice().entities).toBe(entities);
+    expect(slice().entitiesMeta['Post']?.['p1']?.fetchedAt).toBe(now);
+
+    store.dispatch(cache.setResponse(getPosts, {}, posts));
+    const endpoints = slice().endpoints;
+    actions.length = 0;
+    store.dispatch(cache.setResponse(getPosts, {}, posts));
+    expect(actions.length).toBeLessThanOrEqual(1);
+    for (const action of actions as unknown as WriteAction[]) {
+      for (const patch of action.payload.patches) expect(['entitiesMeta', 'meta']).toContain(patch.path[0]);
+    }
+    expect(slice().entities).toBe(entities);
+    expect(slice().endpoints).toBe(endpoints);
+  });
+
+  test('a write that fails to normalize throws, dispatches nothing and leaves the store unchanged', () => {
+    const { cache, store, actions } = makeRecordingStore();
+    store.dispatch(cache.set([Post], posts));
+    const before = store.getState();
+    actions.length = 0;
+    const error = thrown(() => store.dispatch(cache.set([Post], [{ id: 'p9', author: { name: 'no id' } }])));
+    expect(error).toBeInstanceOf(LensCacheError);
+    expect((error as LensCacheError).code).toBe('MISSING_PK');
+    expect(actions).toHaveLength(0);
+    expect(store.getState()).toBe(before);
+  });
+
+  test('thunks run in a store without the thunk middleware', () => {
+    const cache = createCache();
+    const store = configureStore({
+      reducer: { [cache.reducerPath]: cache.reducer },
+      middleware: getDefault => getDefault({ thunk: false }).concat(cache.middleware),
+    });
+    store.dispatch(cache.set(User, { id: '1', name: 'Ada' }) as unknown as UnknownAction);
+    expect(cache.selectQuery(store.getState(), User, '1')?.name).toBe('Ada');
+  });
+});
+
+describe('several caches and missing slices', () => {
+  test('two caches with different reducerPaths in one store do not see each other', () => {
+    const a = createCache({ reducerPath: 'a' });
+    const b = createCache({ reducerPath: 'b' });
+    const store = configureStore({
+      reducer: { a: a.reducer, b: b.reducer },
+      middleware: getDefault => getDefault().concat(a.middleware, b.middleware),
+    });
+    const bBefore = store.getState().b;
+    store.dispatch(a.set(User, { id: '1', name: 'In A' }));
+    expect(store.getState().b).toBe(bBefore);
+    expect(a.selectQuery(store.getState(), User, '1')?.name).toBe('In A');
+    expect(b.selectQuery(store.getState(), User, '1')).toBeUndefined();
+
+    const aBefore = store.getState().a;
+    store.dispatch(b.set(User, { id: '1', name: 'In B' }));
+    expect(store.getState().a).toBe(aBefore);
+    expect(a.selectQuery(store.getState(), User, '1')?.name).toBe('In A');
+    expect(b.selectQuery(store.getState(), User, '1')?.name).toBe('In B');
+  });
+
+  test("one cache's actions leave another cache's reducer state as the same object", () => {
+    const { cache, store, actions } = makeRecordingStore({ reducerPath: 'a' as 'cache' });
+    store.dispatch(cache.set(User, { id: '1', name: 'In A' }));
+    expect(actions).toHaveLength(1);
+    expect((actions[0] as unknown as WriteAction).meta.reducerPath).toBe('a');
+    const b = createCache({ reducerPath: 'b' });
+    const stateB = b.reducer(undefined, { type: '@@init' });
+    for (const action of actions) expect(b.reducer(stateB, action)).toBe(stateB);
+  });
+
+  test('selectQuery and selectResponse on a store without the slice throw CACHE_NOT_MOUNTED', () => {
+    const cache = createCache();
+    const store = configureStore({ reducer: { other: (state: number = 0) => state } });
+    const query = thrown(() => cache.selectQuery(store.getState(), User, '1'));
+    expect(query).toBeInstanceOf(LensCacheError);
+    expect((query as LensCacheError).code).toBe('CACHE_NOT_MOUNTED');
+    const response = thrown(() => cache.selectResponse(store.getState(), getPosts, {}));
+    expect((response as LensCacheError).code).toBe('CACHE_NOT_MOUNTED');
+
+    const elsewhere = createCache({ reducerPath: 'elsewhere' });
+    const mounted = configureStore({ reducer: { cache: cache.reducer } });
+    expect((thrown(() => elsewhere.selectQuery(mounted.getState(), User, '1')) as LensCacheError).code).toBe(
+      'CACHE_NOT_MOUNTED',
+    );
+  });
+});
