@@ -30,12 +30,8 @@ afterEach(() => {
   jest.restoreAllMocks();
 });
 
-/** Calls of a console spy other than RTK's "check took longer than" timing warning. */
-function problems(spy: jest.SpyInstance): unknown[][] {
-  return spy.mock.calls.filter(call => !/took \d+ms, which is more than the warning threshold/.test(String(call[0])));
-}
-
-test('1,000 posts with authors and comments: set, then setResponse, then reads log no warning or error', () => {
+/** A plain store with RTK's default middleware, and spies on what it logs. */
+function setUp() {
   const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
   const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
   const cache = createCache();
@@ -43,6 +39,16 @@ test('1,000 posts with authors and comments: set, then setResponse, then reads l
     reducer: { [cache.reducerPath]: cache.reducer },
     middleware: getDefault => getDefault().concat(cache.middleware),
   });
+  return { warn, error, cache, store };
+}
+
+/** Calls of a console spy other than RTK's "check took longer than" timing warning. */
+function problems(spy: jest.SpyInstance): unknown[][] {
+  return spy.mock.calls.filter(call => !/took \d+ms, which is more than the warning threshold/.test(String(call[0])));
+}
+
+test('1,000 posts with authors and comments: set, then setResponse, then reads log no warning or error', () => {
+  const { warn, error, cache, store } = setUp();
 
   store.dispatch(cache.set([Post], payload()));
   store.dispatch(cache.setResponse(getPosts, {}, payload()));
@@ -64,13 +70,7 @@ test('1,000 posts with authors and comments: set, then setResponse, then reads l
 });
 
 test('a second, changed response over the same large cache also logs nothing', () => {
-  const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-  const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-  const cache = createCache();
-  const store = configureStore({
-    reducer: { [cache.reducerPath]: cache.reducer },
-    middleware: getDefault => getDefault().concat(cache.middleware),
-  });
+  const { warn, error, cache, store } = setUp();
   store.dispatch(cache.setResponse(getPosts, {}, payload()));
   const changed = payload().map(post => ({ ...post, title: `${post.title} (edited)` }));
   store.dispatch(cache.setResponse(getPosts, {}, changed));
