@@ -24,10 +24,6 @@ export class PatchList {
     this.undo.push({ op: 'add', path, value: previous });
   }
 
-  get length(): number {
-    return this.patches.length;
-  }
-
   /** The inverse patches, in the order that undoes the forward list. */
   get inversePatches(): Patch[] {
     return this.undo.slice().reverse();

@@ -13,7 +13,6 @@ import type { Dict } from '../shared/dict.js';
  * `undefined` (or `expiryStatus: 'invalid'`).
  */
 export const INVALID: unique symbol = Symbol('lenscache.invalid');
-export type Invalid = typeof INVALID;
 
 import type { Row } from '../shared/state.js';
 

@@ -79,15 +79,9 @@ export function checkedPk(cls: EntityClass, info: EntityInfo, pk: unknown, value
     ? `The default pk reads \`id\`; the input has ${hasOwn(value, 'id') ? `id = ${describe((value as { id: unknown }).id)}` : 'no `id`'}. ` +
       `Send an id, or override pk() on ${cls.key}.`
     : `Make ${cls.key}.pk() return a non-empty string or a finite number for this input.`;
-  return fail(
-    inputError(
-      ErrorCode.MISSING_PK,
-      `${cls.key} has no usable pk: pk() returned ${describe(pk)} for ${describe(value)}.`,
-      hint,
-    ),
+  throw inputError(
+    ErrorCode.MISSING_PK,
+    `${cls.key} has no usable pk: pk() returned ${describe(pk)} for ${describe(value)}.`,
+    hint,
   );
-}
-
-function fail(error: Error): never {
-  throw error;
 }

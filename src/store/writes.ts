@@ -55,7 +55,6 @@ export function computeResolve(
   const { args, fetchedAt } = input;
   if (fetchedAt < state.lastReset) return undefined;
   const key = endpoint.key(...args);
-  const list = new PatchList();
   let error = input.error;
   if (error === undefined) {
     const expiresAt = now + (endpoint.dataExpiryLength ?? DEFAULT_DATA_EXPIRY);
@@ -71,6 +70,7 @@ export function computeResolve(
     }
   }
   const record = toErrorRecord(error);
+  const list = new PatchList();
   if (!isOlder(state.meta[key], fetchedAt)) {
     const expiresAt = now + (endpoint.errorExpiryLength ?? DEFAULT_ERROR_EXPIRY);
     list.set(['meta', key], { fetchedAt, date: now, expiresAt, error: record }, state.meta[key]);
