@@ -4,6 +4,9 @@
  */
 export { Entity, type EntityClass } from './schema/Entity.js';
 export { All } from './schema/All.js';
+export { Collection, type CollectionOptions } from './schema/Collection.js';
+export { CollectionOp, type CollectionOpName } from './schema/CollectionOp.js';
+export type { NonFilterArgumentKeys } from './schema/collectionKey.js';
 export { Invalidate } from './schema/Invalidate.js';
 export { Lazy, LazyQuery } from './schema/Lazy.js';
 export { Union } from './schema/Union.js';

@@ -1,6 +1,7 @@
 /** Type tests, checked by `npm run typecheck`: schemas give their read and stored types. */
 import {
   All,
+  Collection,
   createCache,
   Entity,
   Invalidate,
@@ -69,3 +70,17 @@ const response = cache.selectResponse(rootState, getPost, { id: '1' });
 expectType<Equal<typeof response.data, Post | undefined>>(true);
 // @ts-expect-error: args are typed from the endpoint's key()
 cache.selectResponse(rootState, getPost, { wrong: 1 });
+
+// Collections read as lists (or maps), their ops as the items they wrote.
+const postList = new Collection([Post], { argsKey: ({ group }: { group: string }) => ({ group }) });
+const userMap = new Collection(new Values(User));
+const memberList = new Collection([new Union({ users: User, groups: Group }, 'type')]);
+expectType<Equal<Denormalize<typeof postList>, Post[]>>(true);
+expectType<Equal<Denormalize<typeof userMap>, Record<string, User>>>(true);
+expectType<Equal<Denormalize<typeof memberList>, (User | Group)[]>>(true);
+expectType<Equal<Denormalize<typeof postList.push>, Post[]>>(true);
+expectType<Equal<Denormalize<typeof postList.remove>, Post[]>>(true);
+expectType<Equal<Denormalize<typeof userMap.assign>, Record<string, User>>>(true);
+expectType<Equal<Normalize<typeof postList>, string>>(true);
+const reactPosts = cache.selectQuery(rootState, postList, { group: 'react' });
+expectType<Equal<typeof reactPosts, Post[] | undefined>>(true);

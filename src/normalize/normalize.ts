@@ -16,6 +16,7 @@ import {
 } from '../schema/contract.js';
 import { normalizeArray } from '../schema/plainArray.js';
 import { normalizeObject } from '../schema/plainObject.js';
+import { hasOwn } from '../shared/dict.js';
 import { toJsonValue } from './checkRow.js';
 import { PatchList } from './PatchList.js';
 import { rowPatches, type PendingRow } from './rowPatches.js';
@@ -65,7 +66,9 @@ function checkRoot(expected: RootInput, input: unknown): void {
   throw inputError(
     ErrorCode.UNEXPECTED_INPUT,
     `The response does not fit the schema: expected ${wanted}, but received ${describe(input)}.${jsonStringHint(input)}`,
-    'Check the endpoint returns what its schema describes (a null or empty body cannot be normalized).',
+    expected === 'list' && typeof input === 'object' && input !== null
+      ? 'If the list sits inside the response (e.g. { results: [...] }), describe that: { results: collection }.'
+      : 'Check the endpoint returns what its schema describes (a null or empty body cannot be normalized).',
   );
 }
 
@@ -76,6 +79,8 @@ class Walk implements NormalizeDelegate {
   private readonly entityPath: Array<{ input: object; table: string; ref: string }> = [];
   private depth = 0;
   private readonly depthLimit: number;
+  /** Pushed items that may take a placeholder pk. */
+  private placeholders: Set<object> | undefined;
 
   constructor(
     readonly args: readonly unknown[],
@@ -113,6 +118,24 @@ class Walk implements NormalizeDelegate {
     const pending = this.pending.get(table)?.get(key);
     if (pending) return pending.row;
     return this.state.entities[table]?.[key];
+  }
+
+  rowKeys(table: string): string[] {
+    const stored = this.state.entities[table];
+    const keys = stored ? Object.keys(stored) : [];
+    const pending = this.pending.get(table);
+    if (pending) {
+      for (const [key, row] of pending) if (row !== undefined && (!stored || !hasOwn(stored, key))) keys.push(key);
+    }
+    return keys;
+  }
+
+  allowPlaceholder(input: object): void {
+    (this.placeholders ??= new Set()).add(input);
+  }
+
+  placeholderPk(input: object): string | undefined {
+    return this.placeholders?.has(input) ? nextPlaceholder() : undefined;
   }
 
   setRow(table: string, key: string, row: Row, policy: RowPolicy): void {
@@ -169,6 +192,17 @@ class Walk implements NormalizeDelegate {
   leaveEntity(): void {
     this.entityPath.pop();
   }
+}
+
+let placeholderCount = 0;
+
+/**
+ * A pk for a pushed item the server has not named yet (open point 18). The time part keeps keys
+ * unique across page loads when the store is persisted; the counter, within one.
+ */
+function nextPlaceholder(): string {
+  placeholderCount = (placeholderCount + 1) % Number.MAX_SAFE_INTEGER;
+  return `placeholder:${Date.now().toString(36)}:${placeholderCount}`;
 }
 
 /** §2.1.5: undefined properties are never stored and never erase anything. */

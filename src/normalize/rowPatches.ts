@@ -48,7 +48,9 @@ export function rowPatches(
         if (added) added[key] = next;
         else list.set(['entities', table, key], next, existing);
       }
-      if (!reorder && (existingMeta === undefined || !sameMeta(existingMeta, meta))) {
+      // A delta applies whatever its age, but an older one leaves the newer meta in place.
+      const olderDelta = policy.delta === true && existingMeta !== undefined && meta.fetchedAt < existingMeta.fetchedAt;
+      if (!reorder && !olderDelta && (existingMeta === undefined || !sameMeta(existingMeta, meta))) {
         metaTable ??= copyDict(storedMeta);
         metaTable[key] = meta;
       }

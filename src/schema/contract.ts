@@ -24,6 +24,11 @@ export interface RowPolicy {
   merge(existing: object, incoming: object): object;
   /** True when `incoming` must not replace `existing` (by default: it started earlier). */
   shouldReorder(existingMeta: WriteMeta, incomingMeta: WriteMeta, existing: Row, incoming: Row): boolean;
+  /**
+   * A delta (a push, a removal) was computed from the row as this write found it, so it applies
+   * whatever the ordering; the row's meta then becomes the newer of the two (§7.3.3).
+   */
+  readonly delta?: boolean;
 }
 
 /** What a construct may ask of the normalize walker. */
@@ -33,6 +38,8 @@ export interface NormalizeDelegate {
   visit(schema: unknown, value: unknown, parent: unknown, key: string | undefined): unknown;
   /** The row as this write would leave it so far: pending in this write, else stored. */
   getRow(table: string, key: string): Row | undefined;
+  /** The keys of `table`: stored ones, then ones first written by this write. */
+  rowKeys(table: string): string[];
   /** Queues a row for this write; merged with earlier rows of the same key in document order. */
   setRow(table: string, key: string, row: Row, policy: RowPolicy): void;
   /** The ref of `input` when it is already being walked for `table` (a cycle), if so. */
@@ -40,6 +47,10 @@ export interface NormalizeDelegate {
   /** Enters an entity: records `input` for cycle detection and checks the nesting depth. */
   enterEntity(input: object, table: string, ref: string): void;
   leaveEntity(): void;
+  /** Lets `input` be stored under a placeholder pk when it has none (pushed items, §15). */
+  allowPlaceholder(input: object): void;
+  /** A fresh placeholder row key when `input` was allowed one, else `undefined`. */
+  placeholderPk(input: object): string | undefined;
   /** Makes sure `table` exists after this write, even with no rows (an `All` read of it is then `[]`). */
   ensureTable(table: string): void;
 }
@@ -50,7 +61,7 @@ export interface DenormalizeDelegate {
   /** Denormalizes a stored ref by `schema`; may return INVALID. */
   unvisit(schema: unknown, input: unknown): unknown;
   /**
-   * Reads the row `table[key]` as a memoized value. `build` creates the value from the row and
+   * Reads the row `table[key]` (an entity, or a collection's list) as a memoized value. `build` creates the value from the row and
    * must call `hold(value)` as soon as the object exists, so that a cycle back to this row gets
    * the same object. Missing row → `undefined`; tombstone → INVALID.
    */

@@ -44,7 +44,8 @@ export function normalizeEntity(
       `Return an object from ${cls.key}.process().`,
     );
   }
-  const rowKey = checkedPk(cls, info, cls.pk(processed, parent, key, args), processed);
+  const pk = cls.pk(processed, parent, key, args);
+  const rowKey = isUsablePk(pk) ? String(pk) : (delegate.placeholderPk(input) ?? checkedPk(cls, info, pk, processed));
   if (!info.defaultValidate) {
     const message = cls.validate(processed);
     if (message) {

@@ -1,5 +1,6 @@
 /** The `schema` namespace export: `import { schema } from 'lenscache'; new schema.All(User)`. */
 export { All } from './All.js';
+export { Collection } from './Collection.js';
 export { Entity } from './Entity.js';
 export { Invalidate } from './Invalidate.js';
 export { Lazy } from './Lazy.js';

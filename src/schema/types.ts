@@ -4,6 +4,8 @@
  */
 
 import type { All } from './All.js';
+import type { Collection } from './Collection.js';
+import type { CollectionOp } from './CollectionOp.js';
 import type { Entity } from './Entity.js';
 import type { Invalidate } from './Invalidate.js';
 import type { Lazy, LazyQuery } from './Lazy.js';
@@ -17,6 +19,9 @@ type InstanceOf<C> = C extends abstract new (...args: any[]) => infer I ? I : ne
 /** The members of a polymorphic definition: one class, or a map of them. */
 type MembersOf<S> = S extends EntityCtor ? InstanceOf<S> : S extends Record<string, unknown> ? InstanceOf<S[keyof S]> : never;
 
+/** One member of a Collection's schema (`[Post]` or `new Values(Post)`), as read. */
+type CollectionMember<C> = C extends readonly [infer M] ? Denormalize<M> : Denormalize<C> extends Record<string, infer X> ? X : never;
+
 /** The value a read of schema `S` returns. */
 export type Denormalize<S> = S extends EntityCtor
   ? InstanceOf<S>
@@ -28,6 +33,10 @@ export type Denormalize<S> = S extends EntityCtor
         : Record<string, MembersOf<V>>
       : S extends { readonly kind: 'All'; readonly schema: infer A }
         ? MembersOf<A>[]
+        : S extends { readonly kind: 'Collection'; readonly schema: infer C }
+          ? C extends readonly [unknown] ? CollectionMember<C>[] : Record<string, CollectionMember<C>>
+        : S extends { readonly kind: 'CollectionOp'; readonly op: infer O; readonly schema: infer C }
+          ? O extends 'assign' ? Record<string, CollectionMember<C>> : CollectionMember<C>[]
         : S extends { readonly kind: 'Invalidate' }
           ? string
           : S extends { readonly kind: 'Lazy'; readonly schema: infer L }
@@ -59,6 +68,10 @@ export type Normalize<S> = S extends EntityCtor
       ? Record<string, V extends EntityCtor ? string : Normalize<V>>
       : S extends { readonly kind: 'All' }
         ? undefined
+        : S extends { readonly kind: 'Collection' }
+          ? string
+        : S extends { readonly kind: 'CollectionOp'; readonly op: infer O }
+          ? O extends 'assign' ? Record<string, unknown> : unknown[]
         : S extends { readonly kind: 'Invalidate' }
           ? string
           : S extends { readonly kind: 'Lazy' | 'LazyQuery'; readonly schema: infer L }
@@ -73,4 +86,4 @@ export type Normalize<S> = S extends EntityCtor
                     ? { [K in keyof S]: Normalize<S[K]> }
                     : S;
 
-export type { All, Invalidate, Lazy, LazyQuery, Union, Values };
+export type { All, Collection, CollectionOp, Invalidate, Lazy, LazyQuery, Union, Values };

@@ -1,0 +1,279 @@
+/** Collection: a list (or map) of entities stored per args, that creates and moves reach. See docs/Collection.md. */
+
+import { freezeInDevelopment } from '../shared/env.js';
+import { describe, ErrorCode, inputError, setupError } from '../shared/errors.js';
+import { setOwn } from '../shared/dict.js';
+import {
+  INVALID,
+  type DenormalizeDelegate,
+  type NormalizeDelegate,
+  type QueryDelegate,
+  type RootInput,
+  type RowPolicy,
+  type SchemaConstruct,
+} from './contract.js';
+import {
+  defaultNonFilterArgumentKeys,
+  nonFilterPredicate,
+  serializePk,
+  type NonFilterArgumentKeys,
+} from './collectionKey.js';
+import { CollectionOp, type CollectionOpName } from './CollectionOp.js';
+import { isEntityClass, type EntityClass } from './Entity.js';
+import { memberOf } from './plainArray.js';
+import { Union } from './Union.js';
+import { Values } from './Values.js';
+
+export interface CollectionOptions {
+  /** The object that names a list, from the request args. Default: a shallow copy of `args[0]`. */
+  argsKey?: (...args: any[]) => object;
+  /** For a Collection inside an entity: the list's pk object from the parent entity and field name. */
+  nestKey?: (parent: any, key: string) => object;
+  /** Args that sort or page rather than filter; creates reach lists whatever their values. Default `/^order/`. */
+  nonFilterArgumentKeys?: NonFilterArgumentKeys;
+}
+
+/**
+ * A list replaced on refetch (§7.2): an older response never replaces a newer one, and within one
+ * write the later list wins.
+ */
+const listPolicy: RowPolicy = {
+  merge: (existing, incoming) => incoming,
+  shouldReorder: (existingMeta, incomingMeta) => incomingMeta.fetchedAt < existingMeta.fetchedAt,
+};
+
+/**
+ * A list of entities keyed by the request's args, shared by every endpoint and entity field that
+ * names the same args, and kept current by `push`, `unshift`, `assign`, `remove` and `move`.
+ *
+ * @example
+ * ```ts
+ * const getPosts = new Collection([Post], { argsKey: ({ group, orderBy }) => ({ group, orderBy }) });
+ * dispatch(cache.set(getPosts.push, { group: 'react' }, { id: '9', title: 'New' }));
+ * ```
+ * @see docs/Collection.md
+ */
+export class Collection<S extends readonly [unknown] | Values<any> = readonly [unknown] | Values<any>> implements SchemaConstruct {
+  readonly kind = 'Collection' as const;
+  readonly schema: S;
+  /** The table every collection over the same member shares: `[Post]`, or `{Post}` for a map. */
+  readonly key: string;
+  readonly rootInput: RootInput;
+  /** @internal */
+  readonly isValues: boolean;
+  /** @internal */
+  readonly isNonFilter: (key: string) => boolean;
+  private readonly argsKeyFn: (...args: any[]) => object;
+  private readonly nestKeyFn: ((parent: any, key: string) => object) | undefined;
+  private readonly member: unknown;
+  private readonly ops = new Map<CollectionOpName, CollectionOp<S, CollectionOpName>>();
+
+  constructor(schema: S, options: CollectionOptions = {}) {
+    this.schema = schema;
+    this.isValues = schema instanceof Values;
+    if (!this.isValues && !Array.isArray(schema)) {
+      throw setupError(
+        ErrorCode.INVALID_SCHEMA,
+        `new Collection() takes [Entity] or new Values(Entity); received ${describe(schema)}.`,
+        'Write new Collection([Post]) for a list, or new Collection(new Values(Post)) for a map keyed by pk.',
+      );
+    }
+    this.member = this.isValues ? (schema as Values).schema : memberOf(schema as readonly unknown[]);
+    const poly = this.isValues ? (schema as Values).poly : undefined;
+    const memberKey = poly && !poly.isSingle ? polymorphicKey(poly.members) : memberKeyOf(this.isValues ? poly!.single : this.member);
+    this.key = this.isValues ? `{${memberKey}}` : `[${memberKey}]`;
+    this.rootInput = this.isValues ? 'object' : 'list';
+    this.argsKeyFn = options.argsKey ?? defaultArgsKey;
+    this.nestKeyFn = options.nestKey;
+    this.isNonFilter = nonFilterPredicate(options.nonFilterArgumentKeys ?? defaultNonFilterArgumentKeys);
+  }
+
+  /** Appends created items to every stored list their args match. Array collections only. */
+  get push(): CollectionOp<S, 'push'> {
+    return this.op('push', false);
+  }
+
+  /** Prepends created items to every stored list their args match. Array collections only. */
+  get unshift(): CollectionOp<S, 'unshift'> {
+    return this.op('unshift', false);
+  }
+
+  /** Merges `{ key: item }` entries into every stored map their args match. Values collections only. */
+  get assign(): CollectionOp<S, 'assign'> {
+    return this.op('assign', true);
+  }
+
+  /** Takes items out of every stored collection their args match (every one, for empty args). */
+  get remove(): CollectionOp<S, 'remove'> {
+    return this.op('remove', undefined);
+  }
+
+  /** Moves items from the collections their old values match to those their new values match. */
+  get move(): CollectionOp<S, 'move'> {
+    return this.op('move', undefined);
+  }
+
+  /** The pk string of the list that `args` name (§7.1). */
+  pk(...args: readonly unknown[]): string {
+    return serializePk(this.pkObject(this.argsKeyFn, args, 'argsKey'));
+  }
+
+  /** @internal */
+  normalize(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
+    const pk =
+      this.nestKeyFn !== undefined && parent !== undefined && key !== undefined
+        ? serializePk(this.pkObject(this.nestKeyFn, [parent, key], 'nestKey'))
+        : serializePk(this.pkObject(this.argsKeyFn, delegate.args, 'argsKey'));
+    delegate.setRow(this.key, pk, this.normalizeMembers(input, parent, key, delegate), listPolicy);
+    return pk;
+  }
+
+  /** @internal The stored row's members, memoized against the row (so nested and top-level reads share it). */
+  denormalize(input: unknown, delegate: DenormalizeDelegate): unknown {
+    if (typeof input !== 'string') return input;
+    return delegate.entity(this.key, input, (row, hold) => this.denormalizeMembers(row, hold, delegate));
+  }
+
+  /** @internal §11: readable whenever the row for these args exists, an empty list included. */
+  queryKey(args: readonly unknown[], delegate: QueryDelegate): unknown {
+    if (args.length === 1 && args[0] === null) return undefined;
+    const pkObject = this.argsKeyFn(...args);
+    if (typeof pkObject !== 'object' || pkObject === null || Array.isArray(pkObject)) return undefined;
+    const pk = serializePk(pkObject);
+    return delegate.row(this.key, pk) === undefined ? undefined : pk;
+  }
+
+  /** @internal An item's ref, as the list stores it. */
+  normalizeMember(item: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
+    return this.isValues ? (this.schema as Values).poly.normalizeValue(item, parent, key, delegate) : delegate.visit(this.member, item, parent, key);
+  }
+
+  /** @internal */
+  denormalizeMember(ref: unknown, delegate: DenormalizeDelegate): unknown {
+    return this.isValues ? (this.schema as Values).poly.denormalizeValue(ref, delegate) : delegate.unvisit(this.member, ref);
+  }
+
+  /** @internal The entity class an item would be stored as (for `move`), if it can be told. */
+  memberClass(item: unknown): EntityClass | undefined {
+    if (this.isValues) {
+      const poly = (this.schema as Values).poly;
+      const schema = poly.isSingle ? poly.single : poly.memberSchema(poly.attributeOf(item, undefined, undefined));
+      return isEntityClass(schema) ? schema : undefined;
+    }
+    if (isEntityClass(this.member)) return this.member;
+    if (this.member instanceof Union) {
+      const schema = this.member.poly.memberSchema(this.member.poly.attributeOf(item, undefined, undefined));
+      return isEntityClass(schema) ? schema : undefined;
+    }
+    return undefined;
+  }
+
+  private normalizeMembers(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): object {
+    if (this.isValues) {
+      checkShape(this, input, false, key);
+      return (this.schema as Values).normalize(input, parent, key, delegate) as object;
+    }
+    checkShape(this, input, true, key);
+    const refs: unknown[] = [];
+    for (const item of input as unknown[]) {
+      const ref = delegate.visit(this.member, item, parent, key);
+      if (ref !== undefined) refs.push(ref);
+    }
+    return refs;
+  }
+
+  private denormalizeMembers(row: object, hold: (value: object) => void, delegate: DenormalizeDelegate): unknown {
+    if (Array.isArray(row)) {
+      // Held before it is filled, so a member that leads back to this list gets this very array.
+      const values: unknown[] = [];
+      hold(values);
+      for (const ref of row) {
+        const value = this.denormalizeMember(ref, delegate);
+        if (value !== undefined && value !== INVALID) values.push(value);
+      }
+      return freezeInDevelopment(values);
+    }
+    const refs = row as Record<string, unknown>;
+    const values: Record<string, unknown> = {};
+    hold(values);
+    for (const mapKey of Object.keys(refs)) {
+      const value = this.denormalizeMember(refs[mapKey], delegate);
+      if (value && value !== INVALID) setOwn(values, mapKey, value);
+    }
+    return freezeInDevelopment(values);
+  }
+
+  private pkObject(fn: (...args: any[]) => unknown, args: readonly unknown[], name: string): object {
+    const pkObject = fn(...args);
+    if (typeof pkObject === 'object' && pkObject !== null && !Array.isArray(pkObject)) return pkObject;
+    if (fn === defaultArgsKey) {
+      throw inputError(
+        ErrorCode.UNEXPECTED_INPUT,
+        `Collection ${this.key} names its lists by the params object (args[0]), but received ${describe(args[0])}.`,
+        'Pass the params as an object ({ group: "react" }), or give the Collection an argsKey option.',
+      );
+    }
+    throw inputError(
+      ErrorCode.UNEXPECTED_INPUT,
+      `Collection ${this.key} needs an object to name the list, but its ${name} returned ${describe(pkObject)}.`,
+      `Make ${name} return an object, such as ${name === 'nestKey' ? '{ userId: parent.id }' : '{ group: params.group }'}.`,
+    );
+  }
+
+  private op<O extends CollectionOpName>(name: O, forValues: boolean | undefined): CollectionOp<S, O> {
+    if (forValues !== undefined && forValues !== this.isValues) {
+      throw setupError(
+        ErrorCode.INVALID_SCHEMA,
+        `Collection ${this.key} has no .${name}: ${forValues ? 'assign works on maps (Values)' : `${name} works on lists`}.`,
+        forValues ? 'Use .push or .unshift on a list Collection.' : 'Use .assign on a Collection(new Values(Entity)).',
+      );
+    }
+    let op = this.ops.get(name);
+    if (!op) this.ops.set(name, (op = new CollectionOp(this, name)));
+    return op as CollectionOp<S, O>;
+  }
+}
+
+/** §7.1.2: the params object, copied, or `{}` when there is none. */
+function defaultArgsKey(...args: unknown[]): object {
+  const params = args[0];
+  if (params === undefined || params === null) return {};
+  return typeof params === 'object' && !Array.isArray(params) ? { ...params } : (params as object);
+}
+
+/** The member part of a table key (§1.2): the entity key, or a Union's keys joined by `;`. */
+function memberKeyOf(schema: unknown): string {
+  if (isEntityClass(schema)) return schema.key;
+  if (schema instanceof Union) return polymorphicKey(schema.poly.members);
+  const tableKey = (schema as { collectionMemberKey?: unknown } | null)?.collectionMemberKey;
+  if (typeof tableKey === 'string') return tableKey;
+  throw setupError(
+    ErrorCode.INVALID_SCHEMA,
+    `A Collection holds entities (or a Union of them); received ${describe(schema)} as its member.`,
+    'Write new Collection([Post]), new Collection([new Union({ ... }, attribute)]) or new Collection(new Values(Post)).',
+  );
+}
+
+function polymorphicKey(members: Readonly<Record<string, unknown>> | undefined): string {
+  const classes = Object.values(members ?? {});
+  if (classes.length > 0 && classes.every(isEntityClass)) return classes.map(cls => cls.key).join(';');
+  throw setupError(
+    ErrorCode.INVALID_SCHEMA,
+    `A polymorphic Collection member must map names to Entity classes; received ${describe(members)}.`,
+    "Write new Union({ users: User, groups: Group }, 'type').",
+  );
+}
+
+/** §7 bad input: a list collection takes an array, a map collection an object. */
+function checkShape(collection: Collection<any>, input: unknown, list: boolean, key: string | undefined): void {
+  const isObject = typeof input === 'object' && input !== null;
+  if (list ? Array.isArray(input) : isObject && !Array.isArray(input)) return;
+  const where = key === undefined ? '' : ` at "${key}"`;
+  throw inputError(
+    ErrorCode.UNEXPECTED_INPUT,
+    `Collection ${collection.key}${where} expected ${list ? 'an array' : 'an object keyed by id'}, but received ${describe(input)}.`,
+    list && isObject
+      ? 'If the list sits inside the response (e.g. { results: [...] }), describe that: { results: collection }.'
+      : 'Check that the schema matches the response.',
+  );
+}

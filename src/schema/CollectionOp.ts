@@ -1,0 +1,281 @@
+/**
+ * The creation and movement schemas of a Collection: `push`, `unshift`, `assign`, `remove` and
+ * `move` (BEHAVIOR §7.3). Each normalizes its items like the collection's members, then edits
+ * every stored list of the collection's table that the args match. They never create a list.
+ */
+
+import { describe, ErrorCode, inputError } from '../shared/errors.js';
+import { hasOwn, setOwn } from '../shared/dict.js';
+import { freezeInDevelopment } from '../shared/env.js';
+import {
+  INVALID,
+  type DenormalizeDelegate,
+  type NormalizeDelegate,
+  type RootInput,
+  type RowPolicy,
+  type SchemaConstruct,
+} from './contract.js';
+import { hasNoDefinedKeys, parsePk, pkMatches } from './collectionKey.js';
+import type { Collection } from './Collection.js';
+import { isUsablePk } from './pk.js';
+
+export type CollectionOpName = 'push' | 'unshift' | 'assign' | 'remove' | 'move';
+
+/**
+ * Ops are deltas against the list as this write finds it: they apply whatever their age (a late
+ * push still appends), and an older one leaves the list's newer meta in place (§7.3.3).
+ */
+const deltaPolicy: RowPolicy = {
+  merge: (existing, incoming) => incoming,
+  shouldReorder: () => false,
+  delta: true,
+};
+
+const rootInputs: Record<CollectionOpName, RootInput> = {
+  push: 'object-or-list',
+  unshift: 'object-or-list',
+  assign: 'object',
+  remove: 'any',
+  move: 'object-or-list',
+};
+
+/**
+ * One of a Collection's creation or movement schemas; use it as an endpoint's schema or with
+ * `cache.set(collection.push, params, item)`. Its result is the list of items it wrote (a map for
+ * `assign`).
+ *
+ * @example
+ * ```ts
+ * dispatch(cache.set(getPosts.push, { group: 'react' }, { id: '9', title: 'New' }));
+ * ```
+ * @see docs/Collection.md
+ */
+export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOpName> implements SchemaConstruct {
+  readonly kind = 'CollectionOp' as const;
+  readonly schema: S;
+  readonly rootInput: RootInput;
+
+  constructor(
+    readonly collection: Collection<any>,
+    readonly op: O,
+  ) {
+    this.schema = collection.schema as S;
+    this.rootInput = rootInputs[op];
+  }
+
+  /** @internal */
+  normalize(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
+    switch (this.op) {
+      case 'assign':
+        return this.assign(input, delegate);
+      case 'move':
+        return this.move(input, delegate);
+      case 'remove':
+        return this.remove(input, delegate);
+      default:
+        return this.add(input, delegate, this.op === 'push');
+    }
+  }
+
+  /** @internal The items written, read like the collection's members. */
+  denormalize(input: unknown, delegate: DenormalizeDelegate): unknown {
+    if (typeof input !== 'object' || input === null) return input;
+    if (Array.isArray(input)) {
+      const values: unknown[] = [];
+      for (const ref of input) {
+        const value = this.collection.denormalizeMember(ref, delegate);
+        if (value !== undefined && value !== INVALID) values.push(value);
+      }
+      return freezeInDevelopment(values);
+    }
+    const values: Record<string, unknown> = {};
+    for (const mapKey of Object.keys(input)) {
+      const value = this.collection.denormalizeMember((input as Record<string, unknown>)[mapKey], delegate);
+      if (value && value !== INVALID) setOwn(values, mapKey, value);
+    }
+    return freezeInDevelopment(values);
+  }
+
+  /** @internal Not queryable: it reads back only as an endpoint's stored result. */
+  queryKey(): undefined {
+    return undefined;
+  }
+
+  private add(input: unknown, delegate: NormalizeDelegate, atEnd: boolean): unknown[] {
+    const refs: unknown[] = [];
+    for (const item of itemsOf(input, this.op)) {
+      // A created item may not have its server pk yet; it is stored under a placeholder (§15).
+      if (typeof item === 'object') delegate.allowPlaceholder(item as object);
+      const ref = this.collection.normalizeMember(item, undefined, undefined, delegate);
+      if (ref !== undefined) refs.push(ref);
+    }
+    if (refs.length === 0) return refs;
+    this.eachRow(delegate, sourcesOf(delegate.args), (rowKey, row) => {
+      if (Array.isArray(row)) delegate.setRow(this.collection.key, rowKey, atEnd ? [...row, ...refs] : [...refs, ...row], deltaPolicy);
+    });
+    return refs;
+  }
+
+  private assign(input: unknown, delegate: NormalizeDelegate): Record<string, unknown> {
+    const map = input as Record<string, unknown>;
+    const refs: Record<string, unknown> = {};
+    for (const mapKey of Object.keys(map)) {
+      const value = map[mapKey];
+      if (value === null || value === undefined) continue;
+      const ref = this.collection.normalizeMember(value, map, mapKey, delegate);
+      if (ref !== undefined) setOwn(refs, mapKey, ref);
+    }
+    const keys = Object.keys(refs);
+    if (keys.length === 0) return refs;
+    this.eachRow(delegate, sourcesOf(delegate.args), (rowKey, row) => {
+      if (typeof row !== 'object' || Array.isArray(row)) return;
+      const next = copyMap(row);
+      for (const mapKey of keys) setOwn(next, mapKey, refs[mapKey]);
+      delegate.setRow(this.collection.key, rowKey, next, deltaPolicy);
+    });
+    return refs;
+  }
+
+  private remove(input: unknown, delegate: NormalizeDelegate): unknown[] {
+    const refs = itemsOf(input, this.op).map(item => this.collection.normalizeMember(item, undefined, undefined, delegate));
+    // D2: a remove without params reaches every list of the table.
+    const sources = hasNoDefinedKeys(delegate.args[0]) ? undefined : sourcesOf(delegate.args);
+    this.eachRow(delegate, sources, (rowKey, row) => {
+      const next = without(row, refs);
+      if (next !== row) delegate.setRow(this.collection.key, rowKey, next, deltaPolicy);
+    });
+    return refs;
+  }
+
+  /**
+   * §7.3.2: an item leaves the lists its old values match and joins those its new values match.
+   * Old values come from the stored row (and the params); new ones from the body and the item.
+   */
+  private move(input: unknown, delegate: NormalizeDelegate): unknown[] {
+    const args = delegate.args;
+    const params = args[0];
+    const body = args.length > 0 ? args[args.length - 1] : undefined;
+    const refs: unknown[] = [];
+    for (const item of itemsOf(input, this.op)) {
+      if (typeof item !== 'object') {
+        throw inputError(
+          ErrorCode.UNEXPECTED_INPUT,
+          `Collection ${this.collection.key}.move expected the moved item (an object), but received ${describe(item)}.`,
+          'Pass the item with its pk and its new values, e.g. { id: "10", group: "ten" }.',
+        );
+      }
+      const { existing, processed } = this.snapshot(item as object, delegate);
+      const ref = this.collection.normalizeMember(item, undefined, undefined, delegate);
+      if (ref === undefined) continue;
+      refs.push(ref);
+      const incoming = this.collection.isValues ? body : { ...asObject(body), ...processed };
+      const oldSources = existing ? [{ ...asObject(params), ...existing }, existing] : undefined;
+      const newSources = [{ ...asObject(params), ...asObject(incoming) }, { ...existing, ...asObject(incoming) }];
+      this.eachRow(delegate, undefined, (rowKey, row, pkObject) => {
+        const wasIn = oldSources !== undefined && pkMatches(pkObject, oldSources, this.collection.isNonFilter);
+        const isIn = pkMatches(pkObject, newSources, this.collection.isNonFilter);
+        let next = row;
+        if (wasIn && !isIn) next = without(row, [ref]);
+        // A list that already holds the item keeps it once (a refetch may have moved it already).
+        else if (isIn && !wasIn && !holds(row, ref)) next = appended(row, ref);
+        if (next !== row) delegate.setRow(this.collection.key, rowKey, next, deltaPolicy);
+      });
+    }
+    return refs;
+  }
+
+  /** The stored row of the item before this write (`E` of §7.3.2), found through process and pk. */
+  private snapshot(item: object, delegate: NormalizeDelegate): { existing: object | undefined; processed: object } {
+    const cls = this.collection.memberClass(item);
+    if (!cls) return { existing: undefined, processed: item };
+    const processed = cls.process(item, undefined, undefined, delegate.args) ?? item;
+    const pk = cls.pk(processed, undefined, undefined, delegate.args);
+    const row = isUsablePk(pk) ? delegate.getRow(cls.key, String(pk)) : undefined;
+    return { existing: typeof row === 'object' && row !== null && !Array.isArray(row) ? row : undefined, processed };
+  }
+
+  /** Calls `edit` for every stored list of the table whose pk matches `sources` (every list without sources). */
+  private eachRow(
+    delegate: NormalizeDelegate,
+    sources: readonly unknown[] | undefined,
+    edit: (rowKey: string, row: object, pkObject: Record<string, unknown>) => void,
+  ): void {
+    const table = this.collection.key;
+    for (const rowKey of delegate.rowKeys(table)) {
+      const pkObject = parsePk(rowKey);
+      if (!pkObject) continue;
+      if (sources && !pkMatches(pkObject, sources, this.collection.isNonFilter)) continue;
+      const row = delegate.getRow(table, rowKey);
+      if (typeof row === 'object' && row !== null) edit(rowKey, row, pkObject);
+    }
+  }
+}
+
+/** §7.3: params and body both decide which lists an op reaches. */
+function sourcesOf(args: readonly unknown[]): unknown[] {
+  return [args[0] ?? {}, args[1]];
+}
+
+function itemsOf(input: unknown, op: CollectionOpName): unknown[] {
+  const items = Array.isArray(input) ? input : [input];
+  for (const item of items) {
+    const ok = typeof item === 'object' || (op === 'remove' && (typeof item === 'string' || typeof item === 'number'));
+    if (!ok || item === undefined) {
+      throw inputError(
+        ErrorCode.UNEXPECTED_INPUT,
+        `Collection .${op} expected ${op === 'remove' ? 'an item, a pk' : 'an item'} or a list of them, but received ${describe(item)}.`,
+        'Pass the created (or moved, or removed) item as the last argument.',
+      );
+    }
+  }
+  return items.filter(item => item !== null);
+}
+
+function asObject(value: unknown): object {
+  return typeof value === 'object' && value !== null ? value : {};
+}
+
+/** Refs compare by pk, and polymorphic refs by `id` and `schema` (§7.3). */
+function sameRef(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  const left = a as { id?: unknown; schema?: unknown };
+  const right = b as { id?: unknown; schema?: unknown };
+  return hasOwn(left, 'schema') && left.id === right.id && left.schema === right.schema;
+}
+
+function without(row: object, refs: readonly unknown[]): object {
+  if (Array.isArray(row)) {
+    const next = row.filter(ref => !refs.some(removed => sameRef(removed, ref)));
+    return next.length === row.length ? row : next;
+  }
+  const map = row as Record<string, unknown>;
+  let next: Record<string, unknown> | undefined;
+  for (const mapKey of Object.keys(map)) {
+    if (refs.some(removed => sameRef(removed, map[mapKey]))) {
+      next ??= copyMap(map);
+      delete next[mapKey];
+    }
+  }
+  return next ?? row;
+}
+
+function holds(row: object, ref: unknown): boolean {
+  const refs = Array.isArray(row) ? row : Object.values(row);
+  return refs.some(member => sameRef(member, ref));
+}
+
+/** A list gets the ref at its end; a map gets it under its id. */
+function appended(row: object, ref: unknown): object {
+  if (Array.isArray(row)) return [...row, ref];
+  const next = copyMap(row);
+  const id = typeof ref === 'object' && ref !== null ? (ref as { id?: unknown }).id : ref;
+  setOwn(next, String(id), ref);
+  return next;
+}
+
+function copyMap(row: object): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const mapKey of Object.keys(row)) setOwn(copy, mapKey, (row as Record<string, unknown>)[mapKey]);
+  return copy;
+}

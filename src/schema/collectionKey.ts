@@ -1,0 +1,111 @@
+/**
+ * Collection pks and the matching rules of creates and moves (BEHAVIOR §7.1, §7.3).
+ *
+ * A pk is the canonical JSON of the object `argsKey` (or `nestKey`) returns: keys sorted at every
+ * level, numbers and booleans as strings, `undefined` dropped. `?group=react&page=1` and
+ * `{ page: 1, group: 'react' }` are then one list, whatever produced the args.
+ */
+
+import { hasOwn } from '../shared/dict.js';
+
+export type NonFilterArgumentKeys = RegExp | readonly string[] | ((key: string) => boolean);
+
+/** By default only ordering args (`orderBy`, `order`) are not filters: a sorted list takes creates. */
+export const defaultNonFilterArgumentKeys = /^order/;
+
+export function nonFilterPredicate(option: NonFilterArgumentKeys): (key: string) => boolean {
+  if (typeof option === 'function') return option;
+  if (option instanceof RegExp) {
+    // A global or sticky RegExp keeps state between test() calls; a copy without those flags does not.
+    const pattern = new RegExp(option.source, option.flags.replace(/[gy]/g, ''));
+    return key => pattern.test(key);
+  }
+  const names = new Set(option);
+  return key => names.has(key);
+}
+
+/**
+ * The canonical form of a pk value: numbers and booleans become strings, `null` stays, `undefined`
+ * (and functions and symbols, which JSON cannot hold) count as absent.
+ */
+export function canonical(value: unknown): unknown {
+  switch (typeof value) {
+    case 'string':
+      return value;
+    case 'number':
+    case 'boolean':
+    case 'bigint':
+      return String(value);
+    case 'object': {
+      if (value === null) return null;
+      if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return canonical((value as { toJSON(): unknown }).toJSON());
+      if (Array.isArray(value)) return value.map(item => canonical(item) ?? null);
+      const out: Record<string, unknown> = Object.create(null);
+      for (const key of Object.keys(value).sort()) {
+        const item = canonical((value as Record<string, unknown>)[key]);
+        if (item !== undefined) out[key] = item;
+      }
+      return out;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The pk string of a pk object: its canonical form as JSON, keys in sorted order at every level. */
+export function serializePk(pkObject: object): string {
+  return serialize(canonical(pkObject));
+}
+
+function serialize(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(serialize).join(',')}]`;
+  // Keys are written in sorted order explicitly: JSON.stringify would put integer-like keys first.
+  const parts: string[] = [];
+  for (const key of Object.keys(value).sort()) parts.push(`${JSON.stringify(key)}:${serialize((value as Record<string, unknown>)[key])}`);
+  return `{${parts.join(',')}}`;
+}
+
+/** The pk object back from a stored row key; `undefined` for a key this module did not write. */
+export function parsePk(rowKey: string): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(rowKey);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * §7.3: a stored row matches when each of its filter keys has an equal canonical value in some
+ * source. Rows with fewer keys match more (down to `{}`, which every create reaches); a filter
+ * key the sources lack blocks the match; extra source keys never do.
+ */
+export function pkMatches(
+  pkObject: Record<string, unknown>,
+  sources: readonly unknown[],
+  isNonFilter: (key: string) => boolean,
+): boolean {
+  for (const key of Object.keys(pkObject)) {
+    if (isNonFilter(key)) continue;
+    const wanted = serialize(pkObject[key]);
+    let found = false;
+    for (const source of sources) {
+      if (typeof source !== 'object' || source === null || !hasOwn(source, key)) continue;
+      const value = canonical((source as Record<string, unknown>)[key]);
+      if (value !== undefined && serialize(value) === wanted) {
+        found = true;
+        break;
+      }
+    }
+    if (!found) return false;
+  }
+  return true;
+}
+
+/** True when `params` has no defined keys (a `remove` with such params reaches every row, D2). */
+export function hasNoDefinedKeys(params: unknown): boolean {
+  if (typeof params !== 'object' || params === null) return true;
+  for (const key of Object.keys(params)) if ((params as Record<string, unknown>)[key] !== undefined) return false;
+  return true;
+}
