@@ -9,10 +9,12 @@ export { CollectionOp, type CollectionOpName } from './schema/CollectionOp.js';
 export type { NonFilterArgumentKeys } from './schema/collectionKey.js';
 export { Invalidate } from './schema/Invalidate.js';
 export { Lazy, LazyQuery } from './schema/Lazy.js';
+export { Query } from './schema/Query.js';
+export { Scalar, type ScalarOptions } from './schema/Scalar.js';
 export { Union } from './schema/Union.js';
 export { Values } from './schema/Values.js';
 export type { SchemaAttribute, PolymorphicRef } from './schema/polymorphic.js';
-export type { Denormalize, Normalize } from './schema/types.js';
+export type { Denormalize, Normalize, Queried } from './schema/types.js';
 export * as schema from './schema/namespace.js';
 
 export { normalize, type Normalized, type NormalizeOptions } from './normalize/normalize.js';

@@ -274,7 +274,7 @@ describe('plain-object joins (§4, §9, §11)', () => {
     expect(joined?.ticker).toBeInstanceOf(Ticker);
     expect(joined?.ticker).toBe(read(Ticker, 'BTC'));
     expect(joined?.stats).toBe(read(Stats, 'BTC'));
-    expect(joined?.stats.last).toBe(99);
+    expect(joined?.stats?.last).toBe(99);
   });
 
   test('a missing member reads as undefined and the object is still returned', () => {
@@ -282,7 +282,7 @@ describe('plain-object joins (§4, §9, §11)', () => {
     write(Ticker, { product_id: 'BTC', price: 100 });
     const joined = read(TickerJoin, { product_id: 'BTC' });
     expect(joined).toBeDefined();
-    expect(joined?.ticker.price).toBe(100);
+    expect(joined?.ticker?.price).toBe(100);
     expect(joined?.stats).toBeUndefined();
 
     const nothing = read(TickerJoin, { product_id: 'ETH' });

@@ -9,7 +9,8 @@ import { warnOnce } from '../shared/env.js';
 import type { CacheState, Row } from '../shared/state.js';
 import { queryKey } from '../denormalize/queryKey.js';
 import { unvisit } from '../denormalize/unvisit.js';
-import type { CachedValue, EntityCache } from './EntityCache.js';
+import type { ComputedMemo } from './ComputedMemo.js';
+import { LENS, type CachedValue, type EntityCache, type LensFn } from './EntityCache.js';
 
 export class ReadContext implements DenormalizeDelegate, QueryDelegate {
   /** Rows the read itself looked up (outside any entity), as `table, key, row` triples. */
@@ -27,13 +28,32 @@ export class ReadContext implements DenormalizeDelegate, QueryDelegate {
   private depth = 0;
   /** Set when the depth limit cut a read short: such values are not cached (they are incomplete). */
   private truncated = false;
+  /** Each lens function's value for this read's args, computed once per read. */
+  private readonly lenses = new Map<LensFn, unknown>();
+  private readonly lensOf = (lens: LensFn): unknown => {
+    if (this.lenses.has(lens)) return this.lenses.get(lens);
+    const value = lens(this.args);
+    this.lenses.set(lens, value);
+    return value;
+  };
 
   constructor(
     readonly state: CacheState,
     readonly args: readonly unknown[],
     private readonly cache: EntityCache,
+    private readonly memo: ComputedMemo,
     private readonly maxEntityDepth: number,
   ) {}
+
+  lens(lens: LensFn): unknown {
+    const value = this.lensOf(lens);
+    this.frame.push(LENS, lens, value);
+    return value;
+  }
+
+  computed(owner: object, input: unknown, compute: () => unknown): unknown {
+    return this.memo.get(owner, this.args, input, compute);
+  }
 
   unvisit(schema: unknown, input: unknown): unknown {
     return unvisit(schema, input, this);
@@ -68,7 +88,7 @@ export class ReadContext implements DenormalizeDelegate, QueryDelegate {
       this.frame.push(table, key, row);
       return held;
     }
-    const cached = this.cache.get(row, entities);
+    const cached = this.cache.get(row, entities, this.lensOf);
     if (cached) {
       this.adopt(cached);
       return cached.value;
@@ -127,7 +147,7 @@ export class ReadContext implements DenormalizeDelegate, QueryDelegate {
 }
 
 function forEachTriple(deps: readonly unknown[], visit: (table: string, key: string, row: unknown) => void): void {
-  for (let i = 0; i < deps.length; i += 3) visit(deps[i] as string, deps[i + 1] as string, deps[i + 2]);
+  for (let i = 0; i < deps.length; i += 3) if (deps[i] !== LENS) visit(deps[i] as string, deps[i + 1] as string, deps[i + 2]);
 }
 
 function appendAll(target: unknown[], items: readonly unknown[]): void {

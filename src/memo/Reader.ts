@@ -14,6 +14,7 @@ import { INVALID } from '../schema/contract.js';
 import { Lru } from '../shared/Lru.js';
 import { argsKey } from '../shared/json.js';
 import type { CacheState } from '../shared/state.js';
+import { ComputedMemo } from './ComputedMemo.js';
 import { EntityCache, type Entities } from './EntityCache.js';
 import { ReadContext } from './ReadContext.js';
 import { reuse } from './reuse.js';
@@ -37,16 +38,22 @@ export interface ReaderOptions {
   argsCacheSize: number;
   /** Entities nested deeper than this are left as their refs (BEHAVIOR §2.2.9). */
   maxEntityDepth: number;
+  /** How many views of one row (one per lens value) are remembered. */
+  lensCacheSize: number;
 }
 
 /** Marks a read that builds its own key from the store (no stored result). */
 const FROM_STORE = Symbol('lenscache.fromStore');
 
 export class Reader {
-  readonly entities = new EntityCache();
+  readonly entities: EntityCache;
+  private readonly computed: ComputedMemo;
   private readonly entries = new WeakMap<object, Lru<string, Entry>>();
 
-  constructor(private readonly options: ReaderOptions) {}
+  constructor(private readonly options: ReaderOptions) {
+    this.entities = new EntityCache(options.lensCacheSize);
+    this.computed = new ComputedMemo(options.argsCacheSize);
+  }
 
   /** A read without a stored response: query key from the store, then denormalize (selectQuery). */
   query(state: CacheState, schema: unknown, args: readonly unknown[]): ReadResult {
@@ -65,7 +72,7 @@ export class Reader {
     const previous = slot?.get(memoKey);
     if (previous && previous.input === input && tablesUnchanged(previous.tables, state.entities)) return previous;
 
-    const context = new ReadContext(state, args, this.entities, this.options.maxEntityDepth);
+    const context = new ReadContext(state, args, this.entities, this.computed, this.options.maxEntityDepth);
     const key = input === FROM_STORE ? context.queryKey(schema, args) : input;
     const value = key === undefined ? undefined : key === INVALID ? INVALID : context.unvisit(schema, key);
     const entry: Entry = {

@@ -9,6 +9,11 @@ export function reuse<T>(previous: unknown, next: T): T {
   return (sameMembers(previous, next) ? previous : next) as T;
 }
 
+/** True when both are plain containers holding the very same members in the same order. */
+export function sameContainer(previous: unknown, next: unknown): boolean {
+  return isPlainContainer(previous) && isPlainContainer(next) && sameMembers(previous, next);
+}
+
 function isPlainContainer(value: unknown): value is object {
   if (typeof value !== 'object' || value === null) return false;
   if (Array.isArray(value)) return true;

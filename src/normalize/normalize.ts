@@ -10,6 +10,7 @@ import {
   isConstruct,
   isPlainObjectSchema,
   rootInputOf,
+  type EntityFrame,
   type NormalizeDelegate,
   type RootInput,
   type RowPolicy,
@@ -76,7 +77,7 @@ class Walk implements NormalizeDelegate {
   /** Rows by table and key, in document order (a key is placed when its entity is entered). */
   readonly pending = new Map<string, Map<string, PendingRow | undefined>>();
   /** The entities being walked, outermost first: cycles are detected against this path. */
-  private readonly entityPath: Array<{ input: object; table: string; ref: string }> = [];
+  private readonly entityPath: Array<{ input: object; table: string; ref: string; frame: EntityFrame }> = [];
   private depth = 0;
   private readonly depthLimit: number;
   /** Pushed items that may take a placeholder pk. */
@@ -92,7 +93,8 @@ class Walk implements NormalizeDelegate {
   }
 
   visit(schema: unknown, value: unknown, parent: unknown, key: string | undefined): unknown {
-    if (value === undefined || value === null || schema === undefined || schema === null) return value;
+    if (value === undefined || schema === undefined || schema === null) return value;
+    if (value === null && !(isConstruct(schema) && schema.normalizesNull)) return value;
     if (++this.depth > this.depthLimit) {
       throw inputError(
         ErrorCode.MAX_DEPTH_EXCEEDED,
@@ -173,12 +175,12 @@ class Walk implements NormalizeDelegate {
     return undefined;
   }
 
-  enterEntity(input: object, table: string, ref: string): void {
+  enterEntity(input: object, table: string, ref: string, row: object, fields: Readonly<Record<string, unknown>> | undefined): void {
     // Place the row now, before its nested entities, so tables keep the response's order.
     let rows = this.pending.get(table);
     if (!rows) this.pending.set(table, (rows = new Map()));
     if (!rows.has(ref)) rows.set(ref, undefined);
-    this.entityPath.push({ input, table, ref });
+    this.entityPath.push({ input, table, ref, frame: { table, key: ref, row, fields } });
     if (this.entityPath.length > this.maxEntityDepth) {
       const path = this.entityPath.slice(0, 3).map(step => `${step.table} "${step.ref}"`).join(' → ');
       throw inputError(
@@ -191,6 +193,10 @@ class Walk implements NormalizeDelegate {
 
   leaveEntity(): void {
     this.entityPath.pop();
+  }
+
+  parentEntity(): EntityFrame | undefined {
+    return this.entityPath[this.entityPath.length - 1]?.frame;
   }
 }
 

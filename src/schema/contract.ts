@@ -44,15 +44,28 @@ export interface NormalizeDelegate {
   setRow(table: string, key: string, row: Row, policy: RowPolicy): void;
   /** The ref of `input` when it is already being walked for `table` (a cycle), if so. */
   seen(input: object, table: string): string | undefined;
-  /** Enters an entity: records `input` for cycle detection and checks the nesting depth. */
-  enterEntity(input: object, table: string, ref: string): void;
+  /**
+   * Enters an entity: records `input` for cycle detection, checks the nesting depth, and makes
+   * `row` (the object its fields are normalized into) the parent entity of nested visits.
+   */
+  enterEntity(input: object, table: string, ref: string, row: object, fields: Readonly<Record<string, unknown>> | undefined): void;
   leaveEntity(): void;
+  /** The nearest enclosing entity of the walk (§10.3.A.1), if any. */
+  parentEntity(): EntityFrame | undefined;
   /** Lets `input` be stored under a placeholder pk when it has none (pushed items, §15). */
   allowPlaceholder(input: object): void;
   /** A fresh placeholder row key when `input` was allowed one, else `undefined`. */
   placeholderPk(input: object): string | undefined;
   /** Makes sure `table` exists after this write, even with no rows (an `All` read of it is then `[]`). */
   ensureTable(table: string): void;
+}
+
+/** An entity being normalized: where its row goes, the row being built, its field schemas. */
+export interface EntityFrame {
+  readonly table: string;
+  readonly key: string;
+  readonly row: object;
+  readonly fields: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** What a construct may ask of the denormalize walker. */
@@ -68,6 +81,18 @@ export interface DenormalizeDelegate {
   entity(table: string, key: string, build: (row: object, hold: (value: object) => void) => unknown): unknown;
   /** A whole table (tracked as a dependency of the read), or `undefined` when it does not exist. */
   table(table: string): Dict<Row> | undefined;
+  /** The stored row, tracked as a dependency of the value being built. */
+  row(table: string, key: string): Row | undefined;
+  /**
+   * `lens(args)` for this read. The value being built (and its containers) is then cached per
+   * lens value: views under different lenses coexist, and views that read no lens are shared.
+   */
+  lens(lens: (args: readonly unknown[]) => unknown): unknown;
+  /**
+   * `compute()`, memoized per owner and args: reused while `input` is the same object, or a plain
+   * container holding the very same members (Query's D3).
+   */
+  computed(owner: object, input: unknown, compute: () => unknown): unknown;
 }
 
 /** What a construct may ask when building a query key from the store (BEHAVIOR §11). */
@@ -90,6 +115,8 @@ export interface SchemaConstruct {
   /** `undefined` when the construct cannot be read without a stored response. */
   queryKey(args: readonly unknown[], delegate: QueryDelegate): unknown;
   readonly rootInput: RootInput;
+  /** True when a `null` value must still reach `normalize` (a Scalar field stores `null`, §10.3). */
+  readonly normalizesNull?: boolean;
 }
 
 export function isConstruct(schema: unknown): schema is SchemaConstruct {

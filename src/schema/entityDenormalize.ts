@@ -17,12 +17,13 @@ export function denormalizeEntity(
   if (typeof input !== 'string' && typeof input !== 'number') return input;
   const rowKey = String(input);
   if (rowKey === '' || rowKey === 'undefined') return undefined;
-  return delegate.entity(cls.key, rowKey, (row, hold) => buildInstance(cls, info, row, delegate, hold));
+  return delegate.entity(cls.key, rowKey, (row, hold) => buildInstance(cls, info, rowKey, row, delegate, hold));
 }
 
 function buildInstance(
   cls: EntityClass,
   info: EntityInfo,
+  rowKey: string,
   row: object,
   delegate: DenormalizeDelegate,
   hold: (value: object) => void,
@@ -37,6 +38,12 @@ function buildInstance(
   for (const field of Object.keys(data)) defineField(instance, info, proto, field, data[field]);
   hold(instance);
   for (const [field, fieldSchema] of info.schemaEntries) {
+    if (isScalarField(fieldSchema)) {
+      // §10.7.2: a Scalar field reads its cell even when the row lacks it, never the initialiser.
+      const stored = hasOwn(data, field) ? data[field] : undefined;
+      defineField(instance, info, proto, field, fieldSchema.denormalizeField(stored, rowKey, field, cls.key, delegate));
+      continue;
+    }
     if (!hasOwn(data, field)) continue;
     const value = delegate.unvisit(fieldSchema, data[field]);
     if (value === INVALID) {
@@ -61,4 +68,13 @@ function defineField(instance: Record<string, unknown>, info: EntityInfo, proto:
   } else {
     Object.defineProperty(instance, field, { value, writable: true, enumerable: true, configurable: true });
   }
+}
+
+interface ScalarField {
+  denormalizeField(stored: unknown, rowKey: string, field: string, entityKey: string, delegate: DenormalizeDelegate): unknown;
+}
+
+/** Scalars are recognized by shape, which keeps this module free of an import cycle. */
+function isScalarField(schema: unknown): schema is ScalarField {
+  return typeof schema === 'object' && schema !== null && typeof (schema as Partial<ScalarField>).denormalizeField === 'function';
 }

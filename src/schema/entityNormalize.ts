@@ -58,7 +58,7 @@ export function normalizeEntity(
   }
   // The default process already made a copy this walk owns; anything else may be the caller's object.
   const row = (info.defaultProcess ? processed : { ...processed }) as Record<string, unknown>;
-  delegate.enterEntity(input, table, rowKey);
+  delegate.enterEntity(input, table, rowKey, row, cls.schema);
   try {
     for (const [field, fieldSchema] of info.schemaEntries) {
       if (!hasOwn(row, field)) continue;

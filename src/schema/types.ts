@@ -19,6 +19,18 @@ type InstanceOf<C> = C extends abstract new (...args: any[]) => infer I ? I : ne
 /** The members of a polymorphic definition: one class, or a map of them. */
 type MembersOf<S> = S extends EntityCtor ? InstanceOf<S> : S extends Record<string, unknown> ? InstanceOf<S[keyof S]> : never;
 
+/**
+ * What a read of `S` without a stored response returns (`selectQuery`, a Query's input): as
+ * `Denormalize<S>`, except a root read of a Scalar, which returns the lens's cells.
+ */
+export type Queried<S> = S extends { readonly kind: 'Scalar'; readonly __cell?: infer C }
+  ? C[]
+  : S extends { readonly kind: string } | (abstract new (...args: any[]) => unknown) | readonly unknown[] | ((...args: any[]) => unknown)
+    ? Denormalize<S>
+    : S extends object
+      ? { [K in keyof S]: Queried<S[K]> | undefined }
+      : Denormalize<S>;
+
 /** One member of a Collection's schema (`[Post]` or `new Values(Post)`), as read. */
 type CollectionMember<C> = C extends readonly [infer M] ? Denormalize<M> : Denormalize<C> extends Record<string, infer X> ? X : never;
 
@@ -45,6 +57,8 @@ export type Denormalize<S> = S extends EntityCtor
               ? Denormalize<L>
               : S extends { readonly kind: 'Query'; readonly __result?: infer R }
                 ? R
+                : S extends { readonly kind: 'Scalar'; readonly __cell?: infer C }
+                  ? C
                 : S extends readonly [infer M]
                   ? Denormalize<M>[]
                   : S extends readonly (infer M)[]
@@ -76,6 +90,10 @@ export type Normalize<S> = S extends EntityCtor
           ? string
           : S extends { readonly kind: 'Lazy' | 'LazyQuery'; readonly schema: infer L }
             ? Normalize<L>
+            : S extends { readonly kind: 'Query'; readonly schema: infer Q }
+              ? Normalize<Q>
+            : S extends { readonly kind: 'Scalar' }
+              ? string
             : S extends readonly [infer M]
               ? Normalize<M>[]
               : S extends readonly (infer M)[]

@@ -6,7 +6,7 @@
 import type { Middleware, Reducer, UnknownAction } from '@reduxjs/toolkit';
 import { ErrorCode, setupError } from '../shared/errors.js';
 import type { CacheState } from '../shared/state.js';
-import type { Denormalize } from '../schema/types.js';
+import type { Denormalize, Queried } from '../schema/types.js';
 import { Reader } from '../memo/Reader.js';
 import { ActionTypes, isWriteAction, writeAction, type WriteAction } from './actions.js';
 import { applyPatches } from './applyPatches.js';
@@ -22,6 +22,8 @@ export interface CacheOptions<P extends string = 'cache'> {
   maxEntityDepth?: number;
   /** How many distinct args each schema's and endpoint's read memo keeps (default 100). */
   argsCacheSize?: number;
+  /** How many lens views (one per lens value) of one entity or list the memo keeps (default 16). */
+  lensCacheSize?: number;
 }
 
 /** A thunk of this cache: dispatch it with `store.dispatch(...)`. */
@@ -43,7 +45,7 @@ export interface Cache<P extends string = 'cache'> {
   /** Stores `error` as the request's error. */
   setError<E extends EndpointLike>(endpoint: E, ...argsAndError: [...args: unknown[], error: unknown]): CacheThunk;
   /** The denormalized value of `schema` for args, or `undefined` when it is not in the cache. */
-  selectQuery<S>(rootState: unknown, schema: S, ...args: unknown[]): Denormalize<S> | undefined;
+  selectQuery<S>(rootState: unknown, schema: S, ...args: unknown[]): Queried<S> | undefined;
   /** An endpoint's stored response: data, expiry status and error. */
   selectResponse<E extends EndpointLike>(rootState: unknown, endpoint: E, ...args: ArgsOf<E>): ResponseState<Denormalize<SchemaOf<E>>>;
 }
@@ -68,7 +70,11 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
   const reducerPath = (options.reducerPath ?? 'cache') as P;
   const normalizeOptions = { maxEntityDepth: options.maxEntityDepth ?? 64 };
   const argsCacheSize = options.argsCacheSize ?? 100;
-  const selectors = new Selectors(new Reader({ argsCacheSize, maxEntityDepth: normalizeOptions.maxEntityDepth }), argsCacheSize);
+  const lensCacheSize = options.lensCacheSize ?? 16;
+  const selectors = new Selectors(
+    new Reader({ argsCacheSize, lensCacheSize, maxEntityDepth: normalizeOptions.maxEntityDepth }),
+    argsCacheSize,
+  );
 
   const slice = (rootState: unknown): CacheState => {
     const state = (rootState as Record<string, CacheState> | undefined)?.[reducerPath];

@@ -1,0 +1,34 @@
+/**
+ * The memo of computed results (Query's `process`, BEHAVIOR §9.6): per owner (held weakly) and per
+ * args equal by value (a bounded LRU), the last input and the output computed from it.
+ *
+ * The output is reused when the input is the same object, or a plain container holding the very
+ * same members: a join object rebuilt after an unrelated row changed, or an `All` list re-read
+ * after another table's write, does not run `process` again.
+ */
+
+import { Lru } from '../shared/Lru.js';
+import { argsKey } from '../shared/json.js';
+import { sameContainer } from './reuse.js';
+
+interface Computed {
+  readonly input: unknown;
+  readonly output: unknown;
+}
+
+export class ComputedMemo {
+  private readonly byOwner = new WeakMap<object, Lru<string, Computed>>();
+
+  constructor(private readonly argsCacheSize: number) {}
+
+  get(owner: object, args: readonly unknown[], input: unknown, compute: () => unknown): unknown {
+    let slot = this.byOwner.get(owner);
+    if (!slot) this.byOwner.set(owner, (slot = new Lru(this.argsCacheSize)));
+    const key = argsKey(args);
+    const previous = slot.get(key);
+    if (previous && (previous.input === input || sameContainer(previous.input, input))) return previous.output;
+    const output = compute();
+    slot.set(key, { input, output });
+    return output;
+  }
+}

@@ -1,0 +1,219 @@
+/** Scalar: entity fields whose value depends on a request argument, the lens. See docs/Scalar.md. */
+
+import { describe, ErrorCode, inputError, setupError } from '../shared/errors.js';
+import { freezeInDevelopment } from '../shared/env.js';
+import { hasOwn, setOwn } from '../shared/dict.js';
+import type {
+  DenormalizeDelegate,
+  NormalizeDelegate,
+  QueryDelegate,
+  RootInput,
+  RowPolicy,
+  SchemaConstruct,
+} from './contract.js';
+import { isEntityClass, type EntityClass } from './Entity.js';
+import { isUsablePk } from './pk.js';
+
+export interface ScalarOptions {
+  /** Picks the lens from a read's or write's args, e.g. `args => args[0]?.portfolio`. */
+  lens: (args: readonly any[]) => string | undefined;
+  /** Names the table, `Scalar(<key>)`; Scalars with one key share it. */
+  key: string;
+  /** The entity a standalone Scalar's items belong to (`Values(S)`, `[S]`, `Collection([S])`). */
+  entity?: EntityClass;
+}
+
+/** Cells merge like entity rows (§10.6): not older → incoming fields win; older → stored ones do. */
+const cellPolicy: RowPolicy = {
+  merge: (existing, incoming) => ({ ...existing, ...incoming }),
+  shouldReorder: (existingMeta, incomingMeta) => incomingMeta.fetchedAt < existingMeta.fetchedAt,
+};
+
+/**
+ * Fields whose values depend on the lens. As an entity field the row keeps a lens-independent
+ * reference and each lens's values live in a cell `<entityKey>|<entityPk>|<lens>`; several
+ * components can then show the same entity under different lenses at once.
+ *
+ * @example
+ * ```ts
+ * const PortfolioScalar = new Scalar({ lens: args => args[0]?.portfolio, key: 'portfolio', entity: Company });
+ * class Company extends Entity {
+ *   id = ''; price = 0; pct_equity = 0; shares = 0;
+ *   static schema = { pct_equity: PortfolioScalar, shares: PortfolioScalar };
+ * }
+ * ```
+ * @see docs/Scalar.md
+ */
+export class Scalar<Cell extends object = Record<string, unknown>> implements SchemaConstruct {
+  readonly kind = 'Scalar' as const;
+  readonly key: string;
+  readonly lens: (args: readonly any[]) => string | undefined;
+  readonly entity: EntityClass | undefined;
+  /** The table of the cells, `Scalar(<key>)`. */
+  readonly table: string;
+  /** @internal A Collection of this Scalar stores its lists in `[Scalar(<key>)]`. */
+  readonly collectionMemberKey: string;
+  readonly rootInput: RootInput = 'object';
+  /** @internal A field value of `null` is stored in the cell (D5). */
+  readonly normalizesNull = true;
+  /** Type-only: the shape of one cell. */
+  declare readonly __cell?: Cell;
+
+  constructor(options: ScalarOptions) {
+    const { lens, key, entity } = (options ?? {}) as Partial<ScalarOptions>;
+    if (typeof lens !== 'function' || typeof key !== 'string' || key === '' || (entity !== undefined && !isEntityClass(entity))) {
+      throw setupError(
+        ErrorCode.INVALID_SCHEMA,
+        `new Scalar() needs { lens: function, key: non-empty string, entity?: Entity class }; received ${describe(options)}.`,
+        "Write new Scalar({ lens: args => args[0]?.portfolio, key: 'portfolio', entity: Company }).",
+      );
+    }
+    this.lens = lens;
+    this.key = key;
+    this.entity = entity;
+    this.table = `Scalar(${key})`;
+    this.collectionMemberKey = this.table;
+  }
+
+  /**
+   * The pk of the entity a standalone item belongs to (§10.4): the map key inside `Values`, else
+   * the bound entity's pk of the item. Override it when the item names its entity differently.
+   */
+  entityPk(input: object, parent: unknown, key: string | undefined, args: readonly unknown[]): unknown {
+    if (key !== undefined && parent !== null && typeof parent === 'object' && (parent as Record<string, unknown>)[key] === input) return key;
+    return this.entity!.pk(input, parent, key, args);
+  }
+
+  /** @internal */
+  normalize(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
+    const entity = delegate.parentEntity();
+    if (entity !== undefined) {
+      if (parent === entity.row && key !== undefined && entity.fields?.[key] === this) return this.normalizeField(input, entity.table, entity.key, key, delegate);
+      throw setupError(
+        ErrorCode.INVALID_SCHEMA,
+        `Scalar(${this.key}) sits inside ${entity.table}.schema below a direct field${key === undefined ? '' : ` (at "${key}")`}; only direct entity fields can be Scalars.`,
+        `Make each lens-dependent field a direct entry of ${entity.table}.schema, e.g. { pct_equity: scalar }.`,
+      );
+    }
+    if (input === null) return null;
+    return this.normalizeItem(input, parent, key, delegate);
+  }
+
+  /** @internal Standalone reads: a cell key gives a copy of that cell; a root key, the lens's cells. */
+  denormalize(input: unknown, delegate: DenormalizeDelegate): unknown {
+    if (Array.isArray(input)) {
+      const cells: object[] = [];
+      for (const cpk of input) {
+        const cell = this.denormalize(cpk, delegate);
+        if (cell !== undefined) cells.push(cell as object);
+      }
+      return freezeInDevelopment(cells);
+    }
+    if (typeof input !== 'string') return input;
+    return delegate.entity(this.table, input, row => copyCell(row));
+  }
+
+  /**
+   * @internal §10.7.1–3: an entity field. `stored` is the row's tuple, `undefined` when the row
+   * lacks the field (read as the tuple it would hold), or a raw value kept from older data.
+   */
+  denormalizeField(stored: unknown, rowKey: string, field: string, entityKey: string, delegate: DenormalizeDelegate): unknown {
+    let pk = rowKey;
+    let cellField = field;
+    let cellEntity = entityKey;
+    if (Array.isArray(stored) && stored.length === 3) [pk, cellField, cellEntity] = stored as [string, string, string];
+    else if (stored !== undefined) return stored;
+    const lens = delegate.lens(this.lens);
+    if (!isValidLens(lens)) return undefined;
+    const cell = delegate.row(this.table, `${cellEntity}|${pk}|${lens}`);
+    if (typeof cell !== 'object' || cell === null || !hasOwn(cell, cellField)) return undefined;
+    return (cell as Record<string, unknown>)[cellField];
+  }
+
+  /** @internal §10.8: the keys of the lens's live cells, in table order; `undefined` when there are none. */
+  queryKey(args: readonly unknown[], delegate: QueryDelegate): unknown {
+    const lens = this.lens(args);
+    if (!isValidLens(lens)) return undefined;
+    const table = delegate.table(this.table);
+    if (!table) return undefined;
+    const suffix = `|${lens}`;
+    const cpks: string[] = [];
+    for (const cpk of Object.keys(table)) {
+      const cell = table[cpk];
+      // The lens holds no `|`, so the suffix is exactly the last segment, whatever `|` the pk holds.
+      if (cell !== null && cell !== undefined && cpk.endsWith(suffix)) cpks.push(cpk);
+    }
+    return cpks.length === 0 ? undefined : cpks;
+  }
+
+  /** §10.3.A: the value goes to the cell of the parent entity's row; the row keeps a tuple. */
+  private normalizeField(value: unknown, entityKey: string, rowKey: string, field: string, delegate: NormalizeDelegate): unknown {
+    const lens = this.checkedLens(delegate.args);
+    const cell: Record<string, unknown> = {};
+    setOwn(cell, field, value);
+    delegate.setRow(this.table, `${entityKey}|${rowKey}|${lens}`, cell, cellPolicy);
+    return [rowKey, field, entityKey];
+  }
+
+  /** §10.3.B: the whole item is merged into its entity's cell; no entity row is written. */
+  private normalizeItem(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): string {
+    const entity = this.entity;
+    if (entity === undefined) {
+      throw setupError(
+        ErrorCode.SCALAR_ENTITY_REQUIRED,
+        `Scalar(${this.key}) is used outside an entity (in Values, a list or a Collection) but names no entity for its cells.`,
+        `Bind it: new Scalar({ lens, key: '${this.key}', entity: Company }).`,
+      );
+    }
+    if (typeof input !== 'object' || Array.isArray(input) || input === null) {
+      throw inputError(
+        ErrorCode.UNEXPECTED_INPUT,
+        `Scalar(${this.key}) expected an object of ${entity.key}'s lens-dependent fields${key === undefined ? '' : ` at "${key}"`}, but received ${describe(input)}.`,
+        'Each item must be an object such as { pct_equity: 0.5 }; check the schema matches the response.',
+      );
+    }
+    const pk = this.entityPk(input, parent, key, delegate.args);
+    if (!isUsablePk(pk)) {
+      throw inputError(
+        ErrorCode.SCALAR_PK_UNDERIVABLE,
+        `Scalar(${this.key}) could not tell which ${entity.key} ${describe(input)} belongs to: entityPk() returned ${describe(pk)}.`,
+        `Send the ${entity.key}'s id with each item, or override entityPk() to read the field that names it.`,
+      );
+    }
+    const lens = this.checkedLens(delegate.args);
+    const cpk = `${entity.key}|${String(pk)}|${lens}`;
+    delegate.setRow(this.table, cpk, { ...input }, cellPolicy);
+    return cpk;
+  }
+
+  /** §10.2: a write that reaches a Scalar needs a string lens without `|`. */
+  private checkedLens(args: readonly unknown[]): string {
+    const lens = this.lens(args);
+    if (lens === undefined) {
+      throw inputError(
+        ErrorCode.LENS_UNDEFINED,
+        `Scalar(${this.key}) has no lens for this write: lens(args) returned undefined for args ${describe(args)}.`,
+        'Pass the lens in the args of the write (e.g. { portfolio: "A" }), as the lens function expects.',
+      );
+    }
+    if (!isValidLens(lens)) {
+      throw inputError(
+        ErrorCode.INVALID_LENS,
+        `Scalar(${this.key}) got the lens ${describe(lens)}; a lens must be a string without "|".`,
+        'Return a string id from the lens function; "|" separates the parts of a cell key.',
+      );
+    }
+    return lens;
+  }
+}
+
+export function isValidLens(lens: unknown): lens is string {
+  return typeof lens === 'string' && !lens.includes('|');
+}
+
+/** §10.7.4: standalone reads return copies of the cells, never the stored objects. */
+function copyCell(row: object): object {
+  const copy: Record<string, unknown> = {};
+  for (const field of Object.keys(row)) setOwn(copy, field, (row as Record<string, unknown>)[field]);
+  return freezeInDevelopment(copy);
+}
