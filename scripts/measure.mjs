@@ -91,3 +91,37 @@ for (const n of [1000, 3300, 10000]) {
       `push + re-read the list ${pushRead.median.toFixed(2)} ms`,
   );
 }
+
+// Lenses: 1,000 companies with two Scalar fields, columns written for 100 portfolios, then the
+// shared list read under each portfolio in turn. Views per row are bounded by lensCacheSize.
+{
+  const { Collection, Scalar, Values } = await import('../dist/esm/index.js');
+  class Company extends Entity { id = ''; name = ''; price = 0; pct = 0; shares = 0; static key = 'Company'; }
+  const lensScalar = new Scalar({ lens: args => args[0]?.portfolio, key: 'portfolio', entity: Company });
+  Company.schema = { pct: lensScalar, shares: lensScalar };
+  const list = new Collection([Company], { argsKey: () => ({}) });
+  const columns = { key: p => `GET /columns?portfolio=${p.portfolio}`, schema: new Values(lensScalar) };
+  const heap = () => { globalThis.gc?.(); return process.memoryUsage().heapUsed / 1e6; };
+  for (const lensCacheSize of [16, 100]) {
+    const cache = createCache({ lensCacheSize });
+    const store = configureStore({ reducer: { cache: cache.reducer }, middleware: d => d().concat(cache.middleware) });
+    const companies = Array.from({ length: 1000 }, (_, i) => ({ id: `${i}`, name: `Co ${i}`, price: i }));
+    store.dispatch(cache.set(list, {}, companies));
+    for (let p = 0; p < 100; p++) {
+      const cells = {};
+      for (let i = 0; i < 1000; i++) cells[i] = { pct: (i + p) / 2000, shares: i * p };
+      store.dispatch(cache.setResponse(columns, { portfolio: `P${p}` }, cells));
+    }
+    const state = store.getState();
+    const before = heap();
+    const first = time(p => cache.selectQuery(state, list, { portfolio: `P${p}` }), 100);
+    const after = heap();
+    const again = time(() => cache.selectQuery(state, list, { portfolio: 'P99' }), 100);
+    const switched = time(p => cache.selectQuery(state, list, { portfolio: `P${90 + (p % 10)}` }), 100);
+    console.log(
+      `1,000 companies × 100 lenses (lensCacheSize ${lensCacheSize}): first read per lens ${first.median.toFixed(2)} ms; ` +
+        `memoized ${(again.median * 1000).toFixed(2)} µs; switching among 10 recent lenses ${(switched.median * 1000).toFixed(2)} µs; ` +
+        `memo heap after 100 lenses ${(after - before).toFixed(1)} MB (≤ ${lensCacheSize} views per company)`,
+    );
+  }
+}

@@ -54,41 +54,91 @@ export function depsValid(deps: readonly unknown[], entities: Entities, lensOf: 
   return true;
 }
 
+/** The views of one row under different lens values, by the values of the lenses they read. */
+interface Views {
+  /** The lens functions every view of this row read, in the order first read. */
+  readonly lenses: readonly LensFn[];
+  /** Views by lens key, least recently used first. */
+  readonly byLens: Map<unknown, CachedValue>;
+}
+
 export class EntityCache {
-  // Most rows have one live value; a list appears only while several coexist (e.g. per lens).
-  private readonly byRow = new WeakMap<object, CachedValue | CachedValue[]>();
+  // Most rows have one live value: the slot is then the value itself, without a Map.
+  private readonly byRow = new WeakMap<object, CachedValue | Views>();
 
   constructor(private readonly viewsPerRow: number) {}
 
   get(row: object, entities: Entities, lensOf: LensOf): CachedValue | undefined {
     const slot = this.byRow.get(row);
     if (slot === undefined) return undefined;
-    if (!Array.isArray(slot)) return depsValid(slot.deps, entities, lensOf) ? slot : undefined;
-    for (let i = 0; i < slot.length; i++) {
-      const cached = slot[i]!;
-      if (!depsValid(cached.deps, entities, lensOf)) continue;
-      // Most recently used first, so the bound drops the view unused for longest.
-      if (i > 0) {
-        slot.splice(i, 1);
-        slot.unshift(cached);
-      }
-      return cached;
+    if (!isViews(slot)) return depsValid(slot.deps, entities, lensOf) ? slot : undefined;
+    // One lookup by the current lens values, not a scan over every lens ever read.
+    const key = lensKey(slot.lenses, lensOf);
+    const view = slot.byLens.get(key);
+    if (view === undefined) return undefined;
+    if (!rowsValid(view.deps, entities)) {
+      slot.byLens.delete(key);
+      return undefined;
     }
-    return undefined;
+    slot.byLens.delete(key);
+    slot.byLens.set(key, view);
+    return view;
   }
 
   set(row: object, cached: CachedValue, entities: Entities): void {
+    const lenses = lensesOf(cached.deps);
     const slot = this.byRow.get(row);
-    if (slot === undefined) {
+    if (lenses.length === 0 || slot === undefined) {
+      // A value that read no lens serves every lens: it replaces whatever views were kept.
       this.byRow.set(row, cached);
       return;
     }
-    // Views whose rows have since changed are dead weight; views under other lenses are kept.
-    const views = [cached];
-    for (const view of Array.isArray(slot) ? slot : [slot]) {
-      if (views.length >= this.viewsPerRow) break;
-      if (rowsValid(view.deps, entities)) views.push(view);
+    let views: Views;
+    if (isViews(slot) && sameLenses(slot.lenses, lenses)) {
+      views = slot;
+    } else {
+      views = { lenses, byLens: new Map() };
+      const previous = isViews(slot) ? undefined : slot;
+      if (previous && rowsValid(previous.deps, entities) && sameLenses(lensesOf(previous.deps), lenses)) {
+        views.byLens.set(lensKey(lenses, recordedLens(previous.deps)), previous);
+      }
+      this.byRow.set(row, views);
     }
-    this.byRow.set(row, views.length === 1 ? cached : views);
+    views.byLens.set(lensKey(lenses, recordedLens(cached.deps)), cached);
+    if (views.byLens.size > this.viewsPerRow) views.byLens.delete(views.byLens.keys().next().value);
   }
+}
+
+function isViews(slot: CachedValue | Views): slot is Views {
+  return (slot as Views).byLens !== undefined;
+}
+
+/** The distinct lens functions a value read, in the order first read. */
+function lensesOf(deps: readonly unknown[]): LensFn[] {
+  const lenses: LensFn[] = [];
+  for (let i = 0; i < deps.length; i += 3) {
+    if (deps[i] === LENS && !lenses.includes(deps[i + 1] as LensFn)) lenses.push(deps[i + 1] as LensFn);
+  }
+  return lenses;
+}
+
+function sameLenses(a: readonly LensFn[], b: readonly LensFn[]): boolean {
+  return a.length === b.length && a.every((lens, i) => lens === b[i]);
+}
+
+/** The lens values a cached value was built under, as recorded in its deps. */
+function recordedLens(deps: readonly unknown[]): LensOf {
+  return lens => {
+    for (let i = 0; i < deps.length; i += 3) if (deps[i] === LENS && deps[i + 1] === lens) return deps[i + 2];
+    return undefined;
+  };
+}
+
+/** One lens (the common case) keys by its value itself; several, by their values joined. */
+function lensKey(lenses: readonly LensFn[], lensOf: LensOf): unknown {
+  if (lenses.length === 1) return lensOf(lenses[0]!);
+  return lenses.map(lens => {
+    const value = lensOf(lens);
+    return typeof value === 'string' ? `s${value}` : `o${String(value)}`;
+  }).join('\u0000');
 }
