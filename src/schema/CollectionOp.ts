@@ -17,6 +17,7 @@ import {
 } from './contract.js';
 import { hasNoDefinedKeys, parsePk, pkMatches } from './collectionKey.js';
 import type { Collection } from './Collection.js';
+import type { Values } from './Values.js';
 import { isUsablePk } from './pk.js';
 
 export type CollectionOpName = 'push' | 'unshift' | 'assign' | 'remove' | 'move';
@@ -117,14 +118,8 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
   }
 
   private assign(input: unknown, delegate: NormalizeDelegate): Record<string, unknown> {
-    const map = input as Record<string, unknown>;
-    const refs: Record<string, unknown> = {};
-    for (const mapKey of Object.keys(map)) {
-      const value = map[mapKey];
-      if (value === null || value === undefined) continue;
-      const ref = this.collection.normalizeMember(value, map, mapKey, delegate);
-      if (ref !== undefined) setOwn(refs, mapKey, ref);
-    }
+    // `.assign` exists only on Values collections, whose schema normalizes the map as a response would.
+    const refs = (this.collection.schema as Values).normalize(input, undefined, undefined, delegate) as Record<string, unknown>;
     const keys = Object.keys(refs);
     if (keys.length === 0) return refs;
     this.eachRow(delegate, sourcesOf(delegate.args), (rowKey, row) => {
