@@ -269,3 +269,13 @@ describe('bad input: clear errors, store unchanged', () => {
     expect(catchError(() => new Collection([new Values(Post)] as never)).code).toBe(ErrorCode.INVALID_SCHEMA);
   });
 });
+
+test('a custom argsKey that destructures its params also reads and writes without params', () => {
+  const byGroup = new Collection([Post], { argsKey: ({ group }: { group?: string }) => ({ group }) });
+  const { cache, store } = makeStore();
+  store.dispatch(cache.set(byGroup, [post('1')]));
+  expect(Object.keys(store.getState().cache.entities['[Post]']!)).toEqual(['{}']);
+  const list = cache.selectQuery(store.getState(), byGroup);
+  expect(list?.map(item => item.id)).toEqual(['1']);
+  expect(cache.selectQuery(store.getState(), byGroup, {})).toBe(list);
+});

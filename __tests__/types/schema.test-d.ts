@@ -2,6 +2,8 @@
 import {
   All,
   Collection,
+  Query,
+  Scalar,
   createCache,
   Entity,
   Invalidate,
@@ -84,3 +86,27 @@ expectType<Equal<Denormalize<typeof userMap.assign>, Record<string, User>>>(true
 expectType<Equal<Normalize<typeof postList>, string>>(true);
 const reactPosts = cache.selectQuery(rootState, postList, { group: 'react' });
 expectType<Equal<typeof reactPosts, Post[] | undefined>>(true);
+
+// Query results are typed from process; its input from the queryable.
+const userCount = new Query(new All(User), users => users.length);
+const count = cache.selectQuery(rootState, userCount);
+expectType<Equal<typeof count, number | undefined>>(true);
+const sorted = new Query(postList, (entries, { orderBy }: { orderBy?: 'title' } = {}) => {
+  expectType<Equal<typeof entries, Post[]>>(true);
+  return orderBy ? [...entries].sort((a, b) => a[orderBy].localeCompare(b[orderBy])) : entries;
+});
+expectType<Equal<Denormalize<typeof sorted>, Post[]>>(true);
+const join = new Query({ user: User, group: Group }, ({ user, group }) => {
+  expectType<Equal<typeof user, User | undefined>>(true);
+  return user?.name ?? group?.title;
+});
+const joined = cache.selectQuery(rootState, join, { id: '1' });
+expectType<Equal<typeof joined, string | undefined>>(true);
+
+// Scalar: a root read returns the lens's cells; as a member, one cell.
+const lensScalar = new Scalar<{ pct: number }>({ lens: args => args[0]?.portfolio, key: 'portfolio', entity: User });
+const cells = cache.selectQuery(rootState, lensScalar, { portfolio: 'A' });
+expectType<Equal<typeof cells, { pct: number }[] | undefined>>(true);
+expectType<Equal<Denormalize<Values<typeof lensScalar>>, Record<string, { pct: number }>>>(true);
+const cellCount = new Query(lensScalar, entries => entries.length);
+expectType<Equal<Denormalize<typeof cellCount>, number>>(true);

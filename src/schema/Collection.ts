@@ -137,7 +137,7 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
   /** @internal §11: readable whenever the row for these args exists, an empty list included. */
   queryKey(args: readonly unknown[], delegate: QueryDelegate): unknown {
     if (args.length === 1 && args[0] === null) return undefined;
-    const pkObject = this.argsKeyFn(...args);
+    const pkObject = this.argsKeyFn(...withParams(args));
     if (typeof pkObject !== 'object' || pkObject === null || Array.isArray(pkObject)) return undefined;
     const pk = serializePk(pkObject);
     return delegate.row(this.key, pk) === undefined ? undefined : pk;
@@ -204,7 +204,7 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
   }
 
   private pkObject(fn: (...args: any[]) => unknown, args: readonly unknown[], name: string): object {
-    const pkObject = fn(...args);
+    const pkObject = fn(...(name === 'argsKey' ? withParams(args) : args));
     if (typeof pkObject === 'object' && pkObject !== null && !Array.isArray(pkObject)) return pkObject;
     if (fn === defaultArgsKey) {
       throw inputError(
@@ -232,6 +232,14 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
     if (!op) this.ops.set(name, (op = new CollectionOp(this, name)));
     return op as CollectionOp<S, O>;
   }
+}
+
+/**
+ * Args as `argsKey` sees them: a read or write without params passes `{}`, so an `argsKey` that
+ * destructures its params (`({ group }) => ({ group })`) works for the unfiltered list too.
+ */
+function withParams(args: readonly unknown[]): readonly unknown[] {
+  return args[0] === undefined ? [{}, ...args.slice(1)] : args;
 }
 
 /** §7.1.2: the params object, copied, or `{}` when there is none. */

@@ -60,10 +60,14 @@ export class Query<S = unknown, R = unknown> implements SchemaConstruct {
     return delegate.visit(this.schema, input, parent, key);
   }
 
-  /** @internal §9.3: no inner value (absent or invalid) → undefined, and `process` is not called. */
+  /**
+   * @internal §9.3: no inner value → `undefined`, and `process` is not called. An invalid inner
+   * value (deleted) stays invalid, so reads show `undefined` and an endpoint reports `'invalid'`
+   * (and refetches) as it would with the inner schema itself (§13.4).
+   */
   denormalize(input: unknown, delegate: DenormalizeDelegate): unknown {
     const value = delegate.unvisit(this.schema, input);
-    if (value === undefined || value === INVALID) return undefined;
+    if (value === undefined || value === INVALID) return value;
     return delegate.computed(this, value, () => {
       const args = delegate.args;
       return args.length === 0 ? this.process(value as Queried<S>) : this.process(value as Queried<S>, ...args);
