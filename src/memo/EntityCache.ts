@@ -134,11 +134,11 @@ function recordedLens(deps: readonly unknown[]): LensOf {
   };
 }
 
-/** One lens (the common case) keys by its value itself; several, by their values joined. */
+/**
+ * One lens (the common case) keys by its value itself; several, by their values as JSON, which
+ * no choice of lens strings can make ambiguous. Lens values are strings or `undefined`.
+ */
 function lensKey(lenses: readonly LensFn[], lensOf: LensOf): unknown {
   if (lenses.length === 1) return lensOf(lenses[0]!);
-  return lenses.map(lens => {
-    const value = lensOf(lens);
-    return typeof value === 'string' ? `s${value}` : `o${String(value)}`;
-  }).join('\u0000');
+  return JSON.stringify(lenses.map(lens => lensOf(lens) ?? null));
 }

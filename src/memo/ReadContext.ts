@@ -29,10 +29,15 @@ export class ReadContext implements DenormalizeDelegate, QueryDelegate {
   /** Set when the depth limit cut a read short: such values are not cached (they are incomplete). */
   private truncated = false;
   /** Each lens function's value for this read's args, computed once per read. */
-  private readonly lenses = new Map<LensFn, unknown>();
-  private readonly lensOf = (lens: LensFn): unknown => {
+  private readonly lenses = new Map<LensFn, string | undefined>();
+  /**
+   * A lens that is not a string without `|` reads as no lens at all (§10.2), so it is recorded
+   * as `undefined`: args equal by value then share views even when the lens is an object.
+   */
+  private readonly lensOf = (lens: LensFn): string | undefined => {
     if (this.lenses.has(lens)) return this.lenses.get(lens);
-    const value = lens(this.args);
+    const raw = lens(this.args);
+    const value = typeof raw === 'string' && !raw.includes('|') ? raw : undefined;
     this.lenses.set(lens, value);
     return value;
   };
