@@ -1,0 +1,81 @@
+// lenscache through a real Redux store: every write is a thunk, one action, the real reducer.
+import { configureStore } from '@reduxjs/toolkit';
+import { All, Collection, createCache, Entity, Query, Scalar, Values } from '../../dist/esm/index.js';
+
+export const name = 'lenscache';
+
+class User extends Entity { id = ''; name = ''; static key = 'User'; }
+class Comment extends Entity {
+  id = ''; body = ''; author = User.fromJS();
+  static key = 'Comment'; static schema = { author: User };
+}
+class Post extends Entity {
+  id = ''; title = ''; author = User.fromJS(); comments = [];
+  static key = 'Post'; static schema = { author: User, comments: [Comment] };
+}
+const posts = new Collection([Post], { argsKey: () => ({}) });
+const getPosts = { key: () => 'GET /posts', schema: posts };
+const sorted = new Query(new All(Post), list => [...list].sort((a, b) => a.title.localeCompare(b.title)));
+const count = new Query(new All(Post), list => list.length);
+const groupBy = new Query(new All(Post), list => {
+  const groups = {};
+  for (const post of list) (groups[post.author.id] ??= []).push(post);
+  return groups;
+});
+
+// The lens cases: the same posts, with two Scalar fields per post written per lens.
+class LensPost extends Post { score = 0; rank = 0; static key = 'Post'; }
+const lensScalar = new Scalar({ lens: args => args[0]?.lens, key: 'lens', entity: LensPost });
+LensPost.schema = { ...Post.schema, score: lensScalar, rank: lensScalar };
+const lensPosts = new Collection([LensPost], { argsKey: () => ({}) });
+const cellsByPost = new Values(lensScalar);
+const getColumns = { key: ({ lens }) => `GET /columns?lens=${lens}`, schema: new Values(lensScalar) };
+
+export function create() {
+  let cache;
+  let store;
+  let list = posts;
+  let reader;
+  const reset = () => {
+    cache = createCache();
+    store = configureStore({ reducer: { cache: cache.reducer }, middleware: d => d().concat(cache.middleware) });
+    reader = cache;
+  };
+  reset();
+  return {
+    write(response) {
+      reset();
+      list = posts;
+      store.dispatch(cache.setResponse(getPosts, response));
+    },
+    rewrite(response) {
+      store.dispatch(cache.setResponse(getPosts, response));
+    },
+    read: () => reader.selectQuery(store.getState(), list),
+    resetMemo() {
+      // Another cache instance over the same state starts with empty memo caches.
+      reader = createCache();
+    },
+    updatePost(id, title) {
+      store.dispatch(cache.set(Post, { id, title }));
+    },
+    updateUser(id, name) {
+      store.dispatch(cache.set(User, { id, name }));
+    },
+    sorted: () => reader.selectQuery(store.getState(), sorted),
+    count: () => reader.selectQuery(store.getState(), count),
+    groupBy: () => reader.selectQuery(store.getState(), groupBy),
+    writeLensList(response) {
+      reset();
+      list = lensPosts;
+      store.dispatch(cache.set(lensPosts, {}, response));
+    },
+    writeColumns(lens, columns) {
+      store.dispatch(cache.setResponse(getColumns, { lens }, columns));
+    },
+    updateCell(lens, id, score) {
+      store.dispatch(cache.set(cellsByPost, { lens }, { [id]: { score } }));
+    },
+    readLens: lens => reader.selectQuery(store.getState(), lensPosts, { lens }),
+  };
+}
