@@ -1,29 +1,11 @@
-// A first figure (the full benchmark suite is `npm run bench`, a later issue): writes N posts, each
+// Quick figures (the comparison with other libraries is `npm run bench`): writes N posts, each
 // with an author and 2 comments with authors (users drawn from N/10), through a real store, then
 // reads the whole nested list back cold, memoized, and after one post changes.
 // Run: npm run measure  (builds, then runs with NODE_ENV=production)
 import { configureStore } from '@reduxjs/toolkit';
 import { createCache, Entity } from '../dist/esm/index.js';
-
-class User extends Entity { id = ''; name = ''; static key = 'User'; }
-class Comment extends Entity {
-  id = ''; body = ''; author = User.fromJS();
-  static key = 'Comment'; static schema = { author: User };
-}
-class Post extends Entity {
-  id = ''; title = ''; author = User.fromJS(); comments = [];
-  static key = 'Post'; static schema = { author: User, comments: [Comment] };
-}
-
-function response(n) {
-  let seed = 42;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-  const user = () => { const id = `u${Math.floor(random() * (n / 10))}`; return { id, name: `User ${id}` }; };
-  return Array.from({ length: n }, (_, i) => ({
-    id: `p${i}`, title: `Post ${i}`, author: user(),
-    comments: [0, 1].map(j => ({ id: `c${i}-${j}`, body: `Comment ${j} on ${i}`, author: user() })),
-  }));
-}
+import { makeResponse as response } from '../bench/data.mjs';
+import { Post } from '../bench/libs/lenscache.mjs';
 
 function time(fn, runs) {
   const samples = [];

@@ -4,12 +4,12 @@ import { All, Collection, createCache, Entity, Query, Scalar, Values } from '../
 
 export const name = 'lenscache';
 
-class User extends Entity { id = ''; name = ''; static key = 'User'; }
-class Comment extends Entity {
+export class User extends Entity { id = ''; name = ''; static key = 'User'; }
+export class Comment extends Entity {
   id = ''; body = ''; author = User.fromJS();
   static key = 'Comment'; static schema = { author: User };
 }
-class Post extends Entity {
+export class Post extends Entity {
   id = ''; title = ''; author = User.fromJS(); comments = [];
   static key = 'Post'; static schema = { author: User, comments: [Comment] };
 }

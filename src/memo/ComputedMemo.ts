@@ -8,7 +8,6 @@
  */
 
 import { Lru } from '../shared/Lru.js';
-import { argsKey } from '../shared/json.js';
 import { sameContainer } from './reuse.js';
 
 interface Computed {
@@ -21,14 +20,14 @@ export class ComputedMemo {
 
   constructor(private readonly argsCacheSize: number) {}
 
-  get(owner: object, args: readonly unknown[], input: unknown, compute: () => unknown): unknown {
+  /** `argsKey` is the stable key of the read's args (`argsKey(args)` of shared/json). */
+  get(owner: object, argsKey: string, input: unknown, compute: () => unknown): unknown {
     let slot = this.byOwner.get(owner);
     if (!slot) this.byOwner.set(owner, (slot = new Lru(this.argsCacheSize)));
-    const key = argsKey(args);
-    const previous = slot.get(key);
+    const previous = slot.get(argsKey);
     if (previous && (previous.input === input || sameContainer(previous.input, input))) return previous.output;
     const output = compute();
-    slot.set(key, { input, output });
+    slot.set(argsKey, { input, output });
     return output;
   }
 }

@@ -86,9 +86,10 @@ export class EntityCache {
   }
 
   set(row: object, cached: CachedValue, entities: Entities): void {
-    const lenses = lensesOf(cached.deps);
     const slot = this.byRow.get(row);
-    if (lenses.length === 0 || slot === undefined) {
+    // The first value of a row (every value of a cold read) is stored without scanning its deps.
+    const lenses = slot === undefined ? [] : lensesOf(cached.deps);
+    if (slot === undefined || lenses.length === 0) {
       // A value that read no lens serves every lens: it replaces whatever views were kept.
       this.byRow.set(row, cached);
       return;

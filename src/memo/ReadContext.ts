@@ -45,6 +45,8 @@ export class ReadContext implements DenormalizeDelegate, QueryDelegate {
   constructor(
     readonly state: CacheState,
     readonly args: readonly unknown[],
+    /** `argsKey(args)`: the memo key of results computed for these args. */
+    private readonly argsKey: string,
     private readonly cache: EntityCache,
     private readonly memo: ComputedMemo,
     private readonly maxEntityDepth: number,
@@ -57,7 +59,7 @@ export class ReadContext implements DenormalizeDelegate, QueryDelegate {
   }
 
   computed(owner: object, input: unknown, compute: () => unknown): unknown {
-    return this.memo.get(owner, this.args, input, compute);
+    return this.memo.get(owner, this.argsKey, input, compute);
   }
 
   unvisit(schema: unknown, input: unknown): unknown {

@@ -56,23 +56,23 @@ export class Reader {
   }
 
   /** A read without a stored response: query key from the store, then denormalize (selectQuery). */
-  query(state: CacheState, schema: unknown, args: readonly unknown[]): ReadResult {
-    return this.read(state, schema, args, FROM_STORE);
+  query(state: CacheState, schema: unknown, args: readonly unknown[], key = argsKey(args)): ReadResult {
+    return this.read(state, schema, args, FROM_STORE, key);
   }
 
-  /** The denormalized form of a stored result (selectResponse). */
-  result(state: CacheState, schema: unknown, args: readonly unknown[], stored: unknown): ReadResult {
-    return this.read(state, schema, args, stored);
+  /** The denormalized form of a stored result (selectResponse). `key` is `argsKey(args)`, if known. */
+  result(state: CacheState, schema: unknown, args: readonly unknown[], stored: unknown, key = argsKey(args)): ReadResult {
+    return this.read(state, schema, args, stored, key);
   }
 
-  private read(state: CacheState, schema: unknown, args: readonly unknown[], input: unknown): ReadResult {
+  private read(state: CacheState, schema: unknown, args: readonly unknown[], input: unknown, argsMemoKey: string): ReadResult {
     const slot = this.slot(schema);
     // Reads with and without a stored result are remembered apart, so they do not evict each other.
-    const memoKey = (input === FROM_STORE ? 'q' : 'r') + argsKey(args);
+    const memoKey = (input === FROM_STORE ? 'q' : 'r') + argsMemoKey;
     const previous = slot?.get(memoKey);
     if (previous && previous.input === input && tablesUnchanged(previous.tables, state.entities)) return previous;
 
-    const context = new ReadContext(state, args, this.entities, this.computed, this.options.maxEntityDepth);
+    const context = new ReadContext(state, args, argsMemoKey, this.entities, this.computed, this.options.maxEntityDepth);
     const key = input === FROM_STORE ? context.queryKey(schema, args) : input;
     const value = key === undefined ? undefined : key === INVALID ? INVALID : context.unvisit(schema, key);
     const entry: Entry = {

@@ -1,6 +1,5 @@
 /** All: every cached entity of a class (or of several). See docs/All.md. */
 
-import { freezeInDevelopment } from '../shared/env.js';
 import { describe, ErrorCode, setupError } from '../shared/errors.js';
 import {
   INVALID,
@@ -10,6 +9,7 @@ import {
   type RootInput,
   type SchemaConstruct,
 } from './contract.js';
+import { readList } from './members.js';
 import { isEntityClass, type EntityClass } from './Entity.js';
 import { listItems } from './plainArray.js';
 import { Polymorphic, type SchemaAttribute } from './polymorphic.js';
@@ -62,12 +62,7 @@ export class All<S = unknown> implements SchemaConstruct {
   /** @internal */
   denormalize(input: unknown, delegate: DenormalizeDelegate): unknown {
     if (!Array.isArray(input)) return input;
-    const values: unknown[] = [];
-    for (const ref of input) {
-      const value = this.poly.denormalizeValue(ref, delegate);
-      if (value !== undefined && value !== INVALID) values.push(value);
-    }
-    return freezeInDevelopment(values);
+    return readList(input, ref => this.poly.denormalizeValue(ref, delegate));
   }
 
   /** @internal The live row keys of the table(s); INVALID when no member table exists (§6). */

@@ -1,10 +1,7 @@
 /** Collection: a list (or map) of entities stored per args, that creates and moves reach. See docs/Collection.md. */
 
-import { freezeInDevelopment } from '../shared/env.js';
 import { describe, ErrorCode, inputError, setupError } from '../shared/errors.js';
-import { setOwn } from '../shared/dict.js';
 import {
-  INVALID,
   type DenormalizeDelegate,
   type NormalizeDelegate,
   type QueryDelegate,
@@ -12,6 +9,7 @@ import {
   type RowPolicy,
   type SchemaConstruct,
 } from './contract.js';
+import { readList, readMap } from './members.js';
 import {
   defaultNonFilterArgumentKeys,
   nonFilterPredicate,
@@ -115,15 +113,15 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
 
   /** The pk string of the list that `args` name (§7.1). */
   pk(...args: readonly unknown[]): string {
-    return serializePk(this.pkObject(this.argsKeyFn, args, 'argsKey'));
+    return this.checkedPk(this.argsKeyFn, withParams(args), 'argsKey');
   }
 
   /** @internal */
   normalize(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
     const pk =
       this.nestKeyFn !== undefined && parent !== undefined && key !== undefined
-        ? serializePk(this.pkObject(this.nestKeyFn, [parent, key], 'nestKey'))
-        : serializePk(this.pkObject(this.argsKeyFn, delegate.args, 'argsKey'));
+        ? this.checkedPk(this.nestKeyFn, [parent, key], 'nestKey')
+        : this.checkedPk(this.argsKeyFn, withParams(delegate.args), 'argsKey');
     delegate.setRow(this.key, pk, this.normalizeMembers(input, parent, key, delegate), listPolicy);
     return pk;
   }
@@ -137,10 +135,9 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
   /** @internal §11: readable whenever the row for these args exists, an empty list included. */
   queryKey(args: readonly unknown[], delegate: QueryDelegate): unknown {
     if (args.length === 1 && args[0] === null) return undefined;
-    const pkObject = this.argsKeyFn(...withParams(args));
-    if (typeof pkObject !== 'object' || pkObject === null || Array.isArray(pkObject)) return undefined;
-    const pk = serializePk(pkObject);
-    return delegate.row(this.key, pk) === undefined ? undefined : pk;
+    // Reads never throw for args that cannot name a list: such a list is simply not cached.
+    const pk = pkOf(this.argsKeyFn(...withParams(args)));
+    return pk === undefined || delegate.row(this.key, pk) === undefined ? undefined : pk;
   }
 
   /** @internal An item's ref, as the list stores it. */
@@ -183,29 +180,25 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
   }
 
   private denormalizeMembers(row: object, hold: (value: object) => void, delegate: DenormalizeDelegate): unknown {
-    if (Array.isArray(row)) {
-      // Held before it is filled, so a member that leads back to this list gets this very array.
-      const values: unknown[] = [];
-      hold(values);
-      for (const ref of row) {
-        const value = this.denormalizeMember(ref, delegate);
-        if (value !== undefined && value !== INVALID) values.push(value);
-      }
-      return freezeInDevelopment(values);
-    }
-    const refs = row as Record<string, unknown>;
-    const values: Record<string, unknown> = {};
+    // Held before it is filled, so a member that leads back to this list gets this very container.
+    const values = Array.isArray(row) ? [] : {};
     hold(values);
-    for (const mapKey of Object.keys(refs)) {
-      const value = this.denormalizeMember(refs[mapKey], delegate);
-      if (value && value !== INVALID) setOwn(values, mapKey, value);
-    }
-    return freezeInDevelopment(values);
+    return this.readMembers(row, delegate, values);
   }
 
-  private pkObject(fn: (...args: any[]) => unknown, args: readonly unknown[], name: string): object {
-    const pkObject = fn(...(name === 'argsKey' ? withParams(args) : args));
-    if (typeof pkObject === 'object' && pkObject !== null && !Array.isArray(pkObject)) return pkObject;
+  /** @internal Stored refs (a list, or a map for Values collections) → their members, as read. */
+  readMembers(refs: object, delegate: DenormalizeDelegate, into?: object): unknown {
+    const read = (ref: unknown) => this.denormalizeMember(ref, delegate);
+    return Array.isArray(refs)
+      ? readList(refs, read, into as unknown[] | undefined)
+      : readMap(refs as Record<string, unknown>, read, into as Record<string, unknown> | undefined);
+  }
+
+  /** The pk `fn` gives for `args`, or UNEXPECTED_INPUT on write when it gives no object. */
+  private checkedPk(fn: (...args: any[]) => unknown, args: readonly unknown[], name: 'argsKey' | 'nestKey'): string {
+    const pkObject = fn(...args);
+    const pk = pkOf(pkObject);
+    if (pk !== undefined) return pk;
     if (fn === defaultArgsKey) {
       throw inputError(
         ErrorCode.UNEXPECTED_INPUT,
@@ -232,6 +225,10 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
     if (!op) this.ops.set(name, (op = new CollectionOp(this, name)));
     return op as CollectionOp<S, O>;
   }
+}
+
+function pkOf(pkObject: unknown): string | undefined {
+  return typeof pkObject === 'object' && pkObject !== null && !Array.isArray(pkObject) ? serializePk(pkObject) : undefined;
 }
 
 /**

@@ -5,10 +5,8 @@
  */
 
 import { describe, ErrorCode, inputError } from '../shared/errors.js';
-import { hasOwn, setOwn } from '../shared/dict.js';
-import { freezeInDevelopment } from '../shared/env.js';
+import { copyOwn, hasOwn, setOwn } from '../shared/dict.js';
 import {
-  INVALID,
   type DenormalizeDelegate,
   type NormalizeDelegate,
   type RootInput,
@@ -81,20 +79,7 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
   /** @internal The items written, read like the collection's members. */
   denormalize(input: unknown, delegate: DenormalizeDelegate): unknown {
     if (typeof input !== 'object' || input === null) return input;
-    if (Array.isArray(input)) {
-      const values: unknown[] = [];
-      for (const ref of input) {
-        const value = this.collection.denormalizeMember(ref, delegate);
-        if (value !== undefined && value !== INVALID) values.push(value);
-      }
-      return freezeInDevelopment(values);
-    }
-    const values: Record<string, unknown> = {};
-    for (const mapKey of Object.keys(input)) {
-      const value = this.collection.denormalizeMember((input as Record<string, unknown>)[mapKey], delegate);
-      if (value && value !== INVALID) setOwn(values, mapKey, value);
-    }
-    return freezeInDevelopment(values);
+    return this.collection.readMembers(input, delegate);
   }
 
   /** @internal Not queryable: it reads back only as an endpoint's stored result. */
@@ -124,7 +109,7 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
     if (keys.length === 0) return refs;
     this.eachRow(delegate, sourcesOf(delegate.args), (rowKey, row) => {
       if (typeof row !== 'object' || Array.isArray(row)) return;
-      const next = copyMap(row);
+      const next = copyOwn(row);
       for (const mapKey of keys) setOwn(next, mapKey, refs[mapKey]);
       delegate.setRow(this.collection.key, rowKey, next, deltaPolicy);
     });
@@ -248,7 +233,7 @@ function without(row: object, refs: readonly unknown[]): object {
   let next: Record<string, unknown> | undefined;
   for (const mapKey of Object.keys(map)) {
     if (refs.some(removed => sameRef(removed, map[mapKey]))) {
-      next ??= copyMap(map);
+      next ??= copyOwn(map);
       delete next[mapKey];
     }
   }
@@ -263,14 +248,8 @@ function holds(row: object, ref: unknown): boolean {
 /** A list gets the ref at its end; a map gets it under its id. */
 function appended(row: object, ref: unknown): object {
   if (Array.isArray(row)) return [...row, ref];
-  const next = copyMap(row);
+  const next = copyOwn(row);
   const id = typeof ref === 'object' && ref !== null ? (ref as { id?: unknown }).id : ref;
   setOwn(next, String(id), ref);
   return next;
-}
-
-function copyMap(row: object): Record<string, unknown> {
-  const copy: Record<string, unknown> = {};
-  for (const mapKey of Object.keys(row)) setOwn(copy, mapKey, (row as Record<string, unknown>)[mapKey]);
-  return copy;
 }

@@ -2,7 +2,7 @@
 
 import { describe, ErrorCode, inputError, setupError } from '../shared/errors.js';
 import { freezeInDevelopment } from '../shared/env.js';
-import { hasOwn, setOwn } from '../shared/dict.js';
+import { copyOwn, hasOwn, setOwn } from '../shared/dict.js';
 import type {
   DenormalizeDelegate,
   NormalizeDelegate,
@@ -11,6 +11,7 @@ import type {
   RowPolicy,
   SchemaConstruct,
 } from './contract.js';
+import { readList } from './members.js';
 import { isEntityClass, type EntityClass } from './Entity.js';
 import { isUsablePk } from './pk.js';
 
@@ -101,16 +102,10 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
 
   /** @internal Standalone reads: a cell key gives a copy of that cell; a root key, the lens's cells. */
   denormalize(input: unknown, delegate: DenormalizeDelegate): unknown {
-    if (Array.isArray(input)) {
-      const cells: object[] = [];
-      for (const cpk of input) {
-        const cell = this.denormalize(cpk, delegate);
-        if (cell !== undefined) cells.push(cell as object);
-      }
-      return freezeInDevelopment(cells);
-    }
+    if (Array.isArray(input)) return readList(input, cpk => this.denormalize(cpk, delegate));
     if (typeof input !== 'string') return input;
-    return delegate.entity(this.table, input, row => copyCell(row));
+    // §10.7.4: copies of the cells, never the stored objects.
+    return delegate.entity(this.table, input, row => freezeInDevelopment(copyOwn(row)));
   }
 
   /**
@@ -209,11 +204,4 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
 
 export function isValidLens(lens: unknown): lens is string {
   return typeof lens === 'string' && !lens.includes('|');
-}
-
-/** §10.7.4: standalone reads return copies of the cells, never the stored objects. */
-function copyCell(row: object): object {
-  const copy: Record<string, unknown> = {};
-  for (const field of Object.keys(row)) setOwn(copy, field, (row as Record<string, unknown>)[field]);
-  return freezeInDevelopment(copy);
 }

@@ -1,15 +1,14 @@
 /** Values: a map of items keyed by entity pk (or any key). See docs/Values.md. */
 
-import { freezeInDevelopment } from '../shared/env.js';
 import { describe, ErrorCode, inputError } from '../shared/errors.js';
 import { setOwn } from '../shared/dict.js';
 import {
-  INVALID,
   type DenormalizeDelegate,
   type NormalizeDelegate,
   type RootInput,
   type SchemaConstruct,
 } from './contract.js';
+import { readMap } from './members.js';
 import { Polymorphic, type SchemaAttribute } from './polymorphic.js';
 
 /**
@@ -56,13 +55,7 @@ export class Values<S = unknown> implements SchemaConstruct {
   /** @internal Members that read falsy or invalid drop out, key and all (§2.2.5). */
   denormalize(input: unknown, delegate: DenormalizeDelegate): unknown {
     if (typeof input !== 'object' || input === null) return input;
-    const refs = input as Record<string, unknown>;
-    const values: Record<string, unknown> = {};
-    for (const mapKey of Object.keys(refs)) {
-      const value = this.poly.denormalizeValue(refs[mapKey], delegate);
-      if (value && value !== INVALID) setOwn(values, mapKey, value);
-    }
-    return freezeInDevelopment(values);
+    return readMap(input as Record<string, unknown>, ref => this.poly.denormalizeValue(ref, delegate));
   }
 
   /** @internal Not queryable: a Values read needs its endpoint's stored result. */

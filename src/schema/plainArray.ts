@@ -1,8 +1,8 @@
 /** Plain array schemas, `[S]` (BEHAVIOR §4): exactly one member schema. */
 
-import { freezeInDevelopment } from '../shared/env.js';
 import { describe, ErrorCode, inputError, setupError } from '../shared/errors.js';
-import { INVALID, type DenormalizeDelegate, type NormalizeDelegate } from './contract.js';
+import type { DenormalizeDelegate, NormalizeDelegate } from './contract.js';
+import { readList } from './members.js';
 
 /** The member schema of `[S]`; any other length is a schema error. */
 export function memberOf(schema: readonly unknown[]): unknown {
@@ -51,10 +51,5 @@ export function normalizeArray(
 export function denormalizeArray(schema: readonly unknown[], input: unknown, delegate: DenormalizeDelegate): unknown {
   if (!Array.isArray(input)) return input;
   const member = memberOf(schema);
-  const values: unknown[] = [];
-  for (const ref of input) {
-    const value = delegate.unvisit(member, ref);
-    if (value !== undefined && value !== INVALID) values.push(value);
-  }
-  return freezeInDevelopment(values);
+  return readList(input, ref => delegate.unvisit(member, ref));
 }

@@ -26,6 +26,13 @@ export function hasOwn(object: object, key: PropertyKey): boolean {
   return Object.prototype.hasOwnProperty.call(object, key);
 }
 
+/** A plain-object copy of `source`'s own enumerable properties, `__proto__` included as data. */
+export function copyOwn(source: object): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(source)) setOwn(copy, key, (source as Record<string, unknown>)[key]);
+  return copy;
+}
+
 /** Sets an own property even when `key` is `__proto__` on an ordinary object. */
 export function setOwn(object: Record<string, unknown>, key: string, value: unknown): void {
   if (key === '__proto__') {

@@ -54,8 +54,10 @@ export class Selectors {
     let data: unknown = stored;
     let read: ReadResult | undefined;
     let usable = true;
+    // Computed once: the read memo and the response memo are both keyed by it.
+    const memoKey = argsKey(args);
     if (hasSchema) {
-      read = stored !== undefined ? this.reader.result(state, schema, args, stored) : this.reader.query(state, schema, args);
+      read = stored !== undefined ? this.reader.result(state, schema, args, stored, memoKey) : this.reader.query(state, schema, args, memoKey);
       data = read.value;
       if (stored === undefined) usable = isUsableKey(read.key);
     }
@@ -74,14 +76,13 @@ export class Selectors {
       expiresAt,
       error: meta?.error ? this.errorOf(meta.error) : undefined,
     };
-    return this.stable(endpoint, args, next);
+    return this.stable(endpoint, memoKey, next);
   }
 
   /** The same response object while its fields are the same, so selector consumers see no change. */
-  private stable(endpoint: EndpointLike, args: readonly unknown[], next: ResponseState): ResponseState {
+  private stable(endpoint: EndpointLike, memoKey: string, next: ResponseState): ResponseState {
     let slot = this.responses.get(endpoint);
     if (!slot) this.responses.set(endpoint, (slot = new Lru(this.argsCacheSize)));
-    const memoKey = argsKey(args);
     const previous = slot.get(memoKey);
     if (
       previous &&

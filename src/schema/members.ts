@@ -1,0 +1,31 @@
+/**
+ * How containers read their members (BEHAVIOR §2.2.4–5), shared by plain arrays, `All`, `Values`,
+ * collections and their ops, and root Scalar reads. Each takes the container to fill, so a caller
+ * that must hold it before its members are read (a collection list, for cycles) can pass it in.
+ */
+
+import { setOwn } from '../shared/dict.js';
+import { freezeInDevelopment } from '../shared/env.js';
+import { INVALID } from './contract.js';
+
+/** Lists: members that read `undefined` or invalid are dropped; `null` members are kept. */
+export function readList(refs: readonly unknown[], read: (ref: unknown) => unknown, values: unknown[] = []): unknown[] {
+  for (const ref of refs) {
+    const value = read(ref);
+    if (value !== undefined && value !== INVALID) values.push(value);
+  }
+  return freezeInDevelopment(values);
+}
+
+/** Maps: members that read falsy or invalid drop out, key and all. */
+export function readMap(
+  refs: Readonly<Record<string, unknown>>,
+  read: (ref: unknown) => unknown,
+  values: Record<string, unknown> = {},
+): Record<string, unknown> {
+  for (const key of Object.keys(refs)) {
+    const value = read(refs[key]);
+    if (value && value !== INVALID) setOwn(values, key, value);
+  }
+  return freezeInDevelopment(values);
+}
