@@ -2,7 +2,7 @@
  * The memo caches keyed by args are bounded (BEHAVIOR §16.20, `argsCacheSize`): distinct args
  * beyond the bound evict the least recently read ones, while row-backed entities stay shared.
  */
-import { Entity } from '../../src/index';
+import { All, Entity, Query } from '../../src/index';
 import { makeStore } from '../fixtures/store';
 
 class Item extends Entity {
@@ -28,4 +28,23 @@ test('reads under more distinct args than argsCacheSize evict the oldest, and on
   expect(secondAgain).not.toBe(second); // it was forgotten and rebuilt...
   expect(secondAgain).toEqual(second);
   expect(secondAgain?.item).toBe(second?.item); // ...but the entity itself is still shared by row
+});
+
+test("a Query's computed results are bounded per args too: an evicted args value runs process again", () => {
+  const process = jest.fn((items: Item[], { prefix = '' }: { prefix?: string } = {}) => items.map(item => prefix + item.name));
+  const names = new Query(new All(Item), process);
+  const { cache, store } = makeStore({ argsCacheSize: 2 });
+  store.dispatch(cache.set([Item], [{ id: '1', name: 'one' }]));
+  const state = store.getState();
+  const read = (prefix: string) => cache.selectQuery(state, names, { prefix });
+
+  const a = read('a');
+  expect(read('a')).toBe(a);
+  expect(process).toHaveBeenCalledTimes(1);
+  for (const prefix of ['b', 'c', 'd']) read(prefix); // more args than the bound: 'a' is forgotten
+  expect(process).toHaveBeenCalledTimes(4);
+  const again = read('a');
+  expect(process).toHaveBeenCalledTimes(5); // recomputed, although its input is the very same list
+  expect(again).toEqual(a);
+  expect(again).not.toBe(a);
 });

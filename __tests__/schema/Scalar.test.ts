@@ -708,3 +708,31 @@ describe('cell merge and ordering on every field (§10.6)', () => {
     expect(last.payload.patches.filter(patch => patch.path[0] === 'entities')).toEqual([]);
   });
 });
+
+describe('prototype keys are ordinary data (§1.6)', () => {
+  test('a Scalar field named __proto__, a pk "constructor" and a lens "__proto__" are stored and read back as data', () => {
+    const lensScalar = new Scalar({ lens: portfolioLens, key: 'proto' });
+    class Odd extends Entity {
+      id = '';
+      static override key = 'Odd';
+      static override schema = { ['__proto__']: lensScalar, constructor: lensScalar };
+    }
+    const { cache, store } = makeStore();
+    const input = JSON.parse('{ "id": "constructor", "__proto__": 1, "constructor": 2 }');
+    store.dispatch(cache.set(Odd, { portfolio: '__proto__' }, input));
+    const stored = slice(store).entities['Scalar(proto)']!['Odd|constructor|__proto__']!;
+    expect(Object.getPrototypeOf(stored)).toBe(Object.prototype);
+    expect(Object.prototype.hasOwnProperty.call(stored, '__proto__')).toBe(true);
+    expect(snapshot(stored)).toEqual(JSON.parse('{ "__proto__": 1, "constructor": 2 }'));
+
+    const odd = cache.selectQuery(store.getState(), Odd, { id: 'constructor', portfolio: '__proto__' }) as unknown as Record<string, unknown>;
+    expect(Object.getOwnPropertyDescriptor(odd, '__proto__')?.value).toBe(1);
+    expect(odd.constructor).toBe(2);
+    expect(Object.getPrototypeOf(odd)).toBe(Odd.prototype);
+    // Root reads return copies that keep the field as data too.
+    const [copy] = cache.selectQuery(store.getState(), lensScalar, { portfolio: '__proto__' })! as Record<string, unknown>[];
+    expect(Object.getOwnPropertyDescriptor(copy, '__proto__')?.value).toBe(1);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).constructor).toBe(Object);
+  });
+});

@@ -7,6 +7,7 @@
  */
 
 import { hasOwn } from '../shared/dict.js';
+import { Lru } from '../shared/Lru.js';
 
 export type NonFilterArgumentKeys = RegExp | readonly string[] | ((key: string) => boolean);
 
@@ -66,14 +67,26 @@ function serialize(value: unknown): string {
   return `{${parts.join(',')}}`;
 }
 
+/**
+ * Parsed pks, shared by every op: a move of n items, or a series of pushes, matches the same
+ * stored keys again and again. Bounded, and the parsed objects are only ever read.
+ */
+const parsed = new Lru<string, Record<string, unknown> | null>(1000);
+
 /** The pk object back from a stored row key; `undefined` for a key this module did not write. */
 export function parsePk(rowKey: string): Record<string, unknown> | undefined {
-  try {
-    const parsed: unknown = JSON.parse(rowKey);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
+  let pkObject = parsed.get(rowKey);
+  if (pkObject === undefined) {
+    pkObject = null;
+    try {
+      const value: unknown = JSON.parse(rowKey);
+      if (typeof value === 'object' && value !== null && !Array.isArray(value)) pkObject = value as Record<string, unknown>;
+    } catch {
+      // Not a key this module wrote: it matches nothing.
+    }
+    parsed.set(rowKey, pkObject);
   }
+  return pkObject ?? undefined;
 }
 
 /**
