@@ -140,6 +140,11 @@ export class ReadContext implements DenormalizeDelegate, QueryDelegate {
     for (const child of this.children) forEachTriple(child.deps, visit);
   }
 
+  /** The tables this read depended on whole (any change to them may change the read). */
+  wholeTablesRead(): ReadonlySet<string> {
+    return new Set(this.wholeTables.keys());
+  }
+
   /** Every table this read depended on, with the object it saw (absent tables as undefined). */
   tablesRead(): Array<[string, unknown]> {
     const tables = new Map(this.wholeTables);

@@ -13,6 +13,7 @@
 import { INVALID } from '../schema/contract.js';
 import { Lru } from '../shared/Lru.js';
 import { argsKey } from '../shared/json.js';
+import { changedKeys } from '../shared/tableDiffs.js';
 import type { CacheState } from '../shared/state.js';
 import { ComputedMemo } from './ComputedMemo.js';
 import { EntityCache, type Entities } from './EntityCache.js';
@@ -30,8 +31,18 @@ export interface ReadResult {
 
 interface Entry extends ReadResult {
   readonly input: unknown;
-  readonly tables: ReadonlyArray<[string, unknown]>;
+  /** The tables read and the objects seen; moved forward when a change missed every row read. */
+  tables: ReadonlyArray<[string, unknown]>;
+  /** Tables read whole (by All): any change to them counts. */
+  readonly whole: ReadonlySet<string>;
+  /** How many times a change elsewhere has been checked against this entry. */
+  checks: number;
+  /** The keys read per table, built when an entry outlives its first change elsewhere. */
+  keysRead?: Map<string, Set<string>>;
 }
+
+/** More changed keys than this since the last read, and the read is simply walked again. */
+const MAX_CHANGED_KEYS = 256;
 
 export interface ReaderOptions {
   /** How many distinct args (or lens values) are remembered per schema. */
@@ -70,7 +81,10 @@ export class Reader {
     // Reads with and without a stored result are remembered apart, so they do not evict each other.
     const memoKey = (input === FROM_STORE ? 'q' : 'r') + argsMemoKey;
     const previous = slot?.get(memoKey);
-    if (previous && previous.input === input && tablesUnchanged(previous.tables, state.entities)) return previous;
+    if (previous && previous.input === input) {
+      if (tablesUnchanged(previous.tables, state.entities)) return previous;
+      if (changesMissed(previous, state.entities)) return previous;
+    }
 
     const context = new ReadContext(state, args, argsMemoKey, this.entities, this.computed, this.options.maxEntityDepth);
     const key = input === FROM_STORE ? context.queryKey(schema, args) : input;
@@ -81,6 +95,8 @@ export class Reader {
       value: reuse(previous?.value, value),
       forEachDep: visit => context.forEachDep(visit),
       tables: context.tablesRead(),
+      whole: context.wholeTablesRead(),
+      checks: 0,
     };
     slot?.set(memoKey, entry);
     return entry;
@@ -93,6 +109,51 @@ export class Reader {
     if (!slot) this.entries.set(schema, (slot = new Lru(this.options.argsCacheSize)));
     return slot;
   }
+}
+
+/**
+ * True when every table that changed since `entry` was read changed only in rows it did not read
+ * (known from the reducer's records, tableDiffs.ts); the entry then moves to the current tables.
+ * This keeps a read O(changed rows) when a shared table changes elsewhere: one lens's Scalar cell
+ * written, a post outside a filtered list updated.
+ */
+function changesMissed(entry: Entry, entities: Entities): boolean {
+  const changed = new Map<string, string[]>();
+  for (const [table, seen] of entry.tables) {
+    const now = entities[table];
+    if (now === seen) continue;
+    if (seen === undefined || now === undefined || entry.whole.has(table)) return false;
+    const keys = changedKeys(seen as object, now, MAX_CHANGED_KEYS);
+    if (keys === undefined) return false;
+    changed.set(table, keys);
+  }
+  // The first check scans the rows read (no allocation: most entries hit a change and are read
+  // again); an entry that outlives a change is likely to be checked again, and gets an index.
+  if (entry.keysRead === undefined && entry.checks++ === 0) {
+    let hit = false;
+    entry.forEachDep((table, key) => {
+      if (!hit && changed.get(table)?.includes(key)) hit = true;
+    });
+    if (hit) return false;
+  } else {
+    const index = (entry.keysRead ??= keysReadBy(entry));
+    for (const [table, keys] of changed) {
+      const read = index.get(table);
+      if (read !== undefined && keys.some(key => read.has(key))) return false;
+    }
+  }
+  entry.tables = entry.tables.map(([table]) => [table, entities[table]]);
+  return true;
+}
+
+function keysReadBy(entry: Entry): Map<string, Set<string>> {
+  const keys = new Map<string, Set<string>>();
+  entry.forEachDep((table, key) => {
+    let set = keys.get(table);
+    if (!set) keys.set(table, (set = new Set()));
+    set.add(key);
+  });
+  return keys;
 }
 
 function tablesUnchanged(tables: ReadonlyArray<[string, unknown]>, entities: Entities): boolean {

@@ -11,6 +11,7 @@
 import { copyDict } from '../shared/dict.js';
 import { isDevelopment } from '../shared/env.js';
 import type { Patch } from '../shared/patch.js';
+import { recordTableDiff } from '../shared/tableDiffs.js';
 
 export function applyPatches<S>(state: S, patches: readonly Patch[]): S {
   const copied = new Set<object>();
@@ -32,6 +33,7 @@ export function applyPatches<S>(state: S, patches: readonly Patch[]): S {
     }
     applyOne(parent, path[path.length - 1]!, patch, path);
   }
+  recordDiffs(state, root, patches);
   // In development the state is frozen as it is made, as Immer would: a mutation then fails
   // loudly, and Redux's dev checks skip frozen subtrees instead of walking the whole cache.
   if (isDevelopment()) {
@@ -39,6 +41,31 @@ export function applyPatches<S>(state: S, patches: readonly Patch[]): S {
     for (const patch of patches) if (typeof patch.value === 'object' && patch.value !== null) Object.freeze(patch.value);
   }
   return root as S;
+}
+
+/** Tells the read memo which rows of which tables this write changed (tableDiffs.ts). */
+function recordDiffs(before: unknown, after: unknown, patches: readonly Patch[]): void {
+  const keysByTable = new Map<string, string[] | null>();
+  for (const { path } of patches) {
+    if (path.length === 0) return;
+    if (path[0] !== 'entities') continue;
+    const table = path[1] as string | undefined;
+    if (table === undefined) return;
+    // A table written whole, or a path into a row, is not a change of rows by key.
+    if (path.length !== 3) keysByTable.set(table, null);
+    else {
+      const keys = keysByTable.get(table);
+      if (keys === undefined) keysByTable.set(table, [String(path[2])]);
+      else if (keys !== null) keys.push(String(path[2]));
+    }
+  }
+  const from = (before as { entities?: Record<string, object | undefined> }).entities;
+  const to = (after as { entities?: Record<string, object | undefined> }).entities;
+  for (const [table, keys] of keysByTable) {
+    const previous = from?.[table];
+    const next = to?.[table];
+    if (keys && previous && next && previous !== next) recordTableDiff(previous, next, keys);
+  }
 }
 
 function applyOne(parent: Record<string | number, unknown>, key: string | number, patch: Patch, path: Patch['path']): void {
