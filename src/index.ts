@@ -19,7 +19,21 @@ export * as schema from './schema/namespace.js';
 
 export { normalize, type Normalized, type NormalizeOptions } from './normalize/normalize.js';
 
-export { createCache, type Cache, type CacheOptions, type CacheThunk } from './store/createCache.js';
+export { RestEndpoint, type RestEndpointOptions, type RestArgs, type RestParams, type HttpMethod, type Extended } from './rest/RestEndpoint.js';
+export { NetworkError } from './rest/NetworkError.js';
+export type { PathParams, PathValue } from './rest/pathParams.js';
+
+export {
+  createCache,
+  type Cache,
+  type CacheOptions,
+  type CacheThunk,
+  type ArgsOf,
+  type ResponseData,
+  type KeyFilter,
+} from './store/createCache.js';
+export { Controller, type StoreLike } from './store/Controller.js';
+export type { FetchPromise } from './store/Requests.js';
 export { ActionTypes, type WriteAction, type WritePayload } from './store/actions.js';
 export type { EndpointLike } from './store/endpoint.js';
 export type { ResponseState, ExpiryStatus } from './store/selectors.js';

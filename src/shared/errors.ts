@@ -16,6 +16,7 @@ export const ErrorCode = {
   INVALID_SCHEMA: 'INVALID_SCHEMA',
   CACHE_NOT_MOUNTED: 'CACHE_NOT_MOUNTED',
   NETWORK_ERROR: 'NETWORK_ERROR',
+  INVALID_RESPONSE: 'INVALID_RESPONSE',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -58,7 +59,7 @@ export function setupError(code: ErrorCode, what: string, fix: string): LensCach
 
 /** The plain record stored in state for an error. */
 export function toErrorRecord(error: unknown): ErrorRecord {
-  if (error instanceof Error) {
+  if (isErrorLike(error)) {
     const record: ErrorRecord = { name: error.name, message: error.message };
     const { code, status } = error as { code?: unknown; status?: unknown };
     if (typeof code === 'string') record.code = code;
@@ -66,6 +67,16 @@ export function toErrorRecord(error: unknown): ErrorRecord {
     return record;
   }
   return { name: 'Error', message: typeof error === 'string' ? error : describe(error) };
+}
+
+/**
+ * An Error, or an object that looks like one: errors from another realm (Node's own `fetch` and
+ * `DOMException` under a test runner's sandbox, an iframe) fail `instanceof Error`.
+ */
+export function isErrorLike(value: unknown): value is Error {
+  if (value instanceof Error) return true;
+  const candidate = value as { name?: unknown; message?: unknown } | null;
+  return typeof candidate === 'object' && candidate !== null && typeof candidate.name === 'string' && typeof candidate.message === 'string';
 }
 
 /** Rebuilds an Error from a stored record. */

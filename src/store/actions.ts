@@ -10,6 +10,9 @@ export const ActionTypes = {
   set: 'cache/set',
   resolve: 'cache/resolve',
   setError: 'cache/setError',
+  invalidate: 'cache/invalidate',
+  expireAll: 'cache/expireAll',
+  reset: 'cache/reset',
 } as const;
 
 export type ActionType = (typeof ActionTypes)[keyof typeof ActionTypes];

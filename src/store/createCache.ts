@@ -4,7 +4,7 @@
  */
 
 import type { Middleware, Reducer, UnknownAction } from '@reduxjs/toolkit';
-import { ErrorCode, setupError } from '../shared/errors.js';
+import { ErrorCode, isErrorLike, setupError } from '../shared/errors.js';
 import type { CacheState } from '../shared/state.js';
 import type { Denormalize, Queried } from '../schema/types.js';
 import { Reader } from '../memo/Reader.js';
@@ -13,7 +13,9 @@ import { applyPatches } from './applyPatches.js';
 import type { EndpointLike } from './endpoint.js';
 import { initialState } from './initialState.js';
 import { Selectors, type ResponseState } from './selectors.js';
-import { computeResolve, computeSet, type ResolveInput } from './writes.js';
+import { Controller, type StoreLike } from './Controller.js';
+import { Requests, type FetchPromise } from './Requests.js';
+import { computeExpire, computeInvalidate, computeReset, computeResolve, computeSet, type ResolveInput, type Resolved } from './writes.js';
 
 export interface CacheOptions<P extends string = 'cache'> {
   /** Where the slice is mounted in the root state (default `'cache'`). */
@@ -30,7 +32,15 @@ export interface CacheOptions<P extends string = 'cache'> {
 export type CacheThunk<R = void> = (dispatch: (action: UnknownAction) => unknown, getState: () => unknown) => R;
 
 type SchemaOf<E> = E extends { schema?: infer S } ? S : unknown;
-type ArgsOf<E> = E extends { key(...args: infer A): string } ? A : unknown[];
+/** The args an endpoint takes, from its `key` (RestEndpoint: from its path and searchParams). */
+export type ArgsOf<E> = E extends { key(...args: infer A): string } ? A : unknown[];
+/** What an endpoint's response reads as: its schema denormalized, or the raw response without one. */
+export type ResponseData<E> = [SchemaOf<E>] extends [undefined] ? unknown : unknown extends SchemaOf<E> ? unknown : Denormalize<SchemaOf<E>>;
+
+/** Which stored requests `invalidateAll` and `expireAll` reach (default: all). */
+export interface KeyFilter {
+  testKey?(key: string): boolean;
+}
 
 export interface Cache<P extends string = 'cache'> {
   readonly reducerPath: P;
@@ -47,7 +57,24 @@ export interface Cache<P extends string = 'cache'> {
   /** The denormalized value of `schema` for args, or `undefined` when it is not in the cache. */
   selectQuery<S>(rootState: unknown, schema: S, ...args: unknown[]): Queried<S> | undefined;
   /** An endpoint's stored response: data, expiry status and error. */
-  selectResponse<E extends EndpointLike>(rootState: unknown, endpoint: E, ...args: ArgsOf<E>): ResponseState<Denormalize<SchemaOf<E>>>;
+  selectResponse<E extends EndpointLike>(rootState: unknown, endpoint: E, ...args: ArgsOf<E> | [null]): ResponseState<ResponseData<E>>;
+  /**
+   * Fetches and stores the response; resolves to it denormalized. Identical reads in flight share
+   * one request; `abort()` on the promise cancels it. Errors are stored, then rejected.
+   */
+  fetch<E extends EndpointLike>(endpoint: E, ...args: ArgsOf<E>): CacheThunk<FetchPromise<ResponseData<E>>>;
+  /** Fetches only when the stored response is missing, stale or invalid; else gives the data. */
+  fetchIfStale<E extends EndpointLike>(endpoint: E, ...args: ArgsOf<E>): CacheThunk<FetchPromise<ResponseData<E>> | ResponseData<E> | undefined>;
+  /** Drops the stored response for args: the next read is 'invalid' (fetch and suspend). */
+  invalidate<E extends EndpointLike>(endpoint: E, ...args: ArgsOf<E> | [null]): CacheThunk;
+  /** `invalidate` for every stored request whose key passes `testKey`. */
+  invalidateAll(filter?: KeyFilter): CacheThunk;
+  /** Makes every stored response whose key passes `testKey` stale: refetched, without suspense. */
+  expireAll(filter?: KeyFilter): CacheThunk;
+  /** Empties the cache; answers to requests started before are dropped. */
+  resetEntireStore(): CacheThunk;
+  /** A Controller bound to `store`, for code outside React (the same object per store). */
+  controller(store: StoreLike): Controller<P>;
 }
 
 const THUNK = Symbol('lenscache.thunk');
@@ -105,17 +132,30 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
     if (action.payload.patches.length > 0) dispatch(action as unknown as UnknownAction);
   };
 
-  const resolve = (endpoint: EndpointLike, input: ResolveInput): CacheThunk =>
+  const resolve = (endpoint: EndpointLike, input: ResolveInput): CacheThunk<Resolved | undefined> =>
     thunk((dispatch, getState) => {
       const resolved = computeResolve(slice(getState()), endpoint, input, Date.now(), normalizeOptions);
-      if (!resolved) return;
-      if (resolved.record && resolved.error instanceof Error) selectors.errors.set(resolved.record, resolved.error);
+      if (!resolved) return undefined;
+      if (resolved.record && isErrorLike(resolved.error)) selectors.errors.set(resolved.record, resolved.error);
       const type = input.error === undefined ? ActionTypes.resolve : ActionTypes.setError;
       const { patches, inversePatches } = resolved;
       dispatchWrite(dispatch, writeAction(type, reducerPath, { patches, inversePatches }, resolved.key));
+      return resolved;
     });
 
-  return {
+  const requests = new Requests({
+    resolve,
+    data: (rootState, endpoint, args, result) => selectors.denormalized(slice(rootState), endpoint.schema, args, result),
+  });
+  const controllers = new WeakMap<object, Controller<P>>();
+
+  const invalidateKeys = (keysOf: (state: CacheState) => Iterable<string>): CacheThunk =>
+    thunk((dispatch, getState) => {
+      const state = slice(getState());
+      dispatchWrite(dispatch, writeAction(ActionTypes.invalidate, reducerPath, computeInvalidate(state, keysOf(state))));
+    });
+
+  const cache: Cache<P> = {
     reducerPath,
     reducer,
     middleware,
@@ -144,5 +184,37 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
     selectResponse(rootState, endpoint, ...args) {
       return selectors.response(slice(rootState), endpoint, args, Date.now()) as never;
     },
+    fetch(endpoint, ...args) {
+      return thunk((dispatch, getState) => requests.fetch(endpoint, args, dispatch, getState)) as never;
+    },
+    fetchIfStale(endpoint, ...args) {
+      return thunk((dispatch, getState) => {
+        const response = selectors.response(slice(getState()), endpoint, args, Date.now());
+        return response.expiryStatus === 'valid' ? response.data : requests.fetch(endpoint, args, dispatch, getState);
+      }) as never;
+    },
+    invalidate(endpoint, ...args) {
+      return invalidateKeys(() => (args.length === 1 && args[0] === null ? [] : [endpoint.key(...args)]));
+    },
+    invalidateAll({ testKey = () => true } = {}) {
+      return invalidateKeys(state => new Set([...Object.keys(state.endpoints), ...Object.keys(state.meta)].filter(key => testKey(key))));
+    },
+    expireAll({ testKey = () => true } = {}) {
+      return thunk((dispatch, getState) => {
+        dispatchWrite(dispatch, writeAction(ActionTypes.expireAll, reducerPath, computeExpire(slice(getState()), testKey)));
+      });
+    },
+    resetEntireStore() {
+      return thunk((dispatch, getState) => {
+        requests.clear();
+        dispatchWrite(dispatch, writeAction(ActionTypes.reset, reducerPath, computeReset(slice(getState()), Date.now())));
+      });
+    },
+    controller(store) {
+      let controller = controllers.get(store);
+      if (!controller) controllers.set(store, (controller = new Controller(cache, store)));
+      return controller;
+    },
   };
+  return cache;
 }

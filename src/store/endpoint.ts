@@ -8,6 +8,11 @@ export interface EndpointLike<S = unknown, A extends readonly unknown[] = any[]>
   dataExpiryLength?: number;
   /** How long a stored error stays valid, in ms (default 1 000). */
   errorExpiryLength?: number;
+  /** Mutations: never shared between callers (default: false). */
+  sideEffect?: boolean;
+  /** Performs the request (needed by `cache.fetch`); RestEndpoint passes the signal on to `fetch`. */
+  request?(args: readonly unknown[], signal?: AbortSignal): Promise<unknown>;
+  fetch?(...args: A): Promise<unknown>;
 }
 
 export const DEFAULT_DATA_EXPIRY = 60_000;

@@ -44,6 +44,13 @@ export class Selectors {
     return value === INVALID ? undefined : value;
   }
 
+  /** A normalized result read back for args (what a fetch resolves to); `undefined` when invalid. */
+  denormalized(state: CacheState, schema: unknown, args: readonly unknown[], result: unknown): unknown {
+    if (result === undefined) return undefined;
+    const { value } = this.reader.result(state, schema, args, result);
+    return value === INVALID ? undefined : value;
+  }
+
   response(state: CacheState, endpoint: EndpointLike, args: readonly unknown[], now: number): ResponseState {
     if (args[0] === null) return SKIPPED;
     const key = endpoint.key(...args);

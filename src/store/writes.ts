@@ -10,6 +10,7 @@ import type { CacheState, EndpointMeta } from '../shared/state.js';
 import { normalize, type NormalizeOptions } from '../normalize/normalize.js';
 import { PatchList } from '../normalize/PatchList.js';
 import type { WritePayload } from './actions.js';
+import { initialState } from './initialState.js';
 import { DEFAULT_DATA_EXPIRY, DEFAULT_ERROR_EXPIRY, SET_EXPIRY, type EndpointLike } from './endpoint.js';
 
 /** `cache.set`: rows only, no endpoint entry; throws on bad input. */
@@ -35,6 +36,8 @@ export interface ResolveInput {
 
 export interface Resolved extends WritePayload {
   key: string;
+  /** The normalized result of the response (absent when an error was stored). */
+  result?: unknown;
   /** The error stored for the request: the one given, or the one normalizing raised. */
   error?: unknown;
   record?: ErrorRecord;
@@ -64,7 +67,7 @@ export function computeResolve(
       const payload = older
         ? normalized
         : withEndpoint(normalized, state, key, normalized.result, { fetchedAt, date: now, expiresAt });
-      return { key, ...payload };
+      return { key, result: normalized.result, ...payload };
     } catch (caught) {
       error = caught;
     }
@@ -98,5 +101,35 @@ function withEndpoint(
   return {
     patches: [...normalized.patches, ...list.patches],
     inversePatches: [...list.inversePatches, ...normalized.inversePatches],
+  };
+}
+
+/** `invalidate` / `invalidateAll` (§1.4): the results go, and the entries are marked invalidated. */
+export function computeInvalidate(state: CacheState, keys: Iterable<string>): WritePayload {
+  const list = new PatchList();
+  for (const key of keys) {
+    list.remove(['endpoints', key], state.endpoints[key]);
+    const previous = state.meta[key];
+    const next: EndpointMeta = { fetchedAt: previous?.fetchedAt ?? 0, date: previous?.date ?? 0, expiresAt: 0, invalidated: true };
+    list.set(['meta', key], next, previous);
+  }
+  return { patches: list.patches, inversePatches: list.inversePatches };
+}
+
+/** `expireAll` (§1.4): present responses become stale (refetched without suspense). */
+export function computeExpire(state: CacheState, testKey: (key: string) => boolean): WritePayload {
+  const list = new PatchList();
+  for (const key of Object.keys(state.meta)) {
+    const previous = state.meta[key]!;
+    if (testKey(key) && previous.expiresAt !== 1 && !previous.invalidated) list.set(['meta', key], { ...previous, expiresAt: 1 }, previous);
+  }
+  return { patches: list.patches, inversePatches: list.inversePatches };
+}
+
+/** `resetEntireStore` (§1.4): the initial state, remembering when, so older requests are dropped. */
+export function computeReset(state: CacheState, now: number): WritePayload {
+  return {
+    patches: [{ op: 'replace', path: [], value: initialState(now) }],
+    inversePatches: [{ op: 'replace', path: [], value: state }],
   };
 }

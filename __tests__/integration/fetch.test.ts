@@ -1,0 +1,262 @@
+/**
+ * The fetch thunks end to end (BEHAVIOR §1.3–1.4, §13, §15): a real store, real requests to a real
+ * local server. Requests are counted at the server; answers are held back to choose their order.
+ */
+import { NetworkError, type CacheState } from '../../src/index';
+import { companies, Company } from '../fixtures/company';
+import { Article, exampleEndpoints } from '../fixtures/endpoints';
+import { gate, startServer, type TestServer } from '../fixtures/server';
+import { makeStore, snapshot } from '../fixtures/store';
+
+let server: TestServer;
+let api: ReturnType<typeof exampleEndpoints>;
+beforeAll(async () => {
+  server = await startServer();
+  api = exampleEndpoints(server.origin);
+});
+afterAll(() => server.close());
+
+const posts = [
+  { id: '1', title: 'Banana', group: 'react', author: { id: 'u1', name: 'Ann', isAdmin: true } },
+  { id: '2', title: 'Apple', group: 'react', author: { id: 'u2', name: 'Bo', isAdmin: false } },
+];
+
+function setup() {
+  const { cache, store } = makeStore();
+  const slice = () => store.getState().cache as CacheState;
+  return { cache, store, slice };
+}
+
+/** The slice apart from `meta[key]`: what a failed request must leave untouched. */
+function allButMeta(state: CacheState, key: string) {
+  const { [key]: _dropped, ...meta } = snapshot(state.meta) as Record<string, unknown>;
+  return { ...(snapshot(state) as object), meta };
+}
+
+describe('cache.fetch', () => {
+  test('resolves to the denormalized response, stored and valid', async () => {
+    server.on('GET /:group/posts', () => ({ json: posts }));
+    const { cache, store } = setup();
+    const data = await store.dispatch(cache.fetch(api.getPosts, { group: 'react' }));
+    expect(data.map(post => post.title)).toEqual(['Banana', 'Apple']);
+    expect(data[0]).toBeInstanceOf(Article);
+    expect(data[0]!.author.name).toBe('Ann');
+    const response = cache.selectResponse(store.getState(), api.getPosts, { group: 'react' });
+    expect(response.expiryStatus).toBe('valid');
+    expect(response.data).toBe(cache.selectResponse(store.getState(), api.getPosts, { group: 'react' }).data);
+    expect(response.data![1]).toBe(data[1]);
+    expect(response.expiresAt).toBeGreaterThan(Date.now());
+  });
+
+  test('two concurrent identical fetches make one request and share its promise; mutations always run', async () => {
+    const held = gate();
+    server.on('GET /tickers/:id', () => ({ json: { product_id: 'DEDUPE', price: 1 }, hold: held.promise }));
+    const { cache, store } = setup();
+    const before = server.count('GET /tickers/DEDUPE');
+    const first = store.dispatch(cache.fetch(api.getTicker, { product_id: 'DEDUPE' }));
+    const second = store.dispatch(cache.fetch(api.getTicker, { product_id: 'DEDUPE' }));
+    expect(second).toBe(first);
+    held.open();
+    const [a, b] = await Promise.all([first, second]);
+    expect(a).toBe(b);
+    expect(server.count('GET /tickers/DEDUPE') - before).toBe(1);
+    // Once settled, a new fetch is a new request.
+    await store.dispatch(cache.fetch(api.getTicker, { product_id: 'DEDUPE' }));
+    expect(server.count('GET /tickers/DEDUPE') - before).toBe(2);
+
+    server.on('POST /:group/posts', request => ({ json: { id: `new-${server.count()}`, ...(request.body as object) } }));
+    const postsBefore = server.count('POST /react/posts');
+    await Promise.all([
+      store.dispatch(cache.fetch(api.getPosts.push, { group: 'react' }, { title: 'same' })),
+      store.dispatch(cache.fetch(api.getPosts.push, { group: 'react' }, { title: 'same' })),
+    ]);
+    expect(server.count('POST /react/posts') - postsBefore).toBe(2);
+  });
+
+  test('an answer that arrives after a newer one changes nothing: entity, cells, collection row and endpoint entry', async () => {
+    const { cache, store, slice } = setup();
+    // The old list (at portfolio A) is requested first and answered last.
+    const slowList = gate();
+    server.on('GET /companies', (_, url) =>
+      url.searchParams.get('portfolio') === 'A'
+        ? { json: [{ ...companies[0], name: 'Old name', shares: 1 }], hold: slowList.promise }
+        : { json: [companies[1], { ...companies[0], name: 'New name', shares: 2 }] },
+    );
+    const older = store.dispatch(cache.fetch(api.getCompanies, { portfolio: 'A' }));
+    await new Promise(resolve => setTimeout(resolve, 10));
+    await store.dispatch(cache.fetch(api.getCompanies, { portfolio: 'B' }));
+    const list = cache.selectQuery(store.getState(), api.getCompanies.schema, { portfolio: 'B' })!;
+    expect(list.map(company => company.name)).toEqual(['Globex', 'New name']);
+    slowList.open();
+    await older;
+    // The shared list row, Company 1 and its fields keep the newer answer.
+    expect(cache.selectQuery(store.getState(), api.getCompanies.schema, { portfolio: 'B' })).toBe(list);
+    expect(slice().entities.Company!['1']).toMatchObject({ name: 'New name' });
+    // A's cells come only from A's answer: they are written, as nothing newer exists at A.
+    expect(slice().entities['Scalar(portfolio)']!['Company|1|A']).toMatchObject({ shares: 1 });
+
+    // The endpoint entry: a newer write of the same request wins over the slow answer.
+    const slowTicker = gate();
+    server.on('GET /tickers/:id', () => ({ json: { product_id: 'ORDER', price: 1 }, hold: slowTicker.promise }));
+    const slow = store.dispatch(cache.fetch(api.getTicker, { product_id: 'ORDER' }));
+    await new Promise(resolve => setTimeout(resolve, 10));
+    store.dispatch(cache.setResponse(api.getTicker, { product_id: 'ORDER' }, { product_id: 'ORDER', price: 2 }));
+    const meta = slice().meta[api.getTicker.key({ product_id: 'ORDER' })];
+    slowTicker.open();
+    const resolved = await slow;
+    expect(resolved?.price).toBe(2);
+    expect(slice().meta[api.getTicker.key({ product_id: 'ORDER' })]).toBe(meta);
+    expect(cache.selectResponse(store.getState(), api.getTicker, { product_id: 'ORDER' }).data?.price).toBe(2);
+  });
+
+  describe('failures are stored as the request error and change nothing else', () => {
+    async function failing(answer: Parameters<TestServer['on']>[1], name: string) {
+      server.on(`GET /raw/${name}`, answer);
+      const { cache, store, slice } = setup();
+      await store.dispatch(cache.fetch(api.getPosts, { group: 'react' })).catch(() => undefined);
+      store.dispatch(cache.setResponse(api.getRaw, { name }, { kept: true }));
+      const key = api.getRaw.key({ name });
+      const before = slice();
+      const beforeSnapshot = allButMeta(before, key);
+      const fetching = store.dispatch(cache.fetch(api.getRaw, { name }));
+      return { cache, store, slice, key, before, beforeSnapshot, fetching };
+    }
+
+    test.each([
+      ['404', { status: 404, json: { message: 'no such thing' } }, { name: 'NetworkError', status: 404, code: 'NETWORK_ERROR' }],
+      ['500', { status: 500, json: { message: 'down' } }, { name: 'NetworkError', status: 500, code: 'NETWORK_ERROR' }],
+      ['malformed JSON', { raw: '[{"id": 1,' }, { code: 'INVALID_RESPONSE' }],
+      ['connection reset', { reset: true }, { name: 'TypeError' }],
+    ])('%s', async (name, answer, expected) => {
+      const { cache, store, slice, key, before, beforeSnapshot, fetching } = await failing(() => answer, name.replace(/\W/g, '-'));
+      const error = await fetching.catch((caught: unknown) => caught);
+      expect(error).toMatchObject(expected);
+      const after = slice();
+      expect(after.entities).toBe(before.entities);
+      expect(after.endpoints).toBe(before.endpoints);
+      expect(allButMeta(after, key)).toEqual(beforeSnapshot);
+      expect(after.meta[key]!.error).toMatchObject(expected);
+      expect(after.meta[key]!.error).toEqual(JSON.parse(JSON.stringify(after.meta[key]!.error)));
+      const response = cache.selectResponse(store.getState(), api.getRaw, { name: name.replace(/\W/g, '-') });
+      // The original instance is readable; the stored data stays readable beside it.
+      expect(response.error).toBe(error);
+      expect(response.data).toEqual({ kept: true });
+    });
+
+    test('a slow request aborted: AbortError stored, nothing else written', async () => {
+      const held = gate();
+      const { cache, store, slice, key, before, fetching } = await failing(() => ({ json: { late: true }, hold: held.promise }), 'slow');
+      await new Promise(resolve => setTimeout(resolve, 10));
+      fetching.abort();
+      await expect(fetching).rejects.toMatchObject({ name: 'AbortError' });
+      held.open();
+      expect(slice().entities).toBe(before.entities);
+      expect(slice().meta[key]!.error).toMatchObject({ name: 'AbortError' });
+      expect(cache.selectResponse(store.getState(), api.getRaw, { name: 'slow' }).error).toMatchObject({ name: 'AbortError' });
+    });
+
+    test('a response that fails to normalize: the error stored, no entity written', async () => {
+      server.on('GET /posts/:id', () => ({ json: { title: 'no id' } }));
+      const { cache, store, slice } = setup();
+      const before = slice();
+      const error = await store.dispatch(cache.fetch(api.getPost, { id: '5' })).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: 'MISSING_PK', status: 400 });
+      expect(slice().entities).toBe(before.entities);
+      expect(slice().endpoints).toBe(before.endpoints);
+      expect(cache.selectResponse(store.getState(), api.getPost, { id: '5' })).toMatchObject({ error, data: undefined });
+    });
+  });
+
+  test('a create through endpoint.push appears in every matching cached list, without a refetch', async () => {
+    server.on('GET /:group/posts', (_, url) => ({ json: url.pathname === '/vue/posts' ? [] : posts }));
+    server.on('POST /:group/posts', request => ({ status: 201, json: { id: '3', group: 'react', author: { id: 'u1', name: 'Ann', isAdmin: true }, ...(request.body as object) } }));
+    const { cache, store } = setup();
+    await store.dispatch(cache.fetch(api.getPosts, { group: 'react' }));
+    await store.dispatch(cache.fetch(api.getPosts, { group: 'react', orderBy: 'title' }));
+    await store.dispatch(cache.fetch(api.getPosts, { group: 'vue' }));
+    const vue = cache.selectResponse(store.getState(), api.getPosts, { group: 'vue' }).data;
+    const gets = server.count('GET /react/posts');
+
+    const created = await store.dispatch(cache.fetch(api.getPosts.push, { group: 'react' }, { title: 'Cherry' }));
+    expect(created.map(post => post.id)).toEqual(['3']);
+    const ids = (params: object) => cache.selectResponse(store.getState(), api.getPosts, params as never).data!.map(post => post.id);
+    expect(ids({ group: 'react' })).toEqual(['1', '2', '3']);
+    expect(ids({ group: 'react', orderBy: 'title' })).toEqual(['1', '2', '3']);
+    expect(cache.selectResponse(store.getState(), api.getPosts, { group: 'vue' }).data).toBe(vue);
+    expect(server.count('GET /react/posts')).toBe(gets);
+    expect(server.requests[server.requests.length - 1]).toMatchObject({ method: 'POST', url: '/react/posts', body: { title: 'Cherry' } });
+  });
+});
+
+describe('expiry, invalidation and reset', () => {
+  test('selectResponse reports valid, stale after expireAll, invalid after invalidate; fetchIfStale fetches only then', async () => {
+    server.on('GET /stats/:id', () => ({ json: { product_id: 'S', last: server.count() } }));
+    const { cache, store } = setup();
+    const args = { product_id: 'S' } as const;
+    expect(cache.selectResponse(store.getState(), api.getStats, args).expiryStatus).toBe('invalid');
+    const fetched = await store.dispatch(cache.fetchIfStale(api.getStats, args));
+    const count = server.count('GET /stats/S');
+    expect(cache.selectResponse(store.getState(), api.getStats, args).expiryStatus).toBe('valid');
+    expect(store.dispatch(cache.fetchIfStale(api.getStats, args))).toBe(fetched);
+    expect(server.count('GET /stats/S')).toBe(count);
+
+    store.dispatch(cache.expireAll({ testKey: key => key.includes('/stats/') }));
+    expect(cache.selectResponse(store.getState(), api.getStats, args)).toMatchObject({ expiryStatus: 'stale', data: fetched });
+    await store.dispatch(cache.fetchIfStale(api.getStats, args));
+    expect(server.count('GET /stats/S')).toBe(count + 1);
+    expect(cache.selectResponse(store.getState(), api.getStats, args).expiryStatus).toBe('valid');
+
+    store.dispatch(cache.invalidate(api.getStats, args));
+    expect(cache.selectResponse(store.getState(), api.getStats, args)).toMatchObject({ expiryStatus: 'invalid', data: undefined });
+    store.dispatch(cache.invalidate(api.getStats, null));
+    await store.dispatch(cache.fetchIfStale(api.getStats, args));
+    expect(server.count('GET /stats/S')).toBe(count + 2);
+  });
+
+  test('a Collection with a stable pk is valid at a new lens without its own entry (§13)', async () => {
+    server.on('GET /companies', () => ({ json: companies }));
+    const { cache, store } = setup();
+    await store.dispatch(cache.fetch(api.getCompanies, { portfolio: 'A' }));
+    const atB = cache.selectResponse(store.getState(), api.getCompanies, { portfolio: 'B' });
+    expect(atB.expiryStatus).toBe('valid');
+    expect(atB.data!.map(company => company.name)).toEqual(['Acme', 'Globex']);
+    expect(atB.data![0]).toBeInstanceOf(Company);
+  });
+
+  test('invalidateAll reaches the keys testKey accepts; resetEntireStore drops answers to requests started before', async () => {
+    server.on('GET /tickers/:id', (_, url) => ({ json: { product_id: url.pathname.split('/')[2], price: 3 } }));
+    const { cache, store, slice } = setup();
+    await store.dispatch(cache.fetch(api.getTicker, { product_id: 'X' }));
+    await store.dispatch(cache.fetch(api.getTicker, { product_id: 'Y' }));
+    store.dispatch(cache.invalidateAll({ testKey: key => key.endsWith('/X') }));
+    expect(cache.selectResponse(store.getState(), api.getTicker, { product_id: 'X' }).expiryStatus).toBe('invalid');
+    expect(cache.selectResponse(store.getState(), api.getTicker, { product_id: 'Y' }).expiryStatus).toBe('valid');
+
+    const held = gate();
+    server.on('GET /tickers/:id', () => ({ json: { product_id: 'Z', price: 4 }, hold: held.promise }));
+    const pending = store.dispatch(cache.fetch(api.getTicker, { product_id: 'Z' }));
+    store.dispatch(cache.resetEntireStore());
+    expect(slice().entities).toEqual({});
+    held.open();
+    await expect(pending).resolves.toBeUndefined();
+    expect(slice().entities).toEqual({});
+  });
+});
+
+describe('controller', () => {
+  test('binds reads and writes to one store; the same object per store', async () => {
+    server.on('GET /users', () => ({ json: [{ id: 'u9', name: 'Cy', isAdmin: false }] }));
+    const { cache, store } = setup();
+    const controller = cache.controller(store);
+    expect(cache.controller(store)).toBe(controller);
+    const users = await controller.fetch(api.getUsers);
+    expect(users.map(user => user.name)).toEqual(['Cy']);
+    expect(controller.getResponse(api.getUsers).data).toBe(users);
+    controller.set(api.getUsers.schema.schema[0], { id: 'u9', name: 'Cyd' });
+    expect(controller.get(api.getUsers.schema.schema[0], { id: 'u9' })?.name).toBe('Cyd');
+    controller.setError(api.getUsers, new NetworkError('GET', '/users', new Response('', { status: 503 }), ''));
+    expect(controller.getResponse(api.getUsers).error).toMatchObject({ status: 503 });
+    controller.resetEntireStore();
+    expect(controller.get(api.getUsers.schema.schema[0], { id: 'u9' })).toBeUndefined();
+  });
+});

@@ -1,0 +1,30 @@
+/** The error of a request the server answered with a non-2xx status (BEHAVIOR §15). */
+
+import { describe, ErrorCode, LensCacheError } from '../shared/errors.js';
+
+const DOCS = 'https://github.com/lenscache/lenscache/blob/main/docs/errors.md#network_error';
+
+/**
+ * Rejects `endpoint.fetch` (and `cache.fetch`) when the response status is not 2xx. `status` is the
+ * HTTP status, `response` the `Response` (its body already read), `body` the body parsed as JSON
+ * when it was JSON, else its text. Stored in state as `{ name, message, status, code }`.
+ */
+export class NetworkError extends LensCacheError {
+  readonly response: Response;
+  readonly body: unknown;
+
+  constructor(method: string, url: string, response: Response, body: unknown) {
+    const answer = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+    const shown = body === '' || body === undefined ? '' : ` Body: ${describe(body)}.`;
+    super(
+      ErrorCode.NETWORK_ERROR,
+      `${method} ${url} answered ${answer}; a 2xx status was expected.${shown}\n` +
+        'Check the URL and args the endpoint was called with, and the server log for this request.\n' +
+        `See ${DOCS}`,
+      response.status,
+    );
+    this.name = 'NetworkError';
+    this.response = response;
+    this.body = body;
+  }
+}

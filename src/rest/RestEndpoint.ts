@@ -1,0 +1,239 @@
+/**
+ * RestEndpoint: a REST request described once (path template, method, schema, expiry), used by
+ * the cache to fetch, key and store it. See docs/RestEndpoint.md.
+ */
+
+import { Collection } from '../schema/Collection.js';
+import type { CollectionOp, CollectionOpName } from '../schema/CollectionOp.js';
+import { describe, ErrorCode, inputError, LensCacheError, setupError } from '../shared/errors.js';
+import { stableStringify } from '../shared/json.js';
+import { NetworkError } from './NetworkError.js';
+import { pathTemplate, type PathParams, type PathTemplate } from './pathParams.js';
+
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+export interface RestEndpointOptions {
+  /** The URL path, with `:name` params (`'/:group/posts'`) and optional parts in braces. */
+  path: string;
+  /** The response's schema. Without one, the raw response is stored and returned. */
+  schema?: unknown;
+  method?: HttpMethod;
+  /** Put before the path: `'https://api.example.com'`. */
+  urlPrefix?: string;
+  /** The type of the query-string params (a type marker: `{} as { orderBy?: string }`). */
+  searchParams?: object;
+  /** The type of a mutation's body, sent as JSON from `args[1]` (a type marker). */
+  body?: unknown;
+  /** How long a response stays valid, in ms (default 60 000). */
+  dataExpiryLength?: number;
+  /** How long an error stays valid, in ms (default 1 000). */
+  errorExpiryLength?: number;
+  /** Transforms the parsed response before it is normalized: `(value, ...args) => value`. */
+  process?: (value: any, ...args: any[]) => unknown;
+  /** Extra request headers. */
+  headers?: Readonly<Record<string, string>>;
+}
+
+type SearchOf<O> = O extends { searchParams: infer S extends object } ? S : unknown;
+type BodyOf<O> = O extends { body: infer B } ? B : unknown;
+type IsMutation<O> = O extends { method: 'POST' | 'PUT' | 'PATCH' | 'DELETE' } ? true : false;
+
+/** The params object an endpoint takes: its path params and its search params. */
+export type RestParams<O extends RestEndpointOptions> = PathParams<O['path']> &
+  (unknown extends SearchOf<O> ? Record<string, unknown> : SearchOf<O>);
+
+/** The args of an endpoint: `(params)` for reads, `(params, body)` for mutations. */
+export type RestArgs<O extends RestEndpointOptions> =
+  IsMutation<O> extends true
+    ? [params: RestParams<O>, body?: BodyOf<O>]
+    : {} extends RestParams<O>
+      ? [params?: RestParams<O>]
+      : [params: RestParams<O>];
+
+/** The options of `base.extend(options)`: `options` win. */
+export type Extended<O, E> = Omit<O, keyof E> & E extends infer R extends RestEndpointOptions ? R : never;
+
+type SchemaOption<O> = O extends { schema: infer S } ? S : undefined;
+type OpOf<S, N extends CollectionOpName> = S extends Collection<infer C> ? CollectionOp<C, N> : never;
+type OpEndpoint<O extends RestEndpointOptions, N extends CollectionOpName, M extends HttpMethod> = RestEndpoint<
+  Extended<O, { method: M; schema: OpOf<SchemaOption<O>, N> }>
+>;
+
+const MUTATIONS = new Set<string>(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * A REST endpoint. Reads take `(params)`; params that are not in the path go to the query string.
+ * Mutations take `(params, body)`; the body is sent as JSON.
+ *
+ * @example
+ * ```ts
+ * const getPosts = new RestEndpoint({
+ *   path: '/:group/posts',
+ *   searchParams: {} as { orderBy?: string; author?: string },
+ *   schema: new Collection([Post]),
+ * });
+ * getPosts.url({ group: 'react', orderBy: 'title' }); // '/react/posts?orderBy=title'
+ * await store.dispatch(cache.fetch(getPosts, { group: 'react' }));
+ * await store.dispatch(cache.fetch(getPosts.push, { group: 'react' }, { title: 'New' }));
+ * ```
+ * @see docs/RestEndpoint.md
+ */
+export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOptions> {
+  readonly path: O['path'];
+  readonly schema: SchemaOption<O>;
+  readonly method: HttpMethod;
+  readonly urlPrefix: string;
+  readonly dataExpiryLength: number | undefined;
+  readonly errorExpiryLength: number | undefined;
+  /** Mutations are never shared between callers, and always run. */
+  readonly sideEffect: boolean;
+  private readonly template: PathTemplate;
+  private readonly ops = new Map<CollectionOpName, RestEndpoint<any>>();
+
+  constructor(readonly options: O) {
+    if (typeof options?.path !== 'string') {
+      throw setupError(
+        ErrorCode.INVALID_SCHEMA,
+        `A RestEndpoint needs a path string; received ${describe(options?.path)}.`,
+        "Pass one: new RestEndpoint({ path: '/users/:id', schema: User }).",
+      );
+    }
+    this.path = options.path;
+    this.schema = options.schema as SchemaOption<O>;
+    this.method = (options.method ?? 'GET').toUpperCase() as HttpMethod;
+    this.urlPrefix = options.urlPrefix ?? '';
+    this.dataExpiryLength = options.dataExpiryLength;
+    this.errorExpiryLength = options.errorExpiryLength;
+    this.sideEffect = MUTATIONS.has(this.method);
+    this.template = pathTemplate(options.path);
+  }
+
+  /** The URL for args: the prefix, the filled path, then the other params, sorted, as a query string. */
+  url(...args: RestArgs<O>): string {
+    const params = paramsOf(args[0], this.path);
+    const search = new URLSearchParams();
+    for (const name of Object.keys(params).sort()) {
+      const value = params[name];
+      if (this.template.names.has(name) || value === undefined) continue;
+      for (const item of Array.isArray(value) ? value : [value]) {
+        search.append(name, typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item));
+      }
+    }
+    const query = search.toString();
+    return `${this.urlPrefix}${this.template.fill(params)}${query ? `?${query}` : ''}`;
+  }
+
+  /** The request key: `METHOD url`, plus the body for mutations. Args in any key order give the same key. */
+  key(...args: RestArgs<O>): string {
+    const key = `${this.method} ${this.url(...args)}`;
+    return this.sideEffect && args[1] !== undefined ? `${key} ${stableStringify(args[1])}` : key;
+  }
+
+  /** Requests the endpoint with the global `fetch`; resolves to the processed response body. */
+  fetch(...args: RestArgs<O>): Promise<unknown> {
+    return this.request(args);
+  }
+
+  /**
+   * The request behind `fetch`, with an AbortSignal. A non-2xx answer rejects with NetworkError; a
+   * 2xx answer that claims JSON but does not parse rejects with INVALID_RESPONSE.
+   */
+  async request(args: readonly unknown[], signal?: AbortSignal): Promise<unknown> {
+    const url = this.url(...(args as RestArgs<O>));
+    const headers: Record<string, string> = { Accept: 'application/json', ...this.options.headers };
+    const init: RequestInit = { method: this.method, headers };
+    if (signal) init.signal = signal;
+    const body = args[1];
+    if (this.sideEffect && body !== undefined) {
+      init.body = JSON.stringify(body);
+      headers['Content-Type'] ??= 'application/json';
+    }
+    const response = await fetch(url, init);
+    const text = await response.text();
+    if (!response.ok) throw new NetworkError(this.method, url, response, parseLoosely(text));
+    const value = parseBody(text, response, this.method, url);
+    return this.options.process ? this.options.process(value, ...args) : value;
+  }
+
+  /** A new endpoint with these options changed. */
+  extend<const E extends Partial<RestEndpointOptions>>(options: E): RestEndpoint<Extended<O, E>> {
+    return new RestEndpoint({ ...this.options, ...options } as unknown as Extended<O, E>);
+  }
+
+  /** POSTs an item, then appends it to every cached list its args match (BEHAVIOR §7.3). */
+  get push(): OpEndpoint<O, 'push', 'POST'> {
+    return this.op('push', 'POST') as never;
+  }
+
+  /** POSTs an item, then prepends it to every matching cached list. */
+  get unshift(): OpEndpoint<O, 'unshift', 'POST'> {
+    return this.op('unshift', 'POST') as never;
+  }
+
+  /** POSTs map entries, then merges them into every matching cached map (Values collections). */
+  get assign(): OpEndpoint<O, 'assign', 'POST'> {
+    return this.op('assign', 'POST') as never;
+  }
+
+  /** PATCHes, then removes the returned items from every matching cached list. */
+  get remove(): OpEndpoint<O, 'remove', 'PATCH'> {
+    return this.op('remove', 'PATCH') as never;
+  }
+
+  /** PATCHes, then moves the returned items between the cached lists they leave and join. */
+  get move(): OpEndpoint<O, 'move', 'PATCH'> {
+    return this.op('move', 'PATCH') as never;
+  }
+
+  private op(name: CollectionOpName, method: HttpMethod): RestEndpoint<any> {
+    let endpoint = this.ops.get(name);
+    if (endpoint) return endpoint;
+    const schema = this.schema as unknown;
+    if (!(schema instanceof Collection)) {
+      throw setupError(
+        ErrorCode.INVALID_SCHEMA,
+        `endpoint.${name} needs a Collection schema, but ${this.method} ${this.path} has ${describe(schema)}.`,
+        'Give the endpoint a Collection: new RestEndpoint({ path, schema: new Collection([Post]) }).',
+      );
+    }
+    endpoint = this.extend({ method, schema: schema[name] as unknown });
+    this.ops.set(name, endpoint);
+    return endpoint;
+  }
+}
+
+function paramsOf(params: unknown, path: string): Readonly<Record<string, unknown>> {
+  if (params === undefined || params === null) return {};
+  if (typeof params === 'object' && !Array.isArray(params)) return params as Record<string, unknown>;
+  throw inputError(
+    ErrorCode.UNEXPECTED_INPUT,
+    `The first arg of the endpoint ${JSON.stringify(path)} must be its params object, but received ${describe(params)}.`,
+    "Pass params by name: endpoint.url({ id: '1' }), not endpoint.url('1').",
+  );
+}
+
+/** Error bodies are shown parsed when they are JSON, else as text. */
+function parseLoosely(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function parseBody(text: string, response: Response, method: string, url: string): unknown {
+  if (text === '') return null;
+  const type = response.headers.get('content-type') ?? '';
+  const trimmed = text.trimStart();
+  if (!type.includes('json') && !trimmed.startsWith('{') && !trimmed.startsWith('[')) return text;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new LensCacheError(
+      ErrorCode.INVALID_RESPONSE,
+      `${method} ${url} answered ${response.status} with a body that is not valid JSON (${(error as Error).message}): ${describe(text)}.\n` +
+        'The server must send complete JSON; check it for truncated or mixed output.\n' +
+        'See https://github.com/lenscache/lenscache/blob/main/docs/errors.md#invalid_response',
+    );
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Path templates, by path-to-regexp: the names a template takes (at run time and in types) and the
+ * URL path built from params. `:name` segments are required; inside braces (`/posts{/:id}`),
+ * optional.
+ */
+
+import { compile, parse, type Token } from 'path-to-regexp';
+import { describe, ErrorCode, setupError, inputError } from '../shared/errors.js';
+
+type Strip<S extends string> = S extends `${infer Head}{${string}}${infer Tail}` ? `${Head}${Strip<Tail>}` : S;
+type Groups<S extends string> = S extends `${string}{${infer Group}}${infer Tail}` ? Group | Groups<Tail> : never;
+type NameOf<S extends string> = S extends `${infer Name}${'/' | '.' | '-' | '{' | '}' | ';' | ','}${string}` ? Name : S;
+type Names<S extends string> = S extends `${string}${':' | '*'}${infer Rest}` ? NameOf<Rest> | Names<Rest> : never;
+
+/** A path param's value: numbers and booleans are written as strings. */
+export type PathValue = string | number | boolean;
+
+/** The params a path template takes: `'/:group/posts{/:id}'` → `{ group: PathValue; id?: PathValue }`. */
+export type PathParams<P extends string> = string extends P
+  ? Record<string, unknown>
+  : Simplify<{ [K in Names<Strip<P>>]: PathValue } & { [K in Names<Groups<P>>]?: PathValue }>;
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+/** A compiled template: its param names and the function that fills it. */
+export interface PathTemplate {
+  readonly names: ReadonlySet<string>;
+  fill(params: Readonly<Record<string, unknown>>): string;
+}
+
+const templates = new Map<string, PathTemplate>();
+
+export function pathTemplate(path: string): PathTemplate {
+  let template = templates.get(path);
+  if (template) return template;
+  let tokens: Token[];
+  try {
+    tokens = parse(path).tokens;
+  } catch (error) {
+    throw setupError(
+      ErrorCode.INVALID_SCHEMA,
+      `The RestEndpoint path ${JSON.stringify(path)} is not a valid template: ${(error as Error).message}`,
+      "Write params as :name segments ('/:group/posts'), optional parts in braces ('/posts{/:id}').",
+    );
+  }
+  const names = new Set<string>();
+  collectNames(tokens, names);
+  const toPath = compile(path, { encode: encodeURIComponent });
+  template = {
+    names,
+    fill(params) {
+      const values: Record<string, string | string[]> = {};
+      for (const name of names) {
+        const value = params[name];
+        if (value === undefined || value === null) continue;
+        if (Array.isArray(value)) {
+          // Wildcards (`/files/*path`) take a list of segments.
+          values[name] = value.map(String);
+          continue;
+        }
+        if (typeof value === 'object' || typeof value === 'function' || typeof value === 'symbol') {
+          throw inputError(
+            ErrorCode.UNEXPECTED_INPUT,
+            `The path param "${name}" of ${JSON.stringify(path)} must be a string or a number, but received ${describe(value)}.`,
+            `Pass a plain value: { ${name}: '…' }.`,
+          );
+        }
+        values[name] = String(value);
+      }
+      try {
+        return toPath(values);
+      } catch (error) {
+        throw inputError(
+          ErrorCode.UNEXPECTED_INPUT,
+          `The path ${JSON.stringify(path)} could not be filled from ${describe(params)}: ${(error as Error).message}.`,
+          `Pass every :param of the path in args[0], e.g. endpoint.url({ ${[...names].map(name => `${name}: '…'`).join(', ')} }).`,
+        );
+      }
+    },
+  };
+  templates.set(path, template);
+  return template;
+}
+
+function collectNames(tokens: readonly Token[], names: Set<string>): void {
+  for (const token of tokens) {
+    if (token.type === 'param' || token.type === 'wildcard') names.add(token.name);
+    else if (token.type === 'group') collectNames(token.tokens, names);
+  }
+}

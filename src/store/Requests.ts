@@ -1,0 +1,112 @@
+/**
+ * The requests of one cache (BEHAVIOR §13.7): identical reads in flight share one request, every
+ * request can be aborted, and each settles as one write. In-flight requests live here, not in the
+ * state: starting a fetch dispatches nothing.
+ */
+
+import { ErrorCode, setupError, describe } from '../shared/errors.js';
+import type { EndpointLike } from './endpoint.js';
+import type { Resolved, ResolveInput } from './writes.js';
+
+/** What `cache.fetch` resolves to, with `abort()`: shared requests are aborted for every caller. */
+export type FetchPromise<T> = Promise<T> & { abort(reason?: unknown): void };
+
+type Dispatch = (action: any) => unknown;
+
+export interface RequestHooks {
+  /** Writes a settled request (the cache's `resolve` thunk), returning what was written. */
+  resolve(endpoint: EndpointLike, input: ResolveInput): (dispatch: Dispatch, getState: () => unknown) => Resolved | undefined;
+  /** The stored result denormalized for args (what the promise resolves to). */
+  data(rootState: unknown, endpoint: EndpointLike, args: readonly unknown[], result: unknown): unknown;
+}
+
+interface InFlight {
+  readonly promise: FetchPromise<unknown>;
+  readonly controller: AbortController;
+}
+
+export class Requests {
+  private readonly inFlight = new Map<string, InFlight>();
+  /** Counts resets: a request from an earlier one writes nothing, even within the same millisecond. */
+  private generation = 0;
+
+  constructor(private readonly hooks: RequestHooks) {}
+
+  /** Forgets requests in flight (after a reset: their answers are dropped, new fetches start anew). */
+  clear(): void {
+    this.inFlight.clear();
+    this.generation++;
+  }
+
+  fetch(endpoint: EndpointLike, args: readonly unknown[], dispatch: Dispatch, getState: () => unknown): FetchPromise<unknown> {
+    const run = runnerOf(endpoint);
+    const key = endpoint.key(...args);
+    const shared = !endpoint.sideEffect;
+    if (shared) {
+      const existing = this.inFlight.get(key);
+      if (existing) return existing.promise;
+    }
+    const controller = new AbortController();
+    // §13.7: a request is as old as its start, so a slow answer never overwrites a newer one.
+    const fetchedAt = Date.now();
+    const generation = this.generation;
+    const settle = async (): Promise<unknown> => {
+      let response: unknown;
+      let failure: { error: unknown } | undefined;
+      try {
+        response = await untilAborted(run(args, controller.signal), controller.signal);
+      } catch (error) {
+        failure = { error: error ?? new Error(`The request ${key} failed without a reason.`) };
+      } finally {
+        if (this.inFlight.get(key)?.controller === controller) this.inFlight.delete(key);
+      }
+      // §1.3.6: the store was reset since this request started; its answer is dropped.
+      if (generation !== this.generation) {
+        if (failure) throw failure.error;
+        return undefined;
+      }
+      if (failure) {
+        dispatch(this.hooks.resolve(endpoint, { args, error: failure.error, fetchedAt }));
+        throw failure.error;
+      }
+      const written = dispatch(this.hooks.resolve(endpoint, { args, response, fetchedAt })) as Resolved | undefined;
+      if (written?.error !== undefined) throw written.error;
+      // A request from before a reset writes nothing (§1.3.6); its promise settles with nothing.
+      if (!written) return undefined;
+      if (endpoint.schema === undefined || endpoint.schema === null) return response;
+      return this.hooks.data(getState(), endpoint, args, written.result);
+    };
+    const promise = Object.assign(settle(), { abort: (reason?: unknown) => controller.abort(reason) });
+    if (shared) this.inFlight.set(key, { promise, controller });
+    return promise;
+  }
+}
+
+function runnerOf(endpoint: EndpointLike): (args: readonly unknown[], signal: AbortSignal) => Promise<unknown> {
+  if (typeof endpoint.request === 'function') return (args, signal) => endpoint.request!(args, signal);
+  if (typeof endpoint.fetch === 'function') return args => endpoint.fetch!(...args);
+  throw setupError(
+    ErrorCode.INVALID_SCHEMA,
+    `cache.fetch needs an endpoint that can fetch, but received ${describe(endpoint)} without fetch().`,
+    'Use a RestEndpoint, or give the endpoint a fetch(...args) method returning a promise of the response.',
+  );
+}
+
+/** Settles with the request, or rejects as soon as the signal aborts (whether or not it listens). */
+function untilAborted<T>(request: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    request.then(
+      value => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      error => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
