@@ -2,6 +2,7 @@
  * The fetch thunks end to end (BEHAVIOR §1.3–1.4, §13, §15): a real store, real requests to a real
  * local server. Requests are counted at the server; answers are held back to choose their order.
  */
+import { configureStore } from '@reduxjs/toolkit';
 import { NetworkError, type CacheState } from '../../src/index';
 import { companies, Company } from '../fixtures/company';
 import { Article, exampleEndpoints } from '../fixtures/endpoints';
@@ -73,6 +74,62 @@ describe('cache.fetch', () => {
     expect(server.count('POST /react/posts') - postsBefore).toBe(2);
   });
 
+  test('one cache in two stores keeps their requests apart', async () => {
+    const held = gate();
+    server.on('GET /tickers/:id', () => ({ json: { product_id: 'TWO', price: 5 }, hold: held.promise }));
+    const { cache, store } = setup();
+    const second = configureStore({ reducer: { cache: cache.reducer }, middleware: d => d().concat(cache.middleware) });
+    const before = server.count('GET /tickers/TWO');
+    const a = store.dispatch(cache.fetch(api.getTicker, { product_id: 'TWO' }));
+    const b = second.dispatch(cache.fetch(api.getTicker, { product_id: 'TWO' }));
+    expect(b).not.toBe(a);
+    held.open();
+    await Promise.all([a, b]);
+    expect(server.count('GET /tickers/TWO') - before).toBe(2);
+    expect(cache.selectQuery(second.getState(), api.getTicker.schema, { product_id: 'TWO' })?.price).toBe(5);
+  });
+
+  test('an abort frees the key at once; a fetch that throws synchronously is not kept in flight', async () => {
+    const held = gate();
+    server.on('GET /tickers/:id', () => ({ json: { product_id: 'AB', price: 6 }, hold: held.promise }));
+    const { cache, store } = setup();
+    const first = store.dispatch(cache.fetch(api.getTicker, { product_id: 'AB' }));
+    first.abort();
+    const second = store.dispatch(cache.fetch(api.getTicker, { product_id: 'AB' }));
+    expect(second).not.toBe(first);
+    await expect(first).rejects.toMatchObject({ name: 'AbortError' });
+    held.open();
+    await expect(second).resolves.toMatchObject({ price: 6 });
+
+    let calls = 0;
+    const throwing = { key: () => 'sync', schema: undefined, fetch: () => { calls++; if (calls === 1) throw new Error('bad config'); return Promise.resolve('ok'); } };
+    const state = store.getState();
+    const failed = store.dispatch(cache.fetch(throwing));
+    // Starting a fetch dispatches nothing, even when it fails at once.
+    expect(store.getState()).toBe(state);
+    await expect(failed).rejects.toThrow('bad config');
+    await expect(store.dispatch(cache.fetch(throwing))).resolves.toBe('ok');
+  });
+
+  test('an answer to a request started before invalidate does not make the entry valid again', async () => {
+    const held = gate();
+    server.on('GET /stats/:id', () => ({ json: { product_id: 'INV', last: 1 }, hold: held.promise }));
+    const { cache, store } = setup();
+    store.dispatch(cache.setResponse(api.getStats, { product_id: 'INV' }, { product_id: 'INV', last: 0 }));
+    const before = store.dispatch(cache.fetch(api.getStats, { product_id: 'INV' }));
+    await new Promise(resolve => setTimeout(resolve, 5));
+    store.dispatch(cache.invalidate(api.getStats, { product_id: 'INV' }));
+    const state = store.getState();
+    store.dispatch(cache.invalidate(api.getStats, { product_id: 'INV' }));
+    expect(store.getState()).toBe(state);
+    held.open();
+    await before;
+    expect(cache.selectResponse(store.getState(), api.getStats, { product_id: 'INV' }).expiryStatus).toBe('invalid');
+    server.on('GET /stats/:id', () => ({ json: { product_id: 'INV', last: 2 } }));
+    await store.dispatch(cache.fetch(api.getStats, { product_id: 'INV' }));
+    expect(cache.selectResponse(store.getState(), api.getStats, { product_id: 'INV' })).toMatchObject({ expiryStatus: 'valid', data: { last: 2 } });
+  });
+
   test('an answer that arrives after a newer one changes nothing: entity, cells, collection row and endpoint entry', async () => {
     const { cache, store, slice } = setup();
     // The old list (at portfolio A) is requested first and answered last.
@@ -94,6 +151,20 @@ describe('cache.fetch', () => {
     expect(slice().entities.Company!['1']).toMatchObject({ name: 'New name' });
     // A's cells come only from A's answer: they are written, as nothing newer exists at A.
     expect(slice().entities['Scalar(portfolio)']!['Company|1|A']).toMatchObject({ shares: 1 });
+
+    // Scalar cells: B's columns, requested first and answered last, lose to the newer list at B.
+    const slowColumns = gate();
+    server.on('GET /companies/columns', () => ({ json: { 1: { pct_equity: 0.01, shares: 1 } }, hold: slowColumns.promise }));
+    const olderColumns = store.dispatch(cache.fetch(api.getColumns, { portfolio: 'B' }));
+    await new Promise(resolve => setTimeout(resolve, 10));
+    server.on('GET /companies', () => ({ json: [{ ...companies[0], pct_equity: 0.9, shares: 900 }] }));
+    await store.dispatch(cache.fetch(api.getCompanies, { portfolio: 'B' }));
+    const cell = slice().entities['Scalar(portfolio)']!['Company|1|B'];
+    expect(cell).toMatchObject({ pct_equity: 0.9, shares: 900 });
+    slowColumns.open();
+    await olderColumns;
+    expect(slice().entities['Scalar(portfolio)']!['Company|1|B']).toBe(cell);
+    expect(cache.selectQuery(store.getState(), Company, { id: '1', portfolio: 'B' })?.shares).toBe(900);
 
     // The endpoint entry: a newer write of the same request wins over the slow answer.
     const slowTicker = gate();

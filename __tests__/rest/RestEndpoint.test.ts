@@ -34,6 +34,22 @@ describe('url() and key()', () => {
     expect(new RestEndpoint({ path: '/items/:id' }).url({ id: 5 })).toBe('/items/5');
   });
 
+  test('object query values are keyed canonically; null and undefined are left out', () => {
+    const filter = new RestEndpoint({ path: '/find', searchParams: {} as { where?: object; tag?: (string | null)[]; q?: string | null } });
+    expect(filter.key({ where: { a: 1, b: 2 } })).toBe(filter.key({ where: { b: 2, a: 1 } }));
+    expect(filter.url({ q: null, tag: ['x', null] })).toBe('/find?tag=x');
+  });
+
+  test('prototype names are ordinary path params; empty and dot values are refused', () => {
+    const odd = new RestEndpoint({ path: '/odd/:constructor{/:toString}' });
+    expect(odd.url({ constructor: 'c' } as never)).toBe('/odd/c');
+    expect(() => odd.url({} as never)).toThrow(/Missing parameters: constructor/);
+    const proto = new RestEndpoint({ path: '/p/:__proto__' });
+    expect(proto.url(JSON.parse('{"__proto__": "x"}'))).toBe('/p/x');
+    expect(() => e.getPost.url({ id: '' })).toThrow(/is "", which would change the path/);
+    expect(() => e.getPost.url({ id: '..' })).toThrow(/is "\.\.", which would change the path/);
+  });
+
   test('optional path parts in braces', () => {
     const files = new RestEndpoint({ path: '/files{/:folder}' });
     expect(files.url({})).toBe('/files');

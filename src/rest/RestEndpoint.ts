@@ -114,9 +114,11 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     const search = new URLSearchParams();
     for (const name of Object.keys(params).sort()) {
       const value = params[name];
-      if (this.template.names.has(name) || value === undefined) continue;
+      // null and undefined mean "not given", as for path params.
+      if (this.template.names.has(name) || value === undefined || value === null) continue;
       for (const item of Array.isArray(value) ? value : [value]) {
-        search.append(name, typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item));
+        if (item === undefined || item === null) continue;
+        search.append(name, typeof item === 'object' ? stableStringify(item) : String(item));
       }
     }
     const query = search.toString();
@@ -140,13 +142,15 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
    */
   async request(args: readonly unknown[], signal?: AbortSignal): Promise<unknown> {
     const url = this.url(...(args as RestArgs<O>));
-    const headers: Record<string, string> = { Accept: 'application/json', ...this.options.headers };
+    // Headers compares names case-insensitively: a user's content-type replaces ours.
+    const headers = new Headers({ Accept: 'application/json' });
+    for (const [name, value] of Object.entries(this.options.headers ?? {})) headers.set(name, value);
     const init: RequestInit = { method: this.method, headers };
     if (signal) init.signal = signal;
     const body = args[1];
     if (this.sideEffect && body !== undefined) {
       init.body = JSON.stringify(body);
-      headers['Content-Type'] ??= 'application/json';
+      if (!headers.has('Content-Type')) headers.set('Content-Type', 'application/json');
     }
     const response = await fetch(url, init);
     const text = await response.text();

@@ -49,9 +49,10 @@ export function pathTemplate(path: string): PathTemplate {
   template = {
     names,
     fill(params) {
-      const values: Record<string, string | string[]> = {};
+      // Own properties only, into a null-prototype map: `__proto__` and `constructor` are names too.
+      const values = Object.create(null) as Record<string, string | string[]>;
       for (const name of names) {
-        const value = params[name];
+        const value = Object.prototype.hasOwnProperty.call(params, name) ? params[name] : undefined;
         if (value === undefined || value === null) continue;
         if (Array.isArray(value)) {
           // Wildcards (`/files/*path`) take a list of segments.
@@ -65,7 +66,16 @@ export function pathTemplate(path: string): PathTemplate {
             `Pass a plain value: { ${name}: '…' }.`,
           );
         }
-        values[name] = String(value);
+        const text = String(value);
+        if (text === '' || text === '.' || text === '..') {
+          // An empty or dot segment would request another resource ('/posts/' or a parent path).
+          throw inputError(
+            ErrorCode.UNEXPECTED_INPUT,
+            `The path param "${name}" of ${JSON.stringify(path)} is ${JSON.stringify(text)}, which would change the path rather than fill it.`,
+            `Pass a non-empty value for ${name} (or leave an optional {…} part out by omitting it).`,
+          );
+        }
+        values[name] = text;
       }
       try {
         return toPath(values);

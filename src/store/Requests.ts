@@ -1,7 +1,7 @@
 /**
- * The requests of one cache (BEHAVIOR §13.7): identical reads in flight share one request, every
- * request can be aborted, and each settles as one write. In-flight requests live here, not in the
- * state: starting a fetch dispatches nothing.
+ * The requests of one cache in one store (BEHAVIOR §13.7): identical reads in flight share one
+ * request, every request can be aborted, and each settles as one write. In-flight requests live
+ * here, not in the state: starting a fetch dispatches nothing.
  */
 
 import { ErrorCode, setupError, describe } from '../shared/errors.js';
@@ -38,6 +38,11 @@ export class Requests {
     this.generation++;
   }
 
+  /** Lets the next fetch of `key` start a new request (after `invalidate`, an abort). */
+  forget(key: string): void {
+    this.inFlight.delete(key);
+  }
+
   fetch(endpoint: EndpointLike, args: readonly unknown[], dispatch: Dispatch, getState: () => unknown): FetchPromise<unknown> {
     const run = runnerOf(endpoint);
     const key = endpoint.key(...args);
@@ -54,7 +59,10 @@ export class Requests {
       let response: unknown;
       let failure: { error: unknown } | undefined;
       try {
-        response = await untilAborted(run(args, controller.signal), controller.signal);
+        // Wrapped, so a fetch that throws synchronously (or returns a plain value) settles like
+        // any other, after the request is registered below.
+        const request = new Promise<unknown>(resolve => resolve(run(args, controller.signal)));
+        response = await untilAborted(request, controller.signal);
       } catch (error) {
         failure = { error: error ?? new Error(`The request ${key} failed without a reason.`) };
       } finally {
@@ -76,7 +84,12 @@ export class Requests {
       if (endpoint.schema === undefined || endpoint.schema === null) return response;
       return this.hooks.data(getState(), endpoint, args, written.result);
     };
-    const promise = Object.assign(settle(), { abort: (reason?: unknown) => controller.abort(reason) });
+    const abort = (reason?: unknown): void => {
+      // A fetch right after an abort starts anew rather than joining the aborted request.
+      if (this.inFlight.get(key)?.controller === controller) this.inFlight.delete(key);
+      controller.abort(reason);
+    };
+    const promise = Object.assign(settle(), { abort });
     if (shared) this.inFlight.set(key, { promise, controller });
     return promise;
   }

@@ -143,16 +143,29 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       return resolved;
     });
 
-  const requests = new Requests({
-    resolve,
-    data: (rootState, endpoint, args, result) => selectors.denormalized(slice(rootState), endpoint.schema, args, result),
-  });
+  // Requests in flight belong to a store: a cache mounted in several stores (tests, SSR) keeps
+  // each store's requests, dedupe and resets apart. `getState` is the store's own function.
+  const requestsByStore = new WeakMap<object, Requests>();
+  const requestsOf = (getState: () => unknown): Requests => {
+    let requests = requestsByStore.get(getState);
+    if (!requests) {
+      requests = new Requests({
+        resolve,
+        data: (rootState, endpoint, args, result) => selectors.denormalized(slice(rootState), endpoint.schema, args, result),
+      });
+      requestsByStore.set(getState, requests);
+    }
+    return requests;
+  };
   const controllers = new WeakMap<object, Controller<P>>();
 
   const invalidateKeys = (keysOf: (state: CacheState) => Iterable<string>): CacheThunk =>
     thunk((dispatch, getState) => {
       const state = slice(getState());
-      dispatchWrite(dispatch, writeAction(ActionTypes.invalidate, reducerPath, computeInvalidate(state, keysOf(state))));
+      const keys = [...keysOf(state)];
+      // A request already in flight started before the invalidation: the next fetch starts anew.
+      for (const key of keys) requestsOf(getState).forget(key);
+      dispatchWrite(dispatch, writeAction(ActionTypes.invalidate, reducerPath, computeInvalidate(state, keys, Date.now())));
     });
 
   const cache: Cache<P> = {
@@ -185,12 +198,12 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       return selectors.response(slice(rootState), endpoint, args, Date.now()) as never;
     },
     fetch(endpoint, ...args) {
-      return thunk((dispatch, getState) => requests.fetch(endpoint, args, dispatch, getState)) as never;
+      return thunk((dispatch, getState) => requestsOf(getState).fetch(endpoint, args, dispatch, getState)) as never;
     },
     fetchIfStale(endpoint, ...args) {
       return thunk((dispatch, getState) => {
         const response = selectors.response(slice(getState()), endpoint, args, Date.now());
-        return response.expiryStatus === 'valid' ? response.data : requests.fetch(endpoint, args, dispatch, getState);
+        return response.expiryStatus === 'valid' ? response.data : requestsOf(getState).fetch(endpoint, args, dispatch, getState);
       }) as never;
     },
     invalidate(endpoint, ...args) {
@@ -206,7 +219,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
     },
     resetEntireStore() {
       return thunk((dispatch, getState) => {
-        requests.clear();
+        requestsOf(getState).clear();
         dispatchWrite(dispatch, writeAction(ActionTypes.reset, reducerPath, computeReset(slice(getState()), Date.now())));
       });
     },

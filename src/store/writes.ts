@@ -104,13 +104,17 @@ function withEndpoint(
   };
 }
 
-/** `invalidate` / `invalidateAll` (§1.4): the results go, and the entries are marked invalidated. */
-export function computeInvalidate(state: CacheState, keys: Iterable<string>): WritePayload {
+/**
+ * `invalidate` / `invalidateAll` (§1.4): the results go, and the entries are marked invalidated as
+ * of `now`, so an answer to a request that started earlier cannot make them valid again.
+ */
+export function computeInvalidate(state: CacheState, keys: Iterable<string>, now: number): WritePayload {
   const list = new PatchList();
   for (const key of keys) {
-    list.remove(['endpoints', key], state.endpoints[key]);
     const previous = state.meta[key];
-    const next: EndpointMeta = { fetchedAt: previous?.fetchedAt ?? 0, date: previous?.date ?? 0, expiresAt: 0, invalidated: true };
+    if (previous?.invalidated && state.endpoints[key] === undefined) continue;
+    list.remove(['endpoints', key], state.endpoints[key]);
+    const next: EndpointMeta = { fetchedAt: Math.max(now, previous?.fetchedAt ?? 0), date: now, expiresAt: 0, invalidated: true };
     list.set(['meta', key], next, previous);
   }
   return { patches: list.patches, inversePatches: list.inversePatches };
