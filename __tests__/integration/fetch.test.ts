@@ -74,6 +74,16 @@ describe('cache.fetch', () => {
     expect(server.count('POST /react/posts') - postsBefore).toBe(2);
   });
 
+  test('bad args, or an endpoint that cannot fetch, throw out of dispatch with the store unchanged and no request', () => {
+    const { cache, store } = setup();
+    const state = store.getState();
+    const requests = server.count();
+    expect(() => store.dispatch(cache.fetch(api.getPost, {} as never))).toThrow(expect.objectContaining({ code: 'UNEXPECTED_INPUT', message: expect.stringMatching(/Missing parameters: id/) }));
+    expect(() => store.dispatch(cache.fetch({ key: () => 'GET /nothing' }))).toThrow(expect.objectContaining({ code: 'INVALID_SCHEMA', message: expect.stringMatching(/without fetch\(\)/) }));
+    expect(store.getState()).toBe(state);
+    expect(server.count()).toBe(requests);
+  });
+
   test('one cache in two stores keeps their requests apart', async () => {
     const held = gate();
     server.on('GET /tickers/:id', () => ({ json: { product_id: 'TWO', price: 5 }, hold: held.promise }));

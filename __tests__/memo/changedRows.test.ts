@@ -4,7 +4,7 @@
  * while a read of any changed (or newly added, or removed) row is walked again.
  */
 import { configureStore } from '@reduxjs/toolkit';
-import { All, Collection, Invalidate, Query, createCache } from '../../src/index';
+import { All, Collection, Entity, Invalidate, Query, Scalar, Values, createCache } from '../../src/index';
 import { companyList, getColumnsMap, getCompanies, companies } from '../fixtures/company';
 import { Post, User } from '../fixtures/schemas';
 import { makeStore } from '../fixtures/store';
@@ -31,6 +31,29 @@ describe('a change to rows a read did not read', () => {
     expect(nextB).not.toBe(atB);
     expect(nextB[1]!.shares).toBe(8);
     expect(nextB[0]).toBe(atB[0]);
+  });
+
+  test('the read at the untouched lens is not walked again at all (its lens is not even asked for)', () => {
+    let lensCalls = 0;
+    class Fund extends Entity {
+      id = '';
+      weight = 0;
+      static override key = 'Fund';
+    }
+    const weight = new Scalar({ lens: args => (lensCalls++, (args[0] as { portfolio?: string } | undefined)?.portfolio), key: 'weight', entity: Fund });
+    Fund.schema = { weight };
+    const funds = new Collection([Fund], { argsKey: () => ({}) });
+    const { cache, store } = makeStore();
+    store.dispatch(cache.set(funds, A, [{ id: '1', weight: 0.1 }, { id: '2', weight: 0.2 }]));
+    store.dispatch(cache.set(new Values(weight), B, { 1: { weight: 0.3 }, 2: { weight: 0.4 } }));
+    const atA = cache.selectQuery(store.getState(), funds, A)!;
+    cache.selectQuery(store.getState(), funds, B);
+    store.dispatch(cache.set(new Values(weight), B, { 2: { weight: 0.5 } }));
+    const calls = lensCalls;
+    expect(cache.selectQuery(store.getState(), funds, A)).toBe(atA);
+    expect(lensCalls).toBe(calls);
+    expect(cache.selectQuery(store.getState(), funds, B)!.map(fund => fund.weight)).toEqual([0.3, 0.5]);
+    expect(lensCalls).toBeGreaterThan(calls);
   });
 
   test('a post outside a filtered list keeps the list and its Query result; a post inside changes both', () => {

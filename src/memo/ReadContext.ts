@@ -12,6 +12,9 @@ import { unvisit } from '../denormalize/unvisit.js';
 import type { ComputedMemo } from './ComputedMemo.js';
 import { LENS, type CachedValue, type EntityCache, type LensFn } from './EntityCache.js';
 
+/** A table a read depended on: its name, the object the read saw, and whether it read it whole. */
+export type TableRead = readonly [table: string, seen: unknown, whole: boolean];
+
 export class ReadContext implements DenormalizeDelegate, QueryDelegate {
   /** Rows the read itself looked up (outside any entity), as `table, key, row` triples. */
   readonly deps: unknown[] = [];
@@ -140,21 +143,20 @@ export class ReadContext implements DenormalizeDelegate, QueryDelegate {
     for (const child of this.children) forEachTriple(child.deps, visit);
   }
 
-  /** The tables this read depended on whole (any change to them may change the read). */
-  wholeTablesRead(): ReadonlySet<string> {
-    return new Set(this.wholeTables.keys());
-  }
-
   /** Every table this read depended on, with the object it saw (absent tables as undefined). */
-  tablesRead(): Array<[string, unknown]> {
-    const tables = new Map(this.wholeTables);
+  tablesRead(): TableRead[] {
+    const tables: TableRead[] = [...this.wholeTables].map(([table, seen]) => [table, seen, true]);
+    const named = new Set(this.wholeTables.keys());
     const entities = this.state.entities;
     let last: string | undefined;
     this.forEachDep(table => {
-      if (table !== last && !tables.has(table)) tables.set(table, entities[table]);
+      if (table !== last && !named.has(table)) {
+        named.add(table);
+        tables.push([table, entities[table], false]);
+      }
       last = table;
     });
-    return [...tables];
+    return tables;
   }
 }
 

@@ -17,7 +17,7 @@ import { changedKeys } from '../shared/tableDiffs.js';
 import type { CacheState } from '../shared/state.js';
 import { ComputedMemo } from './ComputedMemo.js';
 import { EntityCache, type Entities } from './EntityCache.js';
-import { ReadContext } from './ReadContext.js';
+import { ReadContext, type TableRead } from './ReadContext.js';
 import { reuse } from './reuse.js';
 
 /** One memoized read. `value` may be INVALID (read as deleted). */
@@ -32,11 +32,9 @@ export interface ReadResult {
 interface Entry extends ReadResult {
   readonly input: unknown;
   /** The tables read and the objects seen; moved forward when a change missed every row read. */
-  tables: ReadonlyArray<[string, unknown]>;
-  /** Tables read whole (by All): any change to them counts. */
-  readonly whole: ReadonlySet<string>;
-  /** How many times a change elsewhere has been checked against this entry. */
-  checks: number;
+  tables: readonly TableRead[];
+  /** Set once a change elsewhere has been checked against this entry (by a scan of its rows). */
+  checked: boolean;
   /** The keys read per table, built when an entry outlives its first change elsewhere. */
   keysRead?: Map<string, Set<string>>;
 }
@@ -95,8 +93,7 @@ export class Reader {
       value: reuse(previous?.value, value),
       forEachDep: visit => context.forEachDep(visit),
       tables: context.tablesRead(),
-      whole: context.wholeTablesRead(),
-      checks: 0,
+      checked: false,
     };
     slot?.set(memoKey, entry);
     return entry;
@@ -118,31 +115,34 @@ export class Reader {
  * written, a post outside a filtered list updated.
  */
 function changesMissed(entry: Entry, entities: Entities): boolean {
-  const changed = new Map<string, string[]>();
-  for (const [table, seen] of entry.tables) {
+  const changed = new Map<string, Set<string>>();
+  for (const [table, seen, whole] of entry.tables) {
     const now = entities[table];
     if (now === seen) continue;
-    if (seen === undefined || now === undefined || entry.whole.has(table)) return false;
+    // A table read whole (All) depends on every key, added ones included.
+    if (whole || seen === undefined || now === undefined) return false;
     const keys = changedKeys(seen as object, now, MAX_CHANGED_KEYS);
     if (keys === undefined) return false;
-    changed.set(table, keys);
+    changed.set(table, new Set(keys));
   }
-  // The first check scans the rows read (no allocation: most entries hit a change and are read
-  // again); an entry that outlives a change is likely to be checked again, and gets an index.
-  if (entry.keysRead === undefined && entry.checks++ === 0) {
+  const touches = (table: string, key: string): boolean => changed.get(table)?.has(key) === true;
+  // The first check scans the rows read (no index: most entries hit a change and are read again);
+  // an entry that outlives a change is likely to be checked again, and gets an index.
+  if (entry.keysRead === undefined && !entry.checked) {
+    entry.checked = true;
     let hit = false;
     entry.forEachDep((table, key) => {
-      if (!hit && changed.get(table)?.includes(key)) hit = true;
+      hit ||= touches(table, key);
     });
     if (hit) return false;
   } else {
     const index = (entry.keysRead ??= keysReadBy(entry));
     for (const [table, keys] of changed) {
       const read = index.get(table);
-      if (read !== undefined && keys.some(key => read.has(key))) return false;
+      if (read !== undefined) for (const key of keys) if (read.has(key)) return false;
     }
   }
-  entry.tables = entry.tables.map(([table]) => [table, entities[table]]);
+  entry.tables = entry.tables.map(([table, , whole]) => [table, entities[table], whole]);
   return true;
 }
 
@@ -156,7 +156,7 @@ function keysReadBy(entry: Entry): Map<string, Set<string>> {
   return keys;
 }
 
-function tablesUnchanged(tables: ReadonlyArray<[string, unknown]>, entities: Entities): boolean {
+function tablesUnchanged(tables: readonly TableRead[], entities: Entities): boolean {
   for (const [table, seen] of tables) if (entities[table] !== seen) return false;
   return true;
 }
