@@ -8,6 +8,7 @@ import type { Dict } from '../shared/dict.js';
 import { warnOnce } from '../shared/env.js';
 import type { CacheState, Row } from '../shared/state.js';
 import { queryKey } from '../denormalize/queryKey.js';
+import { isValidLens } from '../schema/Scalar.js';
 import { unvisit } from '../denormalize/unvisit.js';
 import type { ComputedMemo } from './ComputedMemo.js';
 import { LENS, type CachedValue, type EntityCache, type LensFn } from './EntityCache.js';
@@ -40,7 +41,7 @@ export class ReadContext implements DenormalizeDelegate, QueryDelegate {
   private readonly lensOf = (lens: LensFn): string | undefined => {
     if (this.lenses.has(lens)) return this.lenses.get(lens);
     const raw = lens(this.args);
-    const value = typeof raw === 'string' && !raw.includes('|') ? raw : undefined;
+    const value = isValidLens(raw) ? raw : undefined;
     this.lenses.set(lens, value);
     return value;
   };
@@ -55,7 +56,7 @@ export class ReadContext implements DenormalizeDelegate, QueryDelegate {
     private readonly maxEntityDepth: number,
   ) {}
 
-  lens(lens: LensFn): unknown {
+  lens(lens: LensFn): string | undefined {
     const value = this.lensOf(lens);
     this.frame.push(LENS, lens, value);
     return value;

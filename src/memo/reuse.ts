@@ -4,6 +4,8 @@
  * are returned, so `useSelector` sees no change. Entity instances compare by identity only.
  */
 
+import { hasOwn } from '../shared/dict.js';
+
 export function reuse<T>(previous: unknown, next: T): T {
   if (previous === next || !isPlainContainer(previous) || !isPlainContainer(next)) return next;
   return (sameMembers(previous, next) ? previous : next) as T;
@@ -28,7 +30,7 @@ function sameMembers(previous: object, next: object): boolean {
   const keys = Object.keys(after);
   if (keys.length !== Object.keys(before).length) return false;
   for (const key of keys) {
-    if (!Object.prototype.hasOwnProperty.call(before, key)) return false;
+    if (!hasOwn(before, key)) return false;
     const a = before[key];
     const b = after[key];
     if (a !== b && !(isPlainContainer(a) && isPlainContainer(b) && sameMembers(a, b))) return false;

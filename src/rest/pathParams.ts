@@ -5,6 +5,7 @@
  */
 
 import { compile, parse, type Token } from 'path-to-regexp';
+import { hasOwn } from '../shared/dict.js';
 import { describe, ErrorCode, setupError, inputError } from '../shared/errors.js';
 
 type Strip<S extends string> = S extends `${infer Head}{${string}}${infer Tail}` ? `${Head}${Strip<Tail>}` : S;
@@ -52,7 +53,7 @@ export function pathTemplate(path: string): PathTemplate {
       // Own properties only, into a null-prototype map: `__proto__` and `constructor` are names too.
       const values = Object.create(null) as Record<string, string | string[]>;
       for (const name of names) {
-        const value = Object.prototype.hasOwnProperty.call(params, name) ? params[name] : undefined;
+        const value = hasOwn(params, name) ? params[name] : undefined;
         if (value === undefined || value === null) continue;
         if (Array.isArray(value)) {
           // Wildcards (`/files/*path`) take a list of segments.

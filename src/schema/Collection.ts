@@ -18,7 +18,7 @@ import {
 } from './collectionKey.js';
 import { CollectionOp, type CollectionOpName } from './CollectionOp.js';
 import { isEntityClass, type EntityClass } from './Entity.js';
-import { memberOf } from './plainArray.js';
+import { memberOf, normalizeArray } from './plainArray.js';
 import { Union } from './Union.js';
 import { Values } from './Values.js';
 
@@ -171,12 +171,7 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
       return (this.schema as Values).normalize(input, parent, key, delegate) as object;
     }
     checkShape(this, input, true, key);
-    const refs: unknown[] = [];
-    for (const item of input as unknown[]) {
-      const ref = delegate.visit(this.member, item, parent, key);
-      if (ref !== undefined) refs.push(ref);
-    }
-    return refs;
+    return normalizeArray(this.schema as readonly unknown[], input, parent, key, delegate);
   }
 
   private denormalizeMembers(row: object, hold: (value: object) => void, delegate: DenormalizeDelegate): unknown {

@@ -68,10 +68,7 @@ export class Query<S = unknown, R = unknown> implements SchemaConstruct {
   denormalize(input: unknown, delegate: DenormalizeDelegate): unknown {
     const value = delegate.unvisit(this.schema, input);
     if (value === undefined || value === INVALID) return value;
-    return delegate.computed(this, value, () => {
-      const args = delegate.args;
-      return args.length === 0 ? this.process(value as Queried<S>) : this.process(value as Queried<S>, ...args);
-    });
+    return delegate.computed(this, value, () => this.process(value as Queried<S>, ...delegate.args));
   }
 
   /** @internal §9.2 */

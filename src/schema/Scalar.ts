@@ -118,9 +118,10 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
     let cellEntity = entityKey;
     if (Array.isArray(stored) && stored.length === 3) [pk, cellField, cellEntity] = stored as [string, string, string];
     else if (stored !== undefined) return stored;
+    // The read reports a bad lens as undefined (§10.2), so there is no cell to read.
     const lens = delegate.lens(this.lens);
-    if (!isValidLens(lens)) return undefined;
-    const cell = delegate.row(this.table, `${cellEntity}|${pk}|${lens}`);
+    if (lens === undefined) return undefined;
+    const cell = delegate.row(this.table, cellKey(cellEntity, pk, lens));
     if (typeof cell !== 'object' || cell === null || !hasOwn(cell, cellField)) return undefined;
     return (cell as Record<string, unknown>)[cellField];
   }
@@ -146,7 +147,7 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
     const lens = this.checkedLens(delegate.args);
     const cell: Record<string, unknown> = {};
     setOwn(cell, field, value);
-    delegate.setRow(this.table, `${entityKey}|${rowKey}|${lens}`, cell, cellPolicy);
+    delegate.setRow(this.table, cellKey(entityKey, rowKey, lens), cell, cellPolicy);
     return [rowKey, field, entityKey];
   }
 
@@ -176,7 +177,7 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
       );
     }
     const lens = this.checkedLens(delegate.args);
-    const cpk = `${entity.key}|${String(pk)}|${lens}`;
+    const cpk = cellKey(entity.key, String(pk), lens);
     delegate.setRow(this.table, cpk, { ...input }, cellPolicy);
     return cpk;
   }
@@ -202,6 +203,12 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
   }
 }
 
+/** A cell's row key: `<entityKey>|<entityPk>|<lens>` (the lens holds no `|`, so it is the last part). */
+function cellKey(entityKey: string, pk: string, lens: string): string {
+  return `${entityKey}|${pk}|${lens}`;
+}
+
+/** §10.2: a lens is a string without `|`; anything else reads as no lens. */
 export function isValidLens(lens: unknown): lens is string {
   return typeof lens === 'string' && !lens.includes('|');
 }

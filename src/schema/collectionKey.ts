@@ -7,7 +7,6 @@
  */
 
 import { hasOwn } from '../shared/dict.js';
-import { Lru } from '../shared/Lru.js';
 
 export type NonFilterArgumentKeys = RegExp | readonly string[] | ((key: string) => boolean);
 
@@ -29,7 +28,7 @@ export function nonFilterPredicate(option: NonFilterArgumentKeys): (key: string)
  * The canonical form of a pk value: numbers and booleans become strings, `null` stays, `undefined`
  * (and functions and symbols, which JSON cannot hold) count as absent.
  */
-export function canonical(value: unknown): unknown {
+function canonical(value: unknown): unknown {
   switch (typeof value) {
     case 'string':
       return value;
@@ -69,9 +68,12 @@ function serialize(value: unknown): string {
 
 /**
  * Parsed pks, shared by every op: a move of n items, or a series of pushes, matches the same
- * stored keys again and again. Bounded, and the parsed objects are only ever read.
+ * stored keys again and again. Ops scan whole tables in order, which defeats an LRU smaller than
+ * the table (every lookup would miss), so this is a plain map, emptied when it outgrows its bound.
+ * The parsed objects are only ever read.
  */
-const parsed = new Lru<string, Record<string, unknown> | null>(1000);
+const MAX_PARSED = 50_000;
+const parsed = new Map<string, Record<string, unknown> | null>();
 
 /** The pk object back from a stored row key; `undefined` for a key this module did not write. */
 export function parsePk(rowKey: string): Record<string, unknown> | undefined {
@@ -84,6 +86,7 @@ export function parsePk(rowKey: string): Record<string, unknown> | undefined {
     } catch {
       // Not a key this module wrote: it matches nothing.
     }
+    if (parsed.size >= MAX_PARSED) parsed.clear();
     parsed.set(rowKey, pkObject);
   }
   return pkObject ?? undefined;

@@ -84,10 +84,10 @@ export interface DenormalizeDelegate {
   /** The stored row, tracked as a dependency of the value being built. */
   row(table: string, key: string): Row | undefined;
   /**
-   * `lens(args)` for this read. The value being built (and its containers) is then cached per
+   * `lens(args)` for this read, `undefined` when it is not a valid lens (§10.2). The value being built (and its containers) is then cached per
    * lens value: views under different lenses coexist, and views that read no lens are shared.
    */
-  lens(lens: (args: readonly unknown[]) => unknown): unknown;
+  lens(lens: (args: readonly unknown[]) => unknown): string | undefined;
   /**
    * `compute()`, memoized per owner and args: reused while `input` is the same object, or a plain
    * container holding the very same members (Query's D3).

@@ -1,12 +1,12 @@
 /** Plain object schemas, `{ ticker: Ticker, stats: Stats, n: 3 }` (BEHAVIOR §4, §2.2.6). */
 
+import { hasOwn, setOwn } from '../shared/dict.js';
 import { freezeInDevelopment } from '../shared/env.js';
-import { setOwn } from '../shared/dict.js';
 import { describe, ErrorCode, inputError } from '../shared/errors.js';
 import { INVALID, type DenormalizeDelegate, type NormalizeDelegate, type QueryDelegate } from './contract.js';
 
 /** A schema value that is a schema at all (`n: 3` in `{ a: A, n: 3 }` is not). */
-export function isSchemaValue(value: unknown): boolean {
+function isSchemaValue(value: unknown): boolean {
   return value !== null && (typeof value === 'object' || typeof value === 'function');
 }
 
@@ -28,7 +28,7 @@ export function normalizeObject(
   for (const field of Object.keys(source)) {
     const value = source[field];
     if (value === undefined) continue;
-    const fieldSchema = Object.prototype.hasOwnProperty.call(schema, field) ? schema[field] : undefined;
+    const fieldSchema = hasOwn(schema, field) ? schema[field] : undefined;
     const ref = isSchemaValue(fieldSchema) ? delegate.visit(fieldSchema, value, source, field) : value;
     if (ref !== undefined) setOwn(result, field, ref);
   }
@@ -45,7 +45,7 @@ export function denormalizeObject(
   const source = input as Record<string, unknown>;
   const result: Record<string, unknown> = {};
   for (const field of Object.keys(source)) {
-    const fieldSchema = Object.prototype.hasOwnProperty.call(schema, field) ? schema[field] : undefined;
+    const fieldSchema = hasOwn(schema, field) ? schema[field] : undefined;
     const value = isSchemaValue(fieldSchema) ? delegate.unvisit(fieldSchema, source[field]) : source[field];
     if (value === INVALID) return INVALID;
     setOwn(result, field, value);

@@ -4,7 +4,8 @@
  */
 
 import { describe, ErrorCode, setupError } from '../shared/errors.js';
-import { warnOnce } from '../shared/env.js';
+import { hasOwn } from '../shared/dict.js';
+import { isDevelopment, warnOnce } from '../shared/env.js';
 import type { DenormalizeDelegate, NormalizeDelegate } from './contract.js';
 
 export type SchemaAttribute = string | ((value: any, parent: unknown, key: string | undefined) => string);
@@ -60,7 +61,7 @@ export class Polymorphic {
 
   memberSchema(name: unknown): unknown {
     if (typeof name !== 'string' || !this.members) return undefined;
-    return Object.prototype.hasOwnProperty.call(this.members, name) ? this.members[name] : undefined;
+    return hasOwn(this.members, name) ? this.members[name] : undefined;
   }
 
   /** Member input → ref; a polymorphic member becomes `{ id, schema }`, an unknown one stays raw (D13). */
@@ -84,14 +85,15 @@ export class Polymorphic {
   denormalizeValue(ref: unknown, delegate: DenormalizeDelegate): unknown {
     if (this.isSingle) return delegate.unvisit(this.single, ref);
     if (typeof ref !== 'object' || ref === null) return ref;
-    if (Object.prototype.hasOwnProperty.call(ref, 'schema')) {
+    if (hasOwn(ref, 'schema')) {
       const { id, schema } = ref as PolymorphicRef;
       const member = this.memberSchema(schema);
       return member === undefined ? ref : delegate.unvisit(member, id);
     }
-    const name = this.attributeOf(ref, undefined, undefined);
-    if (this.memberSchema(name) === undefined) {
-      warnOnce(`A polymorphic item of unknown type ${describe(name)} is returned as raw data.`);
+    if (isDevelopment()) {
+      // Development only: the attribute may be user code, and this runs for every raw member read.
+      const name = this.attributeOf(ref, undefined, undefined);
+      if (this.memberSchema(name) === undefined) warnOnce(`A polymorphic item of unknown type ${describe(name)} is returned as raw data.`);
     }
     return ref;
   }

@@ -55,6 +55,10 @@ export class Requests {
     // §13.7: a request is as old as its start, so a slow answer never overwrites a newer one.
     const fetchedAt = Date.now();
     const generation = this.generation;
+    // Frees the key for the next fetch, unless a newer request holds it already.
+    const release = (): void => {
+      if (this.inFlight.get(key)?.controller === controller) this.inFlight.delete(key);
+    };
     const settle = async (): Promise<unknown> => {
       let response: unknown;
       let failure: { error: unknown } | undefined;
@@ -66,7 +70,7 @@ export class Requests {
       } catch (error) {
         failure = { error: error ?? new Error(`The request ${key} failed without a reason.`) };
       } finally {
-        if (this.inFlight.get(key)?.controller === controller) this.inFlight.delete(key);
+        release();
       }
       // §1.3.6: the store was reset since this request started; its answer is dropped.
       if (generation !== this.generation) {
@@ -86,7 +90,7 @@ export class Requests {
     };
     const abort = (reason?: unknown): void => {
       // A fetch right after an abort starts anew rather than joining the aborted request.
-      if (this.inFlight.get(key)?.controller === controller) this.inFlight.delete(key);
+      release();
       controller.abort(reason);
     };
     const promise = Object.assign(settle(), { abort });
