@@ -5,12 +5,17 @@
 import { All, Entity, Query } from '../../src/index';
 import { makeStore } from '../fixtures/store';
 
+let pkCalls = 0;
 class Item extends Entity {
   id = '';
   name = '';
   static override key = 'Item';
+  // A read by args computes the pk once per walk: a remembered read does not call it.
+  static override pk(...args: Parameters<typeof Entity.pk>) {
+    pkCalls++;
+    return super.pk(...args);
+  }
 }
-// A plain-object join: its result object is memoized per args, so eviction is observable.
 const join = { item: Item };
 
 test('reads under more distinct args than argsCacheSize evict the oldest, and only it', () => {
@@ -24,10 +29,17 @@ test('reads under more distinct args than argsCacheSize evict the oldest, and on
   expect(read('1')).toBe(first); // within the bound: remembered, and now the most recent
   read('3'); // a third args value evicts the least recent one: '2'
   expect(read('1')).toBe(first);
+  let calls = pkCalls;
+  read('1');
+  expect(pkCalls).toBe(calls); // remembered: not walked again
   const secondAgain = read('2');
-  expect(secondAgain).not.toBe(second); // it was forgotten and rebuilt...
-  expect(secondAgain).toEqual(second);
-  expect(secondAgain?.item).toBe(second?.item); // ...but the entity itself is still shared by row
+  expect(pkCalls).toBe(calls + 1); // forgotten, so walked again...
+  // ...and, holding the very same entity (shared by row), it is the same container again (§12.2).
+  expect(secondAgain?.item).toBe(second?.item);
+  expect(secondAgain).toBe(second);
+  calls = pkCalls;
+  read('2');
+  expect(pkCalls).toBe(calls);
 });
 
 test("a Query's computed results are bounded per args too: an evicted args value runs process again", () => {

@@ -6,7 +6,7 @@
  * Reads with args equal by value are served whole by the per-args memo; `fresh(lens)` makes args
  * never seen before (the list's pk ignores them), so the read reaches the per-row lens buckets.
  */
-import { Entity, Scalar, type CacheOptions } from '../../src/index';
+import { All, Entity, Scalar, type CacheOptions } from '../../src/index';
 import { companies, Company, companyList, getColumnsMap, getCompanies, Sector } from '../fixtures/company';
 import { makeStore } from '../fixtures/store';
 
@@ -137,6 +137,12 @@ describe('which objects a write replaces (§12 table)', () => {
     expect(list({ portfolio: 'A', x: 1 })).toBe(a);
     expect(list({ x: 1, portfolio: 'A' })).toBe(a);
     expect(company('1', { portfolio: 'A', x: 1 })).toBe(a[0]);
+    // Containers that are not rows (All, a root Scalar read) too, though each args value is its own read.
+    const all = new All(Company);
+    const allA = cache.selectQuery(store.getState(), all, A);
+    cache.selectQuery(store.getState(), all, B);
+    expect(cache.selectQuery(store.getState(), all, { portfolio: 'A', x: 1 })).toBe(allA);
+    expect(cache.selectQuery(store.getState(), all, { portfolio: 'B', x: 1 })).not.toBe(allA);
 
     class Note extends Entity {
       id = '';
@@ -216,7 +222,7 @@ describe('memory bounds', () => {
 
   test('default bounds: 16 views per row; a 17th distinct lens evicts the least recently used', () => {
     const names = lenses(17);
-    const { list } = setup({ rows: many, first: 'L0', columns: columnsFor(names) });
+    const { list, company } = setup({ rows: many, first: 'L0', columns: columnsFor(names) });
     const views = names.slice(0, 16).map(name => list({ portfolio: name }));
     names.slice(0, 16).forEach((name, i) => expect(list(fresh(name))).toBe(views[i]));
 
@@ -228,9 +234,14 @@ describe('memory bounds', () => {
     names.slice(0, 16).forEach((name, i) => {
       if (i !== 1) expect(list(fresh(name))).toBe(views[i]);
     });
-    const l1 = list(fresh('L1'));
-    expect(l1).not.toBe(views[1]);
-    expect(l1).toEqual(views[1]);
+    // The list row evicted L1, its least recently used view. L1's companies are still cached (the
+    // companies were not read since), so the rebuilt list holds the very same members and is the
+    // same container again (§12.2).
+    expect(list(fresh('L1'))).toBe(views[1]);
+    // Each company row evicted L0, the least recently used of its own 16 views: read alone, it is rebuilt.
+    const company1 = company('1', fresh('L0'));
+    expect(company1).not.toBe(views[0]![0]);
+    expect(company1).toEqual(views[0]![0]);
   });
 });
 

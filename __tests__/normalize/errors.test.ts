@@ -2,7 +2,7 @@
  * Normalize errors (BEHAVIOR §15): thrown synchronously out of `cache.set` with the store unchanged,
  * stored as a plain record by `cache.setResponse` (which does not throw) with no entity written.
  */
-import { Entity, ErrorCode, LensCacheError, normalize, Union } from '../../src/index';
+import { Collection, Entity, ErrorCode, Invalidate, LensCacheError, normalize, Union, Values } from '../../src/index';
 import { Post, User } from '../fixtures/schemas';
 import { makeStore, snapshot } from '../fixtures/store';
 import { catchError, endpoint, makeRecordingStore } from '../fixtures/writes';
@@ -19,6 +19,45 @@ function chain(depth: number): Record<string, unknown> {
   let node: Record<string, unknown> = { id: `n${depth}` };
   for (let i = depth - 1; i >= 1; i--) node = { id: `n${i}`, next: node };
   return node;
+}
+
+class Cat extends Entity {
+  id = '';
+  type = 'cats';
+  static override key = 'Cat';
+}
+class Dog extends Entity {
+  id = '';
+  type = 'dogs';
+  static override key = 'Dog';
+}
+const pets = new Union({ cats: Cat, dogs: Dog }, 'type');
+
+class Processed extends Entity {
+  id = '';
+  static override key = 'Processed';
+  static override process() {
+    return 5 as never;
+  }
+}
+
+/** Raw (schema-less) data `depth` objects deep. */
+function deepRaw(depth: number): unknown {
+  let node: unknown = { leaf: true };
+  for (let i = 0; i < depth; i++) node = { node };
+  return node;
+}
+
+/** A list schema `depth` arrays deep, and a value of the same shape ending in a Post. */
+function deepSchema(depth: number): unknown {
+  let schema: unknown = Post;
+  for (let i = 0; i < depth; i++) schema = [schema];
+  return schema;
+}
+function deepValue(depth: number): unknown {
+  let value: unknown = { id: 'p9', title: 'deep' };
+  for (let i = 0; i < depth; i++) value = [value];
+  return value;
 }
 
 function circular(): Record<string, unknown> {
@@ -110,6 +149,15 @@ const cases: Case[] = [
     value: () => ({ id: 'p9', title: 'x', tags: new Map([['a', 1]]) }),
     code: ErrorCode.UNEXPECTED_INPUT,
   },
+  { name: 'a number where a nested list is expected', schema: Post, value: () => ({ id: 'p9', title: 'x', comments: 5 }), code: ErrorCode.UNEXPECTED_INPUT, message: /"comments"/ },
+  { name: 'a number where a nested object schema is expected', schema: { data: { post: Post } }, value: () => ({ data: 5 }), code: ErrorCode.UNEXPECTED_INPUT, message: /object schema \{post\}/ },
+  { name: 'a list where a nested Values map is expected', schema: { byId: new Values(Post) }, value: () => ({ byId: [{ id: 'p9' }] }), code: ErrorCode.UNEXPECTED_INPUT, message: /use \[Schema\]/ },
+  { name: 'a boolean where a Union member is expected', schema: { pet: pets }, value: () => ({ pet: true }), code: ErrorCode.UNEXPECTED_INPUT, message: /Union expected an object/ },
+  { name: 'a nested Collection given an object', schema: { list: new Collection([Post]) }, value: () => ({ list: { id: 'p9' } }), code: ErrorCode.UNEXPECTED_INPUT, message: /Collection \[Post\] at "list" expected an array/ },
+  { name: 'Entity.process returning a non-object', schema: Processed, value: () => ({ id: 'x' }), code: ErrorCode.UNEXPECTED_INPUT, message: /Processed\.process\(\) returned number 5/ },
+  { name: 'Invalidate of a Union with an unknown type', schema: new Invalidate(pets), value: () => ({ id: '1', type: 'fish' }), code: ErrorCode.UNEXPECTED_INPUT, message: /known types: cats, dogs/ },
+  { name: 'raw data nested deeper than the raw depth limit', schema: Post, value: () => ({ id: 'p9', title: 'x', extra: deepRaw(600) }), code: ErrorCode.MAX_DEPTH_EXCEEDED, message: /nests deeper than/ },
+  { name: 'schemas nested deeper than the walk allows', schema: deepSchema(600), value: () => deepValue(600), code: ErrorCode.MAX_DEPTH_EXCEEDED, message: /schema levels/ },
   {
     name: 'entity nesting deeper than maxEntityDepth (3)',
     schema: Chain,

@@ -18,7 +18,7 @@ import type { CacheState } from '../shared/state.js';
 import { ComputedMemo } from './ComputedMemo.js';
 import { EntityCache, type Entities } from './EntityCache.js';
 import { ReadContext, type TableRead } from './ReadContext.js';
-import { reuse } from './reuse.js';
+import { firstMember, reuse } from './reuse.js';
 
 /** One memoized read. `value` may be INVALID (read as deleted). */
 export interface ReadResult {
@@ -58,6 +58,8 @@ export class Reader {
   readonly entities: EntityCache;
   private readonly computed: ComputedMemo;
   private readonly entries = new WeakMap<object, Lru<string, Entry>>();
+  /** Per schema, the last container read with each first member, whatever the args (§12). */
+  private readonly containers = new WeakMap<object, WeakMap<object, unknown>>();
 
   constructor(private readonly options: ReaderOptions) {
     this.entities = new EntityCache(options.lensCacheSize);
@@ -90,13 +92,31 @@ export class Reader {
     const entry: Entry = {
       input,
       key,
-      value: reuse(previous?.value, value),
+      value: this.reused(schema, previous, value),
       forEachDep: visit => context.forEachDep(visit),
       tables: context.tablesRead(),
       checked: false,
     };
     slot?.set(memoKey, entry);
     return entry;
+  }
+
+  /**
+   * §12: a recomputed container holding the very same members is the previous one, whether it
+   * was read with these args or others (args that differ only outside the pk and the lens, e.g.
+   * `{ portfolio: 'A' }` and `{ portfolio: 'A', x: 1 }`, give the same `All` or root Scalar list).
+   */
+  private reused(schema: unknown, previous: Entry | undefined, value: unknown): unknown {
+    const result = reuse(previous?.value, value);
+    const first = firstMember(result);
+    if (result !== value || typeof schema !== 'object' || schema === null || first === undefined) return result;
+    // Containers are found by their first member: one lookup, and a candidate with other members
+    // (another lens) is never scanned for.
+    let byFirst = this.containers.get(schema);
+    if (!byFirst) this.containers.set(schema, (byFirst = new WeakMap()));
+    const shared = reuse(byFirst.get(first), value);
+    byFirst.set(first, shared);
+    return shared;
   }
 
   private slot(schema: unknown): Lru<string, Entry> | undefined {

@@ -16,6 +16,13 @@ export function sameContainer(previous: unknown, next: unknown): boolean {
   return isPlainContainer(previous) && isPlainContainer(next) && sameMembers(previous, next);
 }
 
+/** The first member of a plain container when it is an object (a key for finding equal containers). */
+export function firstMember(value: unknown): object | undefined {
+  if (!isPlainContainer(value)) return undefined;
+  const first: unknown = Array.isArray(value) ? value[0] : Object.values(value)[0];
+  return typeof first === 'object' && first !== null ? first : undefined;
+}
+
 function isPlainContainer(value: unknown): value is object {
   if (typeof value !== 'object' || value === null) return false;
   if (Array.isArray(value)) return true;
