@@ -226,12 +226,16 @@ describe('cache.fetch', () => {
 
     test('a slow request aborted: AbortError stored, nothing else written', async () => {
       const held = gate();
-      const { cache, store, slice, key, before, fetching } = await failing(() => ({ json: { late: true }, hold: held.promise }), 'slow');
+      const { cache, store, slice, key, before, beforeSnapshot, fetching } = await failing(() => ({ json: { late: true }, hold: held.promise }), 'slow');
       await new Promise(resolve => setTimeout(resolve, 10));
       fetching.abort();
       await expect(fetching).rejects.toMatchObject({ name: 'AbortError' });
+      // The answer, released after the abort, must not land: give it time to arrive.
       held.open();
+      await new Promise(resolve => setTimeout(resolve, 50));
       expect(slice().entities).toBe(before.entities);
+      expect(slice().endpoints).toBe(before.endpoints);
+      expect(allButMeta(slice(), key)).toEqual(beforeSnapshot);
       expect(slice().meta[key]!.error).toMatchObject({ name: 'AbortError' });
       expect(cache.selectResponse(store.getState(), api.getRaw, { name: 'slow' }).error).toMatchObject({ name: 'AbortError' });
     });
@@ -282,14 +286,18 @@ describe('expiry, invalidation and reset', () => {
     expect(server.count('GET /stats/S')).toBe(count);
 
     store.dispatch(cache.expireAll({ testKey: key => key.includes('/stats/') }));
-    expect(cache.selectResponse(store.getState(), api.getStats, args)).toMatchObject({ expiryStatus: 'stale', data: fetched });
+    const stale = cache.selectResponse(store.getState(), api.getStats, args);
+    expect(stale.expiryStatus).toBe('stale');
+    expect(stale.data).toBe(fetched);
     await store.dispatch(cache.fetchIfStale(api.getStats, args));
     expect(server.count('GET /stats/S')).toBe(count + 1);
     expect(cache.selectResponse(store.getState(), api.getStats, args).expiryStatus).toBe('valid');
 
     store.dispatch(cache.invalidate(api.getStats, args));
     expect(cache.selectResponse(store.getState(), api.getStats, args)).toMatchObject({ expiryStatus: 'invalid', data: undefined });
+    const invalidated = store.getState();
     store.dispatch(cache.invalidate(api.getStats, null));
+    expect(store.getState()).toBe(invalidated);
     await store.dispatch(cache.fetchIfStale(api.getStats, args));
     expect(server.count('GET /stats/S')).toBe(count + 2);
   });
@@ -298,10 +306,16 @@ describe('expiry, invalidation and reset', () => {
     server.on('GET /companies', () => ({ json: companies }));
     const { cache, store } = setup();
     await store.dispatch(cache.fetch(api.getCompanies, { portfolio: 'A' }));
+    const atA = cache.selectResponse(store.getState(), api.getCompanies, { portfolio: 'A' });
     const atB = cache.selectResponse(store.getState(), api.getCompanies, { portfolio: 'B' });
     expect(atB.expiryStatus).toBe('valid');
     expect(atB.data!.map(company => company.name)).toEqual(['Acme', 'Globex']);
     expect(atB.data![0]).toBeInstanceOf(Company);
+    // A → B → A, and a meta-only write elsewhere: the very same data and response objects.
+    store.dispatch(cache.expireAll({ testKey: key => key.includes('/tickers/') }));
+    store.dispatch(cache.setError(api.getTicker, { product_id: 'ELSEWHERE' }, new Error('elsewhere')));
+    expect(cache.selectResponse(store.getState(), api.getCompanies, { portfolio: 'A' })).toBe(atA);
+    expect(cache.selectResponse(store.getState(), api.getCompanies, { portfolio: 'B' }).data).toBe(atB.data);
   });
 
   test('invalidateAll reaches the keys testKey accepts; resetEntireStore drops answers to requests started before', async () => {
@@ -316,11 +330,27 @@ describe('expiry, invalidation and reset', () => {
     const held = gate();
     server.on('GET /tickers/:id', () => ({ json: { product_id: 'Z', price: 4 }, hold: held.promise }));
     const pending = store.dispatch(cache.fetch(api.getTicker, { product_id: 'Z' }));
+    const beforeReset = Date.now();
     store.dispatch(cache.resetEntireStore());
-    expect(slice().entities).toEqual({});
+    const reset = slice();
+    expect(snapshot(reset)).toEqual({ entities: {}, entitiesMeta: {}, endpoints: {}, meta: {}, lastReset: reset.lastReset });
+    expect(reset.lastReset).toBeGreaterThanOrEqual(beforeReset);
     held.open();
     await expect(pending).resolves.toBeUndefined();
-    expect(slice().entities).toEqual({});
+    expect(slice()).toBe(reset);
+    // A failure from before the reset rejects, and is not stored either.
+    const failing = gate();
+    server.on('GET /tickers/:id', () => ({ status: 500, json: {}, hold: failing.promise }));
+    const doomed = store.dispatch(cache.fetch(api.getTicker, { product_id: 'W' }));
+    store.dispatch(cache.resetEntireStore());
+    const resetAgain = slice();
+    failing.open();
+    await expect(doomed).rejects.toMatchObject({ status: 500 });
+    expect(slice()).toBe(resetAgain);
+    // A resolve whose request started before the reset is dropped (§1.3.6).
+    const state = store.getState();
+    store.dispatch(cache.resolve(api.getTicker, { args: [{ product_id: 'V' }], response: { product_id: 'V', price: 1 }, fetchedAt: resetAgain.lastReset - 1 }));
+    expect(store.getState()).toBe(state);
   });
 });
 

@@ -245,8 +245,13 @@ describe('bad input: clear errors, store unchanged', () => {
 
   test('a response that fails to normalize is stored as the request error and writes no list', () => {
     const { cache, store } = makeStore();
+    store.dispatch(cache.set(Post, { id: 'kept', title: 'kept' }));
+    const before = store.getState().cache;
     store.dispatch(cache.setResponse(getPosts, { group: 'react' }, { nope: true }));
     const state = store.getState().cache;
+    expect(state.entities).toBe(before.entities);
+    expect(state.entitiesMeta).toBe(before.entitiesMeta);
+    expect(state.endpoints).toBe(before.endpoints);
     expect(state.entities['[Post]']).toBeUndefined();
     expect(state.meta[getPosts.key({ group: 'react' })]!.error).toMatchObject({ code: ErrorCode.UNEXPECTED_INPUT });
   });

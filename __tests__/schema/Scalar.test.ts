@@ -3,10 +3,10 @@
  * and ordering, and reads per lens (entity fields and root reads). Every error path checks the
  * store is unchanged; every read that is repeated checks identity.
  */
-import { Collection, Entity, ErrorCode, Scalar, Values, type LensCacheError } from '../../src/index';
+import { Collection, Entity, ErrorCode, Scalar, Values } from '../../src/index';
 import { companies, Company, companyList, getColumnsList, getColumnsMap, getCompanies, PortfolioScalar, Sector } from '../fixtures/company';
 import { makeStore, snapshot } from '../fixtures/store';
-import { catchError, endpoint, makeRecordingStore } from '../fixtures/writes';
+import { catchError, endpoint, expectRejected, makeRecordingStore } from '../fixtures/writes';
 
 const A = { portfolio: 'A' };
 const B = { portfolio: 'B' };
@@ -31,17 +31,6 @@ const tuple = (pk: string, field: string, entityKey = 'Company') => [pk, field, 
 /** Company `id` read under `params` (which carry the lens). */
 function readCompany(cache: Cache, store: Store, id: string, params: object = {}) {
   return cache.selectQuery(store.getState(), Company, { id, ...params });
-}
-
-/** Runs a write that must throw `code` and checks that nothing at all changed in the store. */
-function expectRejected(store: Store, write: () => unknown, code: ErrorCode): LensCacheError {
-  const before = store.getState();
-  const copy = snapshot(before);
-  const error = catchError(write);
-  expect(error.code).toBe(code);
-  expect(store.getState()).toBe(before);
-  expect(snapshot(store.getState())).toEqual(copy);
-  return error;
 }
 
 /** setResponse stores a normalize error in `meta[key]` and writes nothing else (§15.3). */
