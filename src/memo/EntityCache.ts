@@ -14,6 +14,7 @@
  */
 
 import type { Dict } from '../shared/dict.js';
+import { Lru } from '../shared/Lru.js';
 import type { Row } from '../shared/state.js';
 
 export interface CachedValue {
@@ -30,23 +31,18 @@ export const LENS: unique symbol = Symbol('lenscache.lens');
 export type LensFn = (args: readonly unknown[]) => unknown;
 
 /** Gives the current read's value of a lens function. */
-export type LensOf = (lens: LensFn) => unknown;
+type LensOf = (lens: LensFn) => unknown;
 
-/** True when every row dependency is unchanged (lens dependencies are not looked at). */
-export function rowsValid(deps: readonly unknown[], entities: Entities): boolean {
-  for (let i = 0; i < deps.length; i += 3) {
-    const table = deps[i];
-    if (table !== LENS && entities[table as string]?.[deps[i + 1] as string] !== deps[i + 2]) return false;
-  }
-  return true;
-}
-
-/** True when the value can be reused for this read: same rows, and the same value of every lens. */
-export function depsValid(deps: readonly unknown[], entities: Entities, lensOf: LensOf): boolean {
+/**
+ * True when every row dependency is unchanged and, given `lensOf`, every lens gives the value the
+ * value was built under. Without `lensOf` lens dependencies are not looked at (a view found by its
+ * lens values has them right already).
+ */
+export function depsValid(deps: readonly unknown[], entities: Entities, lensOf?: LensOf): boolean {
   for (let i = 0; i < deps.length; i += 3) {
     const table = deps[i];
     if (table === LENS) {
-      if (!Object.is(lensOf(deps[i + 1] as LensFn), deps[i + 2])) return false;
+      if (lensOf && !Object.is(lensOf(deps[i + 1] as LensFn), deps[i + 2])) return false;
     } else if (entities[table as string]?.[deps[i + 1] as string] !== deps[i + 2]) {
       return false;
     }
@@ -58,8 +54,8 @@ export function depsValid(deps: readonly unknown[], entities: Entities, lensOf: 
 interface Views {
   /** The lens functions every view of this row read, in the order first read. */
   readonly lenses: readonly LensFn[];
-  /** Views by lens key, least recently used first. */
-  readonly byLens: Map<unknown, CachedValue>;
+  /** Views by lens key, least recently used out first. */
+  readonly byLens: Lru<unknown, CachedValue>;
 }
 
 export class EntityCache {
@@ -76,12 +72,10 @@ export class EntityCache {
     const key = lensKey(slot.lenses, lensOf);
     const view = slot.byLens.get(key);
     if (view === undefined) return undefined;
-    if (!rowsValid(view.deps, entities)) {
+    if (!depsValid(view.deps, entities)) {
       slot.byLens.delete(key);
       return undefined;
     }
-    slot.byLens.delete(key);
-    slot.byLens.set(key, view);
     return view;
   }
 
@@ -98,15 +92,14 @@ export class EntityCache {
     if (isViews(slot) && sameLenses(slot.lenses, lenses)) {
       views = slot;
     } else {
-      views = { lenses, byLens: new Map() };
+      views = { lenses, byLens: new Lru(this.viewsPerRow) };
       const previous = isViews(slot) ? undefined : slot;
-      if (previous && rowsValid(previous.deps, entities) && sameLenses(lensesOf(previous.deps), lenses)) {
+      if (previous && depsValid(previous.deps, entities) && sameLenses(lensesOf(previous.deps), lenses)) {
         views.byLens.set(lensKey(lenses, recordedLens(previous.deps)), previous);
       }
       this.byRow.set(row, views);
     }
     views.byLens.set(lensKey(lenses, recordedLens(cached.deps)), cached);
-    if (views.byLens.size > this.viewsPerRow) views.byLens.delete(views.byLens.keys().next().value);
   }
 }
 

@@ -140,8 +140,7 @@ export class ReadContext implements DenormalizeDelegate, QueryDelegate {
 
   /** Calls `visit(table, key, row)` for every dependency of the read. */
   forEachDep(visit: (table: string, key: string, row: unknown) => void): void {
-    forEachTriple(this.deps, visit);
-    for (const child of this.children) forEachTriple(child.deps, visit);
+    someDep(this.deps, this.children, (table, key, row) => (visit(table, key, row), false));
   }
 
   /** Every table this read depended on, with the object it saw (absent tables as undefined). */
@@ -161,8 +160,26 @@ export class ReadContext implements DenormalizeDelegate, QueryDelegate {
   }
 }
 
-function forEachTriple(deps: readonly unknown[], visit: (table: string, key: string, row: unknown) => void): void {
-  for (let i = 0; i < deps.length; i += 3) if (deps[i] !== LENS) visit(deps[i] as string, deps[i + 1] as string, deps[i + 2]);
+/**
+ * True as soon as `test(table, key, row)` is true for a row dependency of a read: its own `deps`,
+ * then its top-level `children`'s. Takes the arrays rather than the ReadContext, so what keeps a
+ * read's dependencies does not keep the whole context (and the state it read) alive.
+ */
+export function someDep(
+  deps: readonly unknown[],
+  children: readonly CachedValue[],
+  test: (table: string, key: string, row: unknown) => boolean,
+): boolean {
+  if (someTriple(deps, test)) return true;
+  for (const child of children) if (someTriple(child.deps, test)) return true;
+  return false;
+}
+
+function someTriple(deps: readonly unknown[], test: (table: string, key: string, row: unknown) => boolean): boolean {
+  for (let i = 0; i < deps.length; i += 3) {
+    if (deps[i] !== LENS && test(deps[i] as string, deps[i + 1] as string, deps[i + 2])) return true;
+  }
+  return false;
 }
 
 function appendAll(target: unknown[], items: readonly unknown[]): void {

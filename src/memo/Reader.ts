@@ -17,7 +17,7 @@ import { changedKeys } from '../shared/tableDiffs.js';
 import type { CacheState } from '../shared/state.js';
 import { ComputedMemo } from './ComputedMemo.js';
 import { EntityCache, type Entities } from './EntityCache.js';
-import { ReadContext, type TableRead } from './ReadContext.js';
+import { ReadContext, someDep, type TableRead } from './ReadContext.js';
 import { firstMember, reuse } from './reuse.js';
 
 /** One memoized read. `value` may be INVALID (read as deleted). */
@@ -27,6 +27,8 @@ export interface ReadResult {
   readonly key: unknown;
   /** Calls `visit` for every row the read depended on (for expiry). */
   forEachDep(visit: (table: string, key: string, row: unknown) => void): void;
+  /** True as soon as `test` is true for a row the read depended on. */
+  someDep(test: (table: string, key: string, row: unknown) => boolean): boolean;
 }
 
 interface Entry extends ReadResult {
@@ -55,7 +57,7 @@ export interface ReaderOptions {
 const FROM_STORE = Symbol('lenscache.fromStore');
 
 export class Reader {
-  readonly entities: EntityCache;
+  private readonly entities: EntityCache;
   private readonly computed: ComputedMemo;
   private readonly entries = new WeakMap<object, Lru<string, Entry>>();
   /** Per schema, the last container read with each first member, whatever the args (§12). */
@@ -87,13 +89,15 @@ export class Reader {
     }
 
     const context = new ReadContext(state, args, argsMemoKey, this.entities, this.computed, this.options.maxEntityDepth);
+    const { deps, children } = context;
     const key = input === FROM_STORE ? context.queryKey(schema, args) : input;
     const value = key === undefined ? undefined : key === INVALID ? INVALID : context.unvisit(schema, key);
     const entry: Entry = {
       input,
       key,
       value: this.reused(schema, previous, value),
-      forEachDep: visit => context.forEachDep(visit),
+      forEachDep: visit => void someDep(deps, children, (table, key, row) => (visit(table, key, row), false)),
+      someDep: test => someDep(deps, children, test),
       tables: context.tablesRead(),
       checked: false,
     };
@@ -108,13 +112,15 @@ export class Reader {
    */
   private reused(schema: unknown, previous: Entry | undefined, value: unknown): unknown {
     const result = reuse(previous?.value, value);
-    const first = firstMember(result);
-    if (result !== value || typeof schema !== 'object' || schema === null || first === undefined) return result;
+    if (result !== value || typeof schema !== 'object' || schema === null) return result;
+    const first = firstMember(value);
+    if (first === undefined) return result;
     // Containers are found by their first member: one lookup, and a candidate with other members
     // (another lens) is never scanned for.
     let byFirst = this.containers.get(schema);
     if (!byFirst) this.containers.set(schema, (byFirst = new WeakMap()));
-    const shared = reuse(byFirst.get(first), value);
+    const candidate = byFirst.get(first);
+    const shared = candidate === previous?.value ? value : reuse(candidate, value);
     byFirst.set(first, shared);
     return shared;
   }
@@ -148,13 +154,9 @@ function changesMissed(entry: Entry, entities: Entities): boolean {
   const touches = (table: string, key: string): boolean => changed.get(table)?.has(key) === true;
   // The first check scans the rows read (no index: most entries hit a change and are read again);
   // an entry that outlives a change is likely to be checked again, and gets an index.
-  if (entry.keysRead === undefined && !entry.checked) {
+  if (!entry.checked) {
     entry.checked = true;
-    let hit = false;
-    entry.forEachDep((table, key) => {
-      hit ||= touches(table, key);
-    });
-    if (hit) return false;
+    if (entry.someDep(touches)) return false;
   } else {
     const index = (entry.keysRead ??= keysReadBy(entry));
     for (const [table, keys] of changed) {

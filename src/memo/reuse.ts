@@ -19,7 +19,14 @@ export function sameContainer(previous: unknown, next: unknown): boolean {
 /** The first member of a plain container when it is an object (a key for finding equal containers). */
 export function firstMember(value: unknown): object | undefined {
   if (!isPlainContainer(value)) return undefined;
-  const first: unknown = Array.isArray(value) ? value[0] : Object.values(value)[0];
+  let first: unknown;
+  if (Array.isArray(value)) first = value[0];
+  else {
+    for (const key in value) {
+      first = (value as Record<string, unknown>)[key];
+      break;
+    }
+  }
   return typeof first === 'object' && first !== null ? first : undefined;
 }
 

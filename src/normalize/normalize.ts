@@ -17,7 +17,7 @@ import {
 } from '../schema/contract.js';
 import { normalizeArray } from '../schema/plainArray.js';
 import { normalizeObject } from '../schema/plainObject.js';
-import { hasOwn } from '../shared/dict.js';
+import { hasOwn, setOwn } from '../shared/dict.js';
 import { toJsonValue } from './checkRow.js';
 import { PatchList } from './PatchList.js';
 import { rowPatches, type PendingRow } from './rowPatches.js';
@@ -218,9 +218,7 @@ function withoutUndefined(row: object): object {
     if (record[key] === undefined) {
       const copy: Record<string, unknown> = {};
       for (const field of Object.keys(record)) {
-        if (record[field] !== undefined) {
-          Object.defineProperty(copy, field, { value: record[field], writable: true, enumerable: true, configurable: true });
-        }
+        if (record[field] !== undefined) setOwn(copy, field, record[field]);
       }
       return copy;
     }

@@ -1,6 +1,7 @@
 /** Collection: a list (or map) of entities stored per args, that creates and moves reach. See docs/Collection.md. */
 
 import { describe, ErrorCode, inputError, setupError } from '../shared/errors.js';
+import { isSkipArgs } from '../shared/json.js';
 import {
   type DenormalizeDelegate,
   type NormalizeDelegate,
@@ -134,7 +135,7 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
 
   /** @internal §11: readable whenever the row for these args exists, an empty list included. */
   queryKey(args: readonly unknown[], delegate: QueryDelegate): unknown {
-    if (args.length === 1 && args[0] === null) return undefined;
+    if (isSkipArgs(args)) return undefined;
     // Reads never throw for args that cannot name a list: such a list is simply not cached.
     const pk = pkOf(this.argsKeyFn(...withParams(args)));
     return pk === undefined || delegate.row(this.key, pk) === undefined ? undefined : pk;

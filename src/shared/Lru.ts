@@ -4,11 +4,15 @@ export class Lru<K, V> {
 
   constructor(readonly capacity: number) {}
 
+  /** The most recently used key: a repeated hit on it (the common case) moves nothing. */
+  private newest: K | undefined;
+
   get(key: K): V | undefined {
     const value = this.map.get(key);
-    if (value !== undefined) {
+    if (value !== undefined && key !== this.newest) {
       this.map.delete(key);
       this.map.set(key, value);
+      this.newest = key;
     }
     return value;
   }
@@ -16,6 +20,16 @@ export class Lru<K, V> {
   set(key: K, value: V): void {
     this.map.delete(key);
     this.map.set(key, value);
+    this.newest = key;
     if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as K);
+  }
+
+  delete(key: K): void {
+    this.map.delete(key);
+    if (key === this.newest) this.newest = undefined;
+  }
+
+  get size(): number {
+    return this.map.size;
   }
 }

@@ -56,6 +56,11 @@ function sortKeys(value: unknown): unknown {
  * Trailing `undefined` args are dropped, and a lone params object with no defined keys counts as
  * no args at all (`[]`, `[undefined]` and `[{}]` are one read, BEHAVIOR §12).
  */
+/** `null` as the params (`args[0]`) means "skip this read": nothing is read or fetched (§13.1, §14). */
+export function isSkipArgs(args: readonly unknown[]): boolean {
+  return args[0] === null;
+}
+
 export function argsKey(args: readonly unknown[]): string {
   let length = args.length;
   while (length > 0 && args[length - 1] === undefined) length--;

@@ -8,7 +8,7 @@
  * keys are plain own properties there.
  */
 
-import { copyDict } from '../shared/dict.js';
+import { copyDict, setOwn } from '../shared/dict.js';
 import { isDevelopment } from '../shared/env.js';
 import type { Patch } from '../shared/patch.js';
 import { recordTableDiff } from '../shared/tableDiffs.js';
@@ -79,12 +79,7 @@ function applyOne(parent: Record<string | number, unknown>, key: string | number
   if (patch.op === 'remove') {
     delete parent[key];
   } else {
-    const value = toStateShape(patch.value, path);
-    if (key === '__proto__' && Object.getPrototypeOf(parent) !== null) {
-      Object.defineProperty(parent, key, { value, writable: true, enumerable: true, configurable: true });
-    } else {
-      parent[key] = value;
-    }
+    setOwn(parent, String(key), toStateShape(patch.value, path));
   }
 }
 

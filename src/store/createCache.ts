@@ -7,6 +7,7 @@ import type { Middleware, Reducer, UnknownAction } from '@reduxjs/toolkit';
 import { ErrorCode, isErrorLike, setupError } from '../shared/errors.js';
 import type { CacheState } from '../shared/state.js';
 import type { Denormalize, Queried } from '../schema/types.js';
+import { isSkipArgs } from '../shared/json.js';
 import { Reader } from '../memo/Reader.js';
 import { ActionTypes, isWriteAction, writeAction, type WriteAction } from './actions.js';
 import { applyPatches } from './applyPatches.js';
@@ -207,7 +208,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       }) as never;
     },
     invalidate(endpoint, ...args) {
-      return invalidateKeys(() => (args.length === 1 && args[0] === null ? [] : [endpoint.key(...args)]));
+      return invalidateKeys(() => (isSkipArgs(args) ? [] : [endpoint.key(...args)]));
     },
     invalidateAll({ testKey = () => true } = {}) {
       return invalidateKeys(state => new Set([...Object.keys(state.endpoints), ...Object.keys(state.meta)].filter(key => testKey(key))));

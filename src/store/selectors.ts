@@ -2,7 +2,7 @@
 
 import { INVALID } from '../schema/contract.js';
 import { fromErrorRecord, type ErrorRecord } from '../shared/errors.js';
-import { argsKey } from '../shared/json.js';
+import { argsKey, isSkipArgs } from '../shared/json.js';
 import { Lru } from '../shared/Lru.js';
 import type { WriteMeta } from '../shared/patch.js';
 import type { CacheState } from '../shared/state.js';
@@ -39,7 +39,7 @@ export class Selectors {
   ) {}
 
   query(state: CacheState, schema: unknown, args: readonly unknown[]): unknown {
-    if (args.length === 1 && args[0] === null) return undefined;
+    if (isSkipArgs(args)) return undefined;
     const { value } = this.reader.query(state, schema, args);
     return value === INVALID ? undefined : value;
   }
@@ -52,7 +52,7 @@ export class Selectors {
   }
 
   response(state: CacheState, endpoint: EndpointLike, args: readonly unknown[], now: number): ResponseState {
-    if (args[0] === null) return SKIPPED;
+    if (isSkipArgs(args)) return SKIPPED;
     const key = endpoint.key(...args);
     const meta = state.meta[key];
     const schema = endpoint.schema;
