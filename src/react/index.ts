@@ -1,0 +1,11 @@
+/**
+ * lenscache/react: CacheProvider and the hooks, on react-redux.
+ * @see docs/hooks.md
+ */
+export { CacheProvider, type CacheProviderProps } from './CacheProvider.js';
+export { useQuery } from './useQuery.js';
+export { useSuspense } from './useSuspense.js';
+export { useFetch } from './useFetch.js';
+export { useCache } from './useCache.js';
+export { useController } from './useController.js';
+export type { SkippableArgs } from './response.js';

@@ -1,0 +1,31 @@
+/** useFetch: starts the fetch an endpoint's response needs, without suspending (BEHAVIOR §14). */
+
+import type { ArgsOf, ResponseData } from '../store/createCache.js';
+import type { EndpointLike } from '../store/endpoint.js';
+import type { ResponseState } from '../store/selectors.js';
+import { useCacheContext } from './CacheProvider.js';
+import { settledOf, useResponse, type SkippableArgs } from './response.js';
+
+/**
+ * Fetches when the stored response is missing, stale or invalid, and returns the request's
+ * promise; `undefined` when nothing needs fetching or the params are `null`. The promise settles
+ * with the data, or `undefined` when the request failed (the error is stored: read it with
+ * `useSuspense` or `selectResponse`); it never rejects. Never suspends or throws for data.
+ *
+ * @example
+ * ```tsx
+ * // Prefetch the columns of a portfolio the list was not fetched with.
+ * useFetch(getPortfolioColumns, portfolio === initial ? null : { portfolio });
+ * ```
+ */
+export function useFetch<E extends EndpointLike>(endpoint: E, ...args: SkippableArgs<ArgsOf<E>>): Promise<ResponseData<E> | undefined> | undefined;
+export function useFetch(endpoint: EndpointLike, ...args: unknown[]): Promise<unknown> | undefined {
+  const cache = useCacheContext('useFetch');
+  const { request } = useResponse(cache, 'useFetch', endpoint, args, sameDecision, true);
+  return request && settledOf(request);
+}
+
+/** The hook renders again only when whether to fetch changes. */
+function sameDecision(a: ResponseState, b: ResponseState): boolean {
+  return (a.expiryStatus === 'valid') === (b.expiryStatus === 'valid');
+}
