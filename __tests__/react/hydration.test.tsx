@@ -1,0 +1,92 @@
+/**
+ * @jest-environment ./__tests__/fixtures/jsdomWithFetch.js
+ */
+/**
+ * Hydration: HTML rendered on the "server" from a filled store, and the state embedded as JSON, are
+ * hydrated in the browser with a store preloaded from that JSON: no mismatch, no request.
+ */
+import { configureStore } from '@reduxjs/toolkit';
+import { act } from '@testing-library/react';
+import { Suspense } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
+import { Provider } from 'react-redux';
+import { createCache } from '../../src/index';
+import { CacheProvider, useQuery, useSuspense } from '../../src/react/index';
+import { Company } from '../fixtures/company';
+import { exampleEndpoints } from '../fixtures/endpoints';
+import { startServer, type TestServer } from '../fixtures/server';
+
+let server: TestServer;
+let api: ReturnType<typeof exampleEndpoints>;
+beforeAll(async () => {
+  server = await startServer();
+  api = exampleEndpoints(server.origin);
+});
+afterAll(() => server.close());
+
+function storeFor(cache: ReturnType<typeof createCache>, preloaded?: unknown) {
+  return configureStore({
+    reducer: { cache: cache.reducer },
+    middleware: getDefault => getDefault().concat(cache.middleware),
+    ...(preloaded ? { preloadedState: preloaded as never } : {}),
+  });
+}
+
+function Table({ portfolio }: { portfolio: string }) {
+  const companies = useSuspense(api.getCompanies, { portfolio });
+  const acme = useQuery(Company, '1');
+  return (
+    <ul data-acme={acme?.name}>
+      {companies.map(company => (
+        <li key={company.id}>{`${company.name} ${company.pct_equity}`}</li>
+      ))}
+    </ul>
+  );
+}
+
+function page(cache: ReturnType<typeof createCache>, store: ReturnType<typeof storeFor>) {
+  return (
+    <Provider store={store}>
+      <CacheProvider cache={cache}>
+        <Suspense fallback={<p>loading</p>}>
+          <Table portfolio="A" />
+        </Suspense>
+      </CacheProvider>
+    </Provider>
+  );
+}
+
+test('server HTML hydrates against a store preloaded from the embedded state: no mismatch, no request', async () => {
+  const onServer = createCache();
+  const serverStore = storeFor(onServer);
+  serverStore.dispatch(
+    onServer.setResponse(api.getCompanies, { portfolio: 'A' }, [
+      { id: '1', name: 'Acme', price: 100, pct_equity: 0.5, shares: 10, sector: { id: 's1', name: 'Tech' } },
+      { id: '2', name: 'Globex', price: 50, pct_equity: 0.2, shares: 20, sector: { id: 's1', name: 'Tech' } },
+    ]),
+  );
+  // The "server" render runs in jsdom here, so react-redux sees a DOM and uses layout effects,
+  // which React 18 warns about on the server; a real server has no DOM and no warning.
+  const serverWarnings = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  const html = renderToString(page(onServer, serverStore));
+  serverWarnings.mockRestore();
+  const embedded = JSON.stringify(serverStore.getState());
+
+  const container = document.createElement('div');
+  container.innerHTML = html;
+  document.body.appendChild(container);
+  const inBrowser = createCache();
+  const browserStore = storeFor(inBrowser, JSON.parse(embedded));
+  const recoverable: unknown[] = [];
+  const logged = jest.spyOn(console, 'error');
+  const before = server.count();
+  await act(async () => {
+    hydrateRoot(container, page(inBrowser, browserStore), { onRecoverableError: error => recoverable.push(error) });
+  });
+  expect(recoverable).toEqual([]);
+  expect(logged).not.toHaveBeenCalled();
+  logged.mockRestore();
+  expect(container.innerHTML).toBe(html);
+  expect(server.count()).toBe(before);
+});

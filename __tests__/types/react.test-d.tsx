@@ -1,0 +1,62 @@
+/** Type tests for lenscache/react: hook results are inferred from the endpoint or the queryable. */
+import { All, Collection, Entity, Query, RestEndpoint, Scalar, type Controller } from '../../src/index';
+import { useCache, useController, useFetch, useQuery, useSuspense } from '../../src/react/index';
+import { expectType, type Equal } from './expect';
+
+class User extends Entity {
+  id = '';
+  isAdmin = false;
+}
+class Post extends Entity {
+  id = '';
+  title = '';
+  author = User.fromJS();
+  static override schema = { author: User };
+}
+class Company extends Entity {
+  id = '';
+  pct_equity = 0;
+}
+const PortfolioScalar = new Scalar({ lens: args => (args[0] as { portfolio: string }).portfolio, key: 'portfolio', entity: Company });
+Company.schema = { pct_equity: PortfolioScalar };
+
+const getPosts = new RestEndpoint({ path: '/:group/posts', searchParams: {} as { orderBy?: 'title' }, schema: new Collection([Post]) });
+const getPost = new RestEndpoint({ path: '/posts/:id', schema: Post });
+const getRaw = new RestEndpoint({ path: '/raw' });
+const getCompanies = new RestEndpoint({ path: '/companies', searchParams: {} as { portfolio: string }, schema: new Collection([Company], { argsKey: () => ({}) }) });
+const userCount = new Query(new All(User), users => users.length);
+const sortedPosts = new Query(getPosts.schema, (posts, { orderBy }: { orderBy?: 'title' } = {}) => (orderBy ? [...posts].sort() : posts));
+
+export function Component({ portfolio }: { portfolio: string }) {
+  const posts = useSuspense(getPosts, { group: 'react' });
+  expectType<Equal<typeof posts, Post[]>>(true);
+  const post = useSuspense(getPost, { id: '1' });
+  expectType<Equal<typeof post, Post>>(true);
+  const raw = useSuspense(getRaw);
+  expectType<Equal<typeof raw, unknown>>(true);
+  // null params skip: the result may be undefined.
+  const maybe = useSuspense(getPost, portfolio ? { id: portfolio } : null);
+  expectType<Equal<typeof maybe, Post | undefined>>(true);
+  const companies = useSuspense(getCompanies, { portfolio });
+  expectType<Equal<typeof companies, Company[]>>(true);
+  // @ts-expect-error the path param is required
+  useSuspense(getPost, {});
+  // @ts-expect-error params are typed
+  useSuspense(getPosts, { group: 'react', orderBy: 'date' });
+
+  const columns = useFetch(getCompanies, portfolio === 'A' ? null : { portfolio });
+  expectType<Equal<typeof columns, Promise<Company[] | undefined> | undefined>>(true);
+  const cached = useCache(getPost, { id: '1' });
+  expectType<Equal<typeof cached, Post | undefined>>(true);
+
+  const count = useQuery(userCount);
+  expectType<Equal<typeof count, number | undefined>>(true);
+  const sorted = useQuery(sortedPosts, { group: 'react', orderBy: 'title' });
+  expectType<Equal<typeof sorted, Post[] | undefined>>(true);
+  const user = useQuery(User, 'u1');
+  expectType<Equal<typeof user, User | undefined>>(true);
+
+  const controller = useController();
+  expectType<Equal<typeof controller, Controller<string>>>(true);
+  return null;
+}
