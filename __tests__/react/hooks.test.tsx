@@ -8,7 +8,7 @@
  */
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { Suspense, useState, type ReactNode } from 'react';
-import { Provider } from 'react-redux';
+import { Provider, useSelector } from 'react-redux';
 import { All, ErrorCode, LensCacheError, NetworkError, Query, type CacheState } from '../../src/index';
 import { CacheProvider, useCache, useController, useFetch, useQuery, useSuspense } from '../../src/react/index';
 import { Article, Author, exampleEndpoints } from '../fixtures/endpoints';
@@ -234,6 +234,50 @@ describe('useSuspense', () => {
     await screen.findByText('Banana');
     await settle();
     expect(server.count('GET /react/posts') - before).toBe(1);
+  });
+
+  test('no endpoint code runs inside the render that starts a fetch (an app fetch wrapper may dispatch)', async () => {
+    // Like an app that logs every request in its own slice: the wrapper dispatches when called.
+    const { store, cache } = makeStore();
+    const counted = {
+      key: (_params?: object) => 'GET /counted',
+      schema: undefined,
+      fetch: () => {
+        store.dispatch({ type: 'other/bump' });
+        return Promise.resolve({ ok: true });
+      },
+    };
+    function Logged() {
+      // Started by a later render, once the rest of the page (Bumps) is mounted and subscribed.
+      const [on, setOn] = useState(false);
+      const data = useSuspense(counted, on ? {} : null);
+      renders.push(data);
+      return data ? <p>done</p> : <button onClick={() => setOn(true)}>start</button>;
+    }
+    function Bumps() {
+      return <p>{useSelector((state: { other: number }) => state.other)} bumps</p>;
+    }
+    const renders: unknown[] = [];
+    const logged = jest.spyOn(console, 'error');
+    try {
+      renderWithCache(
+        <>
+          <Bumps />
+          <Suspense fallback={<p>loading</p>}>
+            <Logged />
+          </Suspense>
+        </>,
+        { setup: { store, cache } },
+      );
+      fireEvent.click(screen.getByText('start'));
+      await screen.findByText('done');
+      // React reports a store update inside another component's render on console.error.
+      expect(logged).not.toHaveBeenCalled();
+    } finally {
+      logged.mockRestore();
+    }
+    expect(renders.at(-1)).toEqual({ ok: true });
+    expect((store.getState() as { other: number }).other).toBe(1);
   });
 
   test('throws a stored error to the nearest error boundary; nothing but the error record is written', async () => {

@@ -63,9 +63,13 @@ export class Requests {
       let response: unknown;
       let failure: { error: unknown } | undefined;
       try {
-        // Wrapped, so a fetch that throws synchronously (or returns a plain value) settles like
-        // any other, after the request is registered below.
-        const request = new Promise<unknown>(resolve => resolve(run(args, controller.signal)));
+        // Started in a microtask, after the request is registered below: hooks start fetches
+        // during render, and no endpoint code (nor an app's fetch wrapper) may run inside a
+        // render. A fetch that throws synchronously, or returns a plain value, settles like any other.
+        const request = Promise.resolve().then(() => {
+          controller.signal.throwIfAborted();
+          return run(args, controller.signal);
+        });
         response = await untilAborted(request, controller.signal);
       } catch (error) {
         failure = { error: error ?? new Error(`The request ${key} failed without a reason.`) };
