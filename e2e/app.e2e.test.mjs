@@ -1,0 +1,146 @@
+// End to end: `npm start`'s app (built and served by example/start.mjs) driven in headless
+// Chromium (Debian's chromium, through playwright-core). Requests are counted at the app's server;
+// a failing step leaves a screenshot in e2e/artifacts/.
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+import { holding, PORTFOLIOS } from '../example/server.mjs';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+let app;
+let url;
+let browser;
+let page;
+const pageErrors = [];
+
+before(async () => {
+  // The real start command, on a free port.
+  app = spawn(process.execPath, ['example/start.mjs'], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  url = await new Promise((resolve, reject) => {
+    let out = '';
+    app.stdout.on('data', chunk => {
+      out += chunk;
+      const found = out.match(/http:\/\/\S+\//);
+      if (found) resolve(found[0]);
+    });
+    app.on('exit', code => reject(new Error(`example/start.mjs exited with ${code}: ${out}`)));
+  });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on('pageerror', error => pageErrors.push(String(error)));
+  page.on('console', message => {
+    if (message.type() === 'error') pageErrors.push(message.text());
+  });
+  await page.goto(url);
+});
+
+after(async () => {
+  await browser?.close();
+  app?.kill();
+});
+
+/** Runs a step; on failure, saves a screenshot named after it, then fails. */
+async function step(name, run) {
+  try {
+    await run();
+  } catch (error) {
+    mkdirSync('e2e/artifacts', { recursive: true });
+    await page?.screenshot({ path: `e2e/artifacts/${name}.png`, fullPage: true }).catch(() => undefined);
+    throw error;
+  }
+}
+
+async function serverLog() {
+  const response = await fetch(new URL('/api/_log', url));
+  return response.json();
+}
+const count = (log, path) => log.filter(entry => entry.path === path).length;
+
+/** The % equity column as shown, and as the portfolio's holdings say it should be. */
+const shownPct = () => page.locator('[data-testid=companies] [data-testid=pct]').allTextContents();
+const expectedPct = portfolio => ['1', '2', '3', '4', '5'].map(id => `${(holding(portfolio, id).pct_equity * 100).toFixed(1)}%`);
+
+async function pick(portfolio) {
+  await page.click(`[data-testid=portfolio-${portfolio}]`);
+  await page.waitForFunction(
+    expected => JSON.stringify([...document.querySelectorAll('[data-testid=companies] [data-testid=pct]')].map(cell => cell.textContent)) === expected,
+    JSON.stringify(expectedPct(portfolio)),
+  );
+  // Long enough for a request the switch might have started to reach the server.
+  await page.waitForTimeout(400);
+}
+
+test('portfolios: the list is fetched once; a new portfolio fetches only its columns; a revisit fetches nothing', async () => {
+  const [first, second, third] = PORTFOLIOS;
+  await step('portfolio-first', async () => {
+    await page.waitForSelector('[data-testid=companies]');
+    assert.deepEqual(await shownPct(), expectedPct(first));
+    const log = await serverLog();
+    assert.equal(count(log, '/api/companies'), 1);
+    assert.equal(count(log, '/api/companies/columns'), 0);
+  });
+  await step('portfolio-new', async () => {
+    await pick(second);
+    const log = await serverLog();
+    assert.equal(count(log, '/api/companies'), 1);
+    assert.equal(count(log, '/api/companies/columns'), 1);
+  });
+  await step('portfolio-revisit', async () => {
+    await pick(first);
+    await pick(second);
+    const log = await serverLog();
+    assert.equal(count(log, '/api/companies'), 1, 'revisits fetch no list');
+    assert.equal(count(log, '/api/companies/columns'), 1, 'revisits fetch no columns');
+    // The page's own request log shows the same two requests.
+    assert.equal(await page.locator('[data-testid=request-log] li').count(), 2);
+  });
+  await step('portfolio-third', async () => {
+    await pick(third);
+    const log = await serverLog();
+    assert.equal(count(log, '/api/companies/columns'), 2);
+  });
+});
+
+test('posts stay sorted by title after a create, with one POST and no list refetch', async () => {
+  const titles = () => page.locator('[data-testid=posts] li strong').allTextContents();
+  await step('posts-loaded', async () => {
+    await page.waitForSelector('[data-testid=posts] li');
+    const shown = await titles();
+    assert.deepEqual(shown, [...shown].sort((a, b) => a.localeCompare(b)));
+  });
+  await step('posts-create', async () => {
+    const before = count(await serverLog(), '/api/react/posts');
+    await page.fill('[data-testid=new-title]', 'Aardvark patterns');
+    await page.click('[data-testid=create]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=posts] li strong')?.textContent === 'Aardvark patterns');
+    const shown = await titles();
+    assert.equal(shown.length, 6);
+    assert.deepEqual(shown, [...shown].sort((a, b) => a.localeCompare(b)));
+    const log = await serverLog();
+    // One request for the create (the POST), none to refetch the list.
+    assert.equal(count(log, '/api/react/posts'), before + 1);
+    assert.equal(log.filter(entry => entry.method === 'POST').length, 1);
+    // The create also shows up in the group-by of the users panel.
+    await page.waitForFunction(() => document.querySelector('[data-testid=panel-users]')?.textContent?.includes('Aardvark patterns'));
+  });
+});
+
+test('counts, and the ticker/stats join following the live stream', async () => {
+  await step('counts', async () => {
+    await page.waitForFunction(() => document.querySelector('[data-testid=counts]')?.textContent === '4 users, 2 admins');
+  });
+  await step('ticker-live', async () => {
+    await page.waitForFunction(() => document.querySelector('[data-testid=price-BTC]')?.textContent?.includes('daily stats'));
+    await page.check('[data-testid=live]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=price-BTC]')?.textContent?.includes('live ticker'), null, { timeout: 10_000 });
+  });
+});
+
+test('the page logged no errors', () => {
+  assert.deepEqual(pageErrors, []);
+});

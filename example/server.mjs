@@ -1,0 +1,153 @@
+// The example app's server: the bundled React page and a small JSON API on one port, with a
+// log of the API requests it answered (GET /api/_log, which is not logged itself) and a stream
+// of ticker updates (server-sent events). State lives in memory; every server starts afresh.
+import http from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const STATIC = { '/': ['index.html', 'text/html'], '/app.js': ['dist/app.js', 'text/javascript'], '/app.css': ['app.css', 'text/css'] };
+
+function seed() {
+  const users = [
+    { id: 'u1', name: 'Ann', isAdmin: true },
+    { id: 'u2', name: 'Bo', isAdmin: false },
+    { id: 'u3', name: 'Cy', isAdmin: true },
+    { id: 'u4', name: 'Dee', isAdmin: false },
+  ];
+  const titles = {
+    react: ['Suspense in practice', 'Keys and lists', 'Hooks rules', 'Memo or not', 'Server components'],
+    vue: ['Refs and reactives', 'Single-file components', 'Pinia stores'],
+  };
+  const posts = [];
+  let n = 0;
+  for (const [group, list] of Object.entries(titles)) {
+    for (const title of list) {
+      n++;
+      posts.push({ id: String(n), title, group, createdAt: new Date(Date.UTC(2026, 0, n)).toISOString(), author: users[n % users.length].id });
+    }
+  }
+  const sectors = [
+    { id: 's1', name: 'Technology' },
+    { id: 's2', name: 'Energy' },
+    { id: 's3', name: 'Health' },
+  ];
+  const companies = [
+    ['1', 'Acme', 120.5, 's1'],
+    ['2', 'Globex', 64.2, 's2'],
+    ['3', 'Initech', 33.9, 's1'],
+    ['4', 'Umbrella', 88.1, 's3'],
+    ['5', 'Hooli', 210.0, 's1'],
+  ].map(([id, name, price, sector]) => ({ id, name, price, sector: sectors.find(s => s.id === sector) }));
+  const tickers = { BTC: 64000, ETH: 3100 };
+  return { users, posts, companies, tickers, nextPost: n + 1 };
+}
+
+/** A portfolio's holdings: a deterministic function of portfolio and company, so tests can check values. */
+export function holding(portfolio, companyId) {
+  let hash = 2166136261;
+  for (const c of `${portfolio}:${companyId}`) hash = Math.imul(hash ^ c.charCodeAt(0), 16777619) >>> 0;
+  return { pct_equity: (hash % 4000) / 10000, shares: ((hash >>> 12) % 5000) * 10 + 10 };
+}
+
+export const PORTFOLIOS = ['Growth', 'Income', 'Balanced', 'Index'];
+
+/**
+ * Starts the example server. `delay` (ms) slows API answers so loading states are visible.
+ * Resolves to `{ url, close(), log }`.
+ */
+export async function startExample({ port = 0, host = '127.0.0.1', delay = 150, tickMs = 1000 } = {}) {
+  const db = seed();
+  const log = [];
+  const streams = new Set();
+  const json = (res, status, body) => {
+    res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+    res.end(JSON.stringify(body));
+  };
+  const routes = [
+    ['GET', /^\/api\/(react|vue)\/posts$/, ([group], url) => {
+      const orderBy = url.searchParams.get('orderBy');
+      const list = db.posts.filter(post => post.group === group).map(post => ({ ...post, author: db.users.find(u => u.id === post.author) }));
+      if (orderBy === 'title') list.sort((a, b) => a.title.localeCompare(b.title));
+      if (orderBy === 'createdAt') list.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+      return [200, list];
+    }],
+    ['POST', /^\/api\/(react|vue)\/posts$/, ([group], _url, body) => {
+      const title = typeof body?.title === 'string' ? body.title.trim() : '';
+      if (!title) return [400, { message: 'A post needs a title.' }];
+      const author = db.users.find(u => u.id === body.author) ?? db.users[0];
+      const post = { id: String(db.nextPost++), title, group, createdAt: new Date().toISOString(), author: author.id };
+      db.posts.push(post);
+      return [201, { ...post, author }];
+    }],
+    ['GET', /^\/api\/users$/, () => [200, db.users]],
+    ['GET', /^\/api\/tickers\/([A-Z]+)$/, ([id]) => (db.tickers[id] ? [200, { product_id: id, price: db.tickers[id], time: new Date().toISOString() }] : [404, { message: `No ticker ${id}` }])],
+    ['GET', /^\/api\/stats\/([A-Z]+)$/, ([id]) => (db.tickers[id] ? [200, { product_id: id, last: Math.round(db.tickers[id] * 0.98), volume: 1234 }] : [404, { message: `No stats for ${id}` }])],
+    ['GET', /^\/api\/companies$/, (_m, url) => {
+      const portfolio = url.searchParams.get('portfolio') ?? PORTFOLIOS[0];
+      return [200, db.companies.map(company => ({ ...company, ...holding(portfolio, company.id) }))];
+    }],
+    ['GET', /^\/api\/companies\/columns$/, (_m, url) => {
+      const portfolio = url.searchParams.get('portfolio') ?? PORTFOLIOS[0];
+      return [200, Object.fromEntries(db.companies.map(company => [company.id, holding(portfolio, company.id)]))];
+    }],
+  ];
+
+  const server = http.createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    try {
+      if (req.method === 'GET' && STATIC[url.pathname]) {
+        const [file, type] = STATIC[url.pathname];
+        res.writeHead(200, { 'Content-Type': `${type}; charset=utf-8` });
+        res.end(await readFile(join(here, file)));
+        return;
+      }
+      if (url.pathname === '/favicon.ico') {
+        res.writeHead(204);
+        res.end();
+        return;
+      }
+      if (url.pathname === '/api/_log') return json(res, 200, log);
+      if (url.pathname === '/api/stream/tickers') {
+        res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+        res.write(': connected\n\n');
+        streams.add(res);
+        req.on('close', () => streams.delete(res));
+        return;
+      }
+      let text = '';
+      for await (const chunk of req) text += chunk;
+      const route = routes.find(([method, pattern]) => method === req.method && pattern.test(url.pathname));
+      log.push({ method: req.method, path: url.pathname, search: url.search });
+      if (!route) return json(res, 404, { message: `No route for ${req.method} ${url.pathname}` });
+      if (delay) await new Promise(resolve => setTimeout(resolve, delay));
+      const [status, body] = route[2](url.pathname.match(route[1]).slice(1), url, text ? JSON.parse(text) : undefined);
+      json(res, status, body);
+    } catch (error) {
+      json(res, 500, { message: String(error) });
+    }
+  });
+
+  // The "stream": every tick, each ticker moves a little and is pushed to every listener.
+  const timer = setInterval(() => {
+    for (const id of Object.keys(db.tickers)) {
+      db.tickers[id] = Math.round(db.tickers[id] * (1 + (Math.random() - 0.5) / 500) * 100) / 100;
+      const event = `data: ${JSON.stringify({ product_id: id, price: db.tickers[id], time: new Date().toISOString() })}\n\n`;
+      for (const res of streams) res.write(event);
+    }
+  }, tickMs);
+
+  await new Promise(resolve => server.listen(port, host, resolve));
+  const address = server.address();
+  return {
+    url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${address.port}/`,
+    log,
+    close() {
+      clearInterval(timer);
+      for (const res of streams) res.end();
+      server.closeAllConnections();
+      return new Promise(resolve => server.close(resolve));
+    },
+  };
+}

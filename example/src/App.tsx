@@ -1,0 +1,282 @@
+/** The example page: one panel per example of the spec, each reading the one cache. */
+import { Component, Suspense, useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useSelector } from 'react-redux';
+import { useController, useFetch, useQuery, useSuspense } from 'lenscache/react';
+import {
+  adminCount,
+  currentPrice,
+  getCompanies,
+  getPortfolioColumns,
+  getPosts,
+  getStats,
+  getUsers,
+  postsByUser,
+  sortedPosts,
+  Ticker,
+  userCount,
+  type Group,
+  type OrderBy,
+} from './api';
+import type { LoggedRequest, RootState } from './main';
+
+export const PORTFOLIOS = ['Growth', 'Income', 'Balanced', 'Index'];
+
+export function App() {
+  return (
+    <main>
+      <header>
+        <h1>lenscache example</h1>
+        <p>One normalized cache in a Redux store, read by every panel. Open Redux DevTools to see each write as one action.</p>
+      </header>
+      <div className="grid">
+        <Panel title="Posts, sorted" id="posts">
+          <PostsPanel />
+        </Panel>
+        <Panel title="Users" id="users">
+          <UsersPanel />
+        </Panel>
+        <Panel title="Ticker and stats (join, live)" id="ticker">
+          <TickerPanel />
+        </Panel>
+        <Panel title="Companies by portfolio (Scalar lens)" id="companies" wide>
+          <CompaniesPanel />
+        </Panel>
+      </div>
+    </main>
+  );
+}
+
+function Panel({ title, id, wide, children }: { title: string; id: string; wide?: boolean; children: ReactNode }) {
+  return (
+    <section className={wide ? 'panel wide' : 'panel'} data-testid={`panel-${id}`}>
+      <h2>{title}</h2>
+      <ErrorBoundary>
+        <Suspense fallback={<p className="loading">Loading…</p>}>{children}</Suspense>
+      </ErrorBoundary>
+    </section>
+  );
+}
+
+class ErrorBoundary extends Component<{ children: ReactNode }, { error: Error | null }> {
+  override state = { error: null as Error | null };
+  static getDerivedStateFromError(error: Error) {
+    return { error };
+  }
+  override render() {
+    if (!this.state.error) return this.props.children;
+    return (
+      <div role="alert" className="error">
+        <p>{this.state.error.message.split('\n')[0]}</p>
+        <button onClick={() => this.setState({ error: null })}>Try again</button>
+      </div>
+    );
+  }
+}
+
+function PostsPanel() {
+  const [group, setGroup] = useState<Group>('react');
+  const [orderBy, setOrderBy] = useState<OrderBy>('title');
+  return (
+    <>
+      <div className="controls">
+        <label>
+          Group{' '}
+          <select value={group} onChange={event => setGroup(event.target.value as Group)} data-testid="group">
+            <option value="react">react</option>
+            <option value="vue">vue</option>
+          </select>
+        </label>
+        <label>
+          Order by{' '}
+          <select value={orderBy} onChange={event => setOrderBy(event.target.value as OrderBy)} data-testid="order-by">
+            <option value="title">title</option>
+            <option value="createdAt">date</option>
+          </select>
+        </label>
+      </div>
+      <Suspense fallback={<p className="loading">Loading posts…</p>}>
+        <PostList group={group} orderBy={orderBy} />
+      </Suspense>
+      <NewPost group={group} />
+    </>
+  );
+}
+
+function PostList({ group, orderBy }: { group: Group; orderBy: OrderBy }) {
+  // Fetches the list once per group and order (suspends until it lands)...
+  useSuspense(getPosts, { group, orderBy });
+  // ...and reads it sorted: a create appends to the cached list, the Query sorts it again.
+  const posts = useQuery(sortedPosts, { group, orderBy }) ?? [];
+  return (
+    <ol className="posts" data-testid="posts">
+      {posts.map(post => (
+        <li key={post.id}>
+          <strong>{post.title}</strong> <span className="muted">by {post.author.name}</span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function NewPost({ group }: { group: Group }) {
+  const controller = useController();
+  const [title, setTitle] = useState('');
+  const [error, setError] = useState('');
+  const create = async (event: FormEvent) => {
+    event.preventDefault();
+    setError('');
+    try {
+      // One POST; the answer is appended to every cached list of the group, with no refetch.
+      await controller.fetch(getPosts.push, { group }, { title });
+      setTitle('');
+    } catch (failure) {
+      setError((failure as Error).message.split('\n')[0]!);
+    }
+  };
+  return (
+    <form onSubmit={create} className="controls">
+      <input value={title} onChange={event => setTitle(event.target.value)} placeholder={`New ${group} post title`} data-testid="new-title" />
+      <button data-testid="create">Create</button>
+      {error && <span className="error">{error}</span>}
+    </form>
+  );
+}
+
+function UsersPanel() {
+  useSuspense(getUsers);
+  const users = useQuery(userCount);
+  const admins = useQuery(adminCount);
+  const groups = useQuery(postsByUser) ?? [];
+  return (
+    <>
+      <p data-testid="counts">
+        {users} users, {admins} admins
+      </p>
+      <h3>Cached posts by author</h3>
+      <dl className="by-user">
+        {groups.map(([name, posts]) => (
+          <div key={name}>
+            <dt>{name}</dt>
+            <dd>{posts.map(post => post.title).join(' · ')}</dd>
+          </div>
+        ))}
+      </dl>
+    </>
+  );
+}
+
+function TickerPanel() {
+  const controller = useController();
+  const [live, setLive] = useState(false);
+  // The stream: server-sent ticker updates, written straight into the cache.
+  useEffect(() => {
+    if (!live) return;
+    const source = new EventSource('/api/stream/tickers');
+    source.onmessage = event => controller.set(Ticker, JSON.parse(event.data));
+    return () => source.close();
+  }, [live, controller]);
+  return (
+    <>
+      <label className="controls">
+        <input type="checkbox" checked={live} onChange={event => setLive(event.target.checked)} data-testid="live" /> live ticker stream
+      </label>
+      <table>
+        <tbody>
+          {['BTC', 'ETH'].map(product => (
+            <Price key={product} product={product} />
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+function Price({ product }: { product: string }) {
+  // Stats come by request; the ticker only from the stream. The join prefers the ticker.
+  useFetch(getStats, { product_id: product });
+  const price = useQuery(currentPrice, { product_id: product });
+  return (
+    <tr data-testid={`price-${product}`}>
+      <th>{product}</th>
+      <td>{price ? price.price.toLocaleString('en-US', { maximumFractionDigits: 2 }) : '…'}</td>
+      <td className="muted">{price?.source}</td>
+    </tr>
+  );
+}
+
+function CompaniesPanel() {
+  const [portfolio, setPortfolio] = useState(PORTFOLIOS[0]!);
+  return (
+    <div className="companies">
+      <div>
+        <div className="controls" role="group" aria-label="Portfolio">
+          {PORTFOLIOS.map(name => (
+            <button key={name} aria-pressed={name === portfolio} onClick={() => setPortfolio(name)} data-testid={`portfolio-${name}`}>
+              {name}
+            </button>
+          ))}
+        </div>
+        <Suspense fallback={<p className="loading">Loading companies…</p>}>
+          <CompanyTable portfolio={portfolio} />
+        </Suspense>
+      </div>
+      <RequestLog />
+    </div>
+  );
+}
+
+function CompanyTable({ portfolio }: { portfolio: string }) {
+  // One list for every portfolio, fetched with the first portfolio's values...
+  const companies = useSuspense(getCompanies, { portfolio });
+  // ...and each other portfolio fetches only its own columns, once.
+  useFetch(getPortfolioColumns, portfolio === PORTFOLIOS[0] ? null : { portfolio });
+  return (
+    <table data-testid="companies">
+      <thead>
+        <tr>
+          <th>Company</th>
+          <th>Sector</th>
+          <th>Price</th>
+          <th>% equity</th>
+          <th>Shares</th>
+        </tr>
+      </thead>
+      <tbody>
+        {companies.map(company => (
+          <tr key={company.id} data-testid={`company-${company.id}`}>
+            <td>{company.name}</td>
+            <td>{company.sector.name}</td>
+            <td>{company.price.toFixed(2)}</td>
+            <td data-testid="pct">{company.pct_equity === undefined ? '…' : `${(company.pct_equity * 100).toFixed(1)}%`}</td>
+            <td data-testid="shares">{company.shares === undefined ? '…' : company.shares.toLocaleString('en-US')}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function RequestLog() {
+  const requests = useSelector((state: RootState) => state.requests);
+  const companyRequests = requests.filter(request => request.url.startsWith('/api/companies'));
+  return (
+    <aside className="log">
+      <h3>Company requests sent ({companyRequests.length})</h3>
+      <ol data-testid="request-log">
+        {companyRequests.map(request => (
+          <li key={request.n}>
+            <code>
+              {request.method} {decodeURIComponent(request.url)}
+            </code>{' '}
+            <span className="muted">{statusText(request)}</span>
+          </li>
+        ))}
+      </ol>
+      <p className="muted">Revisit a portfolio: nothing is added here.</p>
+    </aside>
+  );
+}
+
+function statusText(request: LoggedRequest): string {
+  return request.status === 'pending' ? '…' : String(request.status);
+}

@@ -1,0 +1,107 @@
+/** The example's data model: entities, the lens-dependent Scalar, endpoints and queries. */
+import { All, Collection, Entity, Query, RestEndpoint, Scalar, Values } from 'lenscache';
+
+export class User extends Entity {
+  id = '';
+  name = '';
+  isAdmin = false;
+  static override key = 'User';
+}
+
+export class Post extends Entity {
+  id = '';
+  title = '';
+  group = '';
+  createdAt = '';
+  author = User.fromJS();
+  static override key = 'Post';
+  static override schema = { author: User };
+}
+
+export class Ticker extends Entity {
+  product_id = '';
+  price = 0;
+  time = '';
+  override pk() {
+    return this.product_id;
+  }
+  static override key = 'Ticker';
+}
+
+export class Stats extends Entity {
+  product_id = '';
+  last = 0;
+  volume = 0;
+  override pk() {
+    return this.product_id;
+  }
+  static override key = 'Stats';
+}
+
+export class Sector extends Entity {
+  id = '';
+  name = '';
+  static override key = 'Sector';
+}
+
+export class Company extends Entity {
+  id = '';
+  name = '';
+  price = 0;
+  /** Portfolio-dependent: stored per portfolio in Scalar cells, not on the row. */
+  pct_equity = 0;
+  shares = 0;
+  sector = Sector.fromJS();
+  static override key = 'Company';
+}
+
+/** The lens is the `portfolio` param of the request. */
+export const PortfolioScalar = new Scalar({
+  lens: args => (args[0] as { portfolio?: string } | undefined)?.portfolio,
+  key: 'portfolio',
+  entity: Company,
+});
+Company.schema = { pct_equity: PortfolioScalar, shares: PortfolioScalar, sector: Sector };
+
+export type Group = 'react' | 'vue';
+export type OrderBy = 'title' | 'createdAt';
+
+/** One list per group and order; `getPosts.push` appends a create to every list of its group. */
+export const getPosts = new RestEndpoint({
+  path: '/api/:group/posts',
+  searchParams: {} as { orderBy?: OrderBy },
+  schema: new Collection([Post]),
+});
+export const getUsers = new RestEndpoint({ path: '/api/users', schema: new Collection([User]) });
+export const getTicker = new RestEndpoint({ path: '/api/tickers/:product_id', schema: Ticker });
+export const getStats = new RestEndpoint({ path: '/api/stats/:product_id', schema: Stats });
+
+/** One company list for every portfolio: `argsKey` leaves the portfolio out of the list's key. */
+export const getCompanies = new RestEndpoint({
+  path: '/api/companies',
+  searchParams: {} as { portfolio: string },
+  schema: new Collection([Company], { argsKey: () => ({}) }),
+});
+/** A portfolio's columns only: `{ [companyId]: { pct_equity, shares } }`. */
+export const getPortfolioColumns = new RestEndpoint({
+  path: '/api/companies/columns',
+  searchParams: {} as { portfolio: string },
+  schema: new Values(PortfolioScalar),
+});
+
+/** The group's list sorted by `orderBy`: a create appends to the list, and this sorts it again. */
+export const sortedPosts = new Query(getPosts.schema, (posts, { orderBy }: { orderBy?: OrderBy } = {}) =>
+  orderBy ? [...posts].sort((a, b) => a[orderBy].localeCompare(b[orderBy])) : posts,
+);
+export const userCount = new Query(new All(User), users => users.length);
+export const adminCount = new Query(new All(User), users => users.filter(user => user.isAdmin).length);
+/** Every cached post, grouped by its author's name. */
+export const postsByUser = new Query(new All(Post), posts => {
+  const groups: Record<string, Post[]> = {};
+  for (const post of posts) (groups[post.author.name] ??= []).push(post);
+  return Object.entries(groups).sort(([a], [b]) => a.localeCompare(b));
+});
+/** The live ticker price when there is one, else the last traded price from the stats. */
+export const currentPrice = new Query({ ticker: Ticker, stats: Stats }, ({ ticker, stats }) =>
+  ticker ? { price: ticker.price, source: 'live ticker' } : stats ? { price: stats.last, source: 'daily stats' } : undefined,
+);
