@@ -8,7 +8,7 @@
  */
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Profiler, Suspense, useState } from 'react';
-import { RestEndpoint } from '../../src/index';
+import { RestEndpoint, type EndpointLike } from '../../src/index';
 import { useFetch, useSuspense } from '../../src/react/index';
 import { Company } from '../fixtures/company';
 import { exampleEndpoints } from '../fixtures/endpoints';
@@ -46,7 +46,7 @@ interface Commit {
 }
 
 /** The demo: a portfolio picker over a table that reads the shared list and prefetches columns. */
-function mountDemo(listEndpoint: RestEndpoint<any>, { strict = false } = {}) {
+function mountDemo(listEndpoint: EndpointLike & { sideEffect: false }, { strict = false } = {}) {
   const commits: Commit[] = [];
   let fallbacks = 0;
   let rendered: Commit | undefined;

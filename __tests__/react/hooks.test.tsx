@@ -403,7 +403,7 @@ describe('useSuspense', () => {
     expect(server.count('GET /users') - before).toBe(1);
   });
 
-  test('null args skip: undefined, no fetch, no suspense', () => {
+  test('null args skip: undefined, no fetch, no suspense', async () => {
     let result: unknown = 'unset';
     function Skipped() {
       result = useSuspense(api.getPost, null);
@@ -413,13 +413,15 @@ describe('useSuspense', () => {
     renderWithCache(<Skipped />);
     expect(screen.getByText('rendered')).toBeTruthy();
     expect(result).toBeUndefined();
+    // A request would be sent in a microtask and reach the server shortly after: wait for it.
+    await settle();
     expect(server.count()).toBe(before);
   });
 
-  test('a mutation endpoint is refused with a clear error instead of a request per render', () => {
+  test('a mutation endpoint is refused with a clear error instead of a request per render', async () => {
     const caught: Error[] = [];
     function Misuse() {
-      // Not allowed by the types either; called the way untyped code would.
+      // Called the way untyped code (or a cast) would.
       (useSuspense as (...args: unknown[]) => unknown)(api.getPosts.push, { group: 'react' });
       return null;
     }
@@ -437,6 +439,7 @@ describe('useSuspense', () => {
     expect(caught[0]).toBeInstanceOf(LensCacheError);
     expect(caught[0]).toMatchObject({ code: ErrorCode.MUTATION_IN_HOOK });
     expect(caught[0]!.message).toMatch(/mutation.*\n.*useController\(\)\.fetch/s);
+    await settle();
     expect(server.count()).toBe(before);
   });
 });
@@ -467,6 +470,7 @@ describe('useFetch', () => {
       </Provider>,
     );
     expect(promises.at(-1)).toBeUndefined();
+    await settle();
     expect(server.count('GET /tickers/PREFETCH') - before).toBe(1);
   });
 
@@ -510,6 +514,7 @@ describe('useCache', () => {
     expect(screen.getByTestId('cached').textContent).toBe('3');
     act(() => store.dispatch(cache.invalidate(api.getUsers)));
     expect(screen.getByTestId('cached').textContent).toBe('none');
+    await settle();
     expect(server.count('GET /users') - before).toBe(1);
   });
 });

@@ -81,6 +81,7 @@ test('server HTML hydrates against a store preloaded from the embedded state: no
   const recoverable: unknown[] = [];
   const logged = jest.spyOn(console, 'error');
   const before = server.count();
+  const requested = jest.spyOn(api.getCompanies, 'request');
   await act(async () => {
     hydrateRoot(container, page(inBrowser, browserStore), { onRecoverableError: error => recoverable.push(error) });
   });
@@ -88,5 +89,9 @@ test('server HTML hydrates against a store preloaded from the embedded state: no
   expect(logged).not.toHaveBeenCalled();
   logged.mockRestore();
   expect(container.innerHTML).toBe(html);
+  // A request would be sent in a microtask and reach the server shortly after.
+  await act(() => new Promise(resolve => setTimeout(resolve, 50)));
+  expect(requested).not.toHaveBeenCalled();
   expect(server.count()).toBe(before);
+  requested.mockRestore();
 });

@@ -52,18 +52,23 @@ function page(setup: ReturnType<typeof makeStore>) {
   );
 }
 
-test('a store filled before rendering renders to complete HTML, with no request', () => {
+test('a store filled before rendering renders to complete HTML, with no request', async () => {
   const setup = makeStore();
+  // Requests are sent in a microtask: count calls of the endpoint, then wait for the server.
+  const requested = jest.spyOn(api.getCompanies, 'request');
   setup.store.dispatch(setup.cache.setResponse(api.getCompanies, { portfolio: 'A' }, list));
   const before = server.count();
   const html = renderToString(page(setup));
   expect(html).toContain('<li>Acme 0.5</li><li>Globex 0.2</li>');
   expect(html).toContain('data-acme="Acme"');
   expect(html).not.toContain('loading');
+  await new Promise(resolve => setTimeout(resolve, 50));
+  expect(requested).not.toHaveBeenCalled();
   expect(server.count()).toBe(before);
+  requested.mockRestore();
 });
 
-test('a state serialized on the server renders the same HTML from a second store built from it', () => {
+test('a state serialized on the server renders the same HTML from a second store built from it', async () => {
   const server1 = makeStore();
   server1.store.dispatch(server1.cache.setResponse(api.getCompanies, { portfolio: 'A' }, list));
   const embedded = JSON.stringify(server1.store.getState());
@@ -77,8 +82,12 @@ test('a state serialized on the server renders the same HTML from a second store
     preloadedState: { cache: JSON.parse(embedded).cache },
   });
   const before = server.count();
+  const requested = jest.spyOn(api.getCompanies, 'request');
   expect(renderToString(page({ cache: client.cache, store: store as never }))).toBe(html);
+  await new Promise(resolve => setTimeout(resolve, 50));
+  expect(requested).not.toHaveBeenCalled();
   expect(server.count()).toBe(before);
+  requested.mockRestore();
 });
 
 test('with nothing cached, a streaming render waits for useSuspense to fetch from the server', async () => {

@@ -60,3 +60,14 @@ export function Component({ portfolio }: { portfolio: string }) {
   expectType<Equal<typeof controller, Controller<string>>>(true);
   return null;
 }
+
+export function Mutations() {
+  const createPost = new RestEndpoint({ path: '/posts', method: 'POST', schema: Post });
+  // @ts-expect-error mutations are not read by hooks (MUTATION_IN_HOOK)
+  useSuspense(createPost, {});
+  // @ts-expect-error a collection's create is a mutation too
+  useFetch(getPosts.push, { group: 'react' });
+  expectType<Equal<typeof createPost.sideEffect, true>>(true);
+  expectType<Equal<typeof getPost.sideEffect, false>>(true);
+  return null;
+}

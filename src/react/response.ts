@@ -7,6 +7,7 @@ import { useMemo } from 'react';
 import { useSelector, useStore } from 'react-redux';
 import { ErrorCode, setupError, describe } from '../shared/errors.js';
 import { argsKey, isSkipArgs } from '../shared/json.js';
+import type { CacheState } from '../shared/state.js';
 import type { Cache } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';
 import type { FetchPromise } from '../store/Requests.js';
@@ -15,20 +16,32 @@ import type { ResponseState } from '../store/selectors.js';
 /** Args whose params (`args[0]`) may be `null`, which skips the read and the fetch. */
 export type SkippableArgs<A> = A extends readonly [infer First, ...infer Rest] ? A | [First | null, ...Rest] : A | [null];
 
+/** An endpoint the fetching hooks accept: a read (mutations have `sideEffect: true`; see MUTATION_IN_HOOK). */
+export type ReadEndpoint = EndpointLike & { sideEffect?: false };
+
 /** Which changes of a response make a hook render again. */
 export type SameResponse = (a: ResponseState, b: ResponseState) => boolean;
 
 export interface ResponseRead {
+  /** What the hook renders: the response as of the store state React rendered with. */
   response: ResponseState;
-  /** The request started or joined by this render, when the response was not valid and `fetch` was asked for. */
+  /** The response now (store state and clock of this render): what the fetch decision used. */
+  current: ResponseState;
+  /** The request started or joined by this render, when `current` was not valid and `fetch` was asked for. */
   request: FetchPromise<unknown> | undefined;
+  /** `endpoint.key(...args)`, or undefined when skipped. */
+  key: string | undefined;
+  /** The last request settled, nothing changed since, and the response is still invalid: no new request was started. */
+  settledInvalid: boolean;
 }
+
+type Store = ReturnType<typeof useStore>;
 
 /**
  * Reads `endpoint`'s response for args. With `fetch`, a response that is not valid starts (or
- * joins) its request during render: starting a fetch dispatches nothing (§13.7), so this is safe
- * in render, and identical reads in flight share one request (StrictMode's second render joins
- * the first one's).
+ * joins) its request during render. That is safe there: starting a fetch dispatches nothing, the
+ * network call is made in a microtask (§13.7), and identical reads in flight share one request
+ * (StrictMode's second render joins the first one's).
  */
 export function useResponse(
   cache: Cache<string>,
@@ -47,17 +60,84 @@ export function useResponse(
   }
   const store = useStore();
   // Args are compared by value (§14), so inline object literals do not make a new selector.
-  const key = isSkipArgs(args) ? null : argsKey(args);
-  const selector = useMemo(() => (state: unknown) => cache.selectResponse(state, endpoint, ...args), [cache, endpoint, key]);
-  let response = useSelector(selector, same);
-  if (key === null) return { response, request: undefined };
-  // The status depends on the clock (§13.9): what was read at the last store change may have
-  // expired since. Read again then, with the time of this render.
-  if (response.expiryStatus !== 'invalid' && Date.now() > response.expiresAt) {
-    response = cache.selectResponse(store.getState(), endpoint, ...args);
+  const memoKey = isSkipArgs(args) ? null : argsKey(args);
+  const selector = useMemo(
+    () => unlessSliceChanged(cache, state => cache.selectResponse(state, endpoint, ...args)),
+    // `args` is represented by its memo key.
+    [cache, endpoint, memoKey],
+  );
+  const response = useSelector(selector, same);
+  if (memoKey === null) return { response, current: response, request: undefined, key: undefined, settledInvalid: false };
+  // The decision reads the store again, at this render's time: the selection is only re-run on
+  // store changes, and its equality ignores `expiresAt`, but expiry depends on the clock (§13.9).
+  // The read is memoized, so this costs a lookup.
+  const current = cache.selectResponse(store.getState(), endpoint, ...args);
+  const key = endpoint.key(...args);
+  if (fetch && settledInvalid(cache, store, key, current.expiryStatus === 'invalid')) {
+    return { response, current, request: undefined, key, settledInvalid: true };
   }
-  const request = fetch && response.expiryStatus !== 'valid' ? (cache.controller(store).fetch(endpoint, ...args) as FetchPromise<unknown>) : undefined;
-  return { response, request };
+  const request = fetch && current.expiryStatus !== 'valid' ? (cache.controller(store).fetch(endpoint, ...args) as FetchPromise<unknown>) : undefined;
+  if (request) watch(cache, store, key, request);
+  return { response, current, request, key, settledInvalid: false };
+}
+
+/**
+ * A selector that returns its last result while the cache's slice is the same object: actions of
+ * other slices then cost one property read per mounted hook.
+ */
+export function unlessSliceChanged<T>(cache: Cache<string>, select: (state: unknown) => T): (state: unknown) => T {
+  let slice: unknown;
+  let result: T;
+  let ran = false;
+  return state => {
+    const next = (state as Record<string, unknown> | undefined)?.[cache.reducerPath];
+    if (ran && next === slice && next !== undefined) return result;
+    result = select(state);
+    slice = next;
+    ran = true;
+    return result;
+  };
+}
+
+const watched = new WeakSet<Promise<unknown>>();
+/**
+ * Per store and request key: the meta record the last settled request left. While that very
+ * record is still the key's meta, nothing was written for the key since; if the response reads as
+ * invalid then, the request did not help, and suspending again would send it again without end.
+ */
+const settledMeta = new WeakMap<Store, Map<string, object>>();
+
+const metaOf = (cache: Cache<string>, store: Store, key: string): object | undefined =>
+  (store.getState() as Record<string, CacheState | undefined>)[cache.reducerPath]?.meta[key];
+
+/** Handles the request's rejection (the error is stored, and nobody else may hold the promise) and notes the meta it left. */
+function watch(cache: Cache<string>, store: Store, key: string, request: Promise<unknown>): void {
+  if (watched.has(request)) return;
+  watched.add(request);
+  const note = (): void => {
+    const meta = metaOf(cache, store, key);
+    if (!meta) return;
+    let marks = settledMeta.get(store);
+    if (!marks) settledMeta.set(store, (marks = new Map()));
+    marks.set(key, meta);
+  };
+  request.then(note, note);
+}
+
+/**
+ * True when the last request for `key` settled, nothing was written for the key since, and the
+ * response still reads as invalid: a root entity kept deleted by a newer tombstone, an error that
+ * expired at once. The mark stays while that holds (React's own retry of a throwing render, and
+ * an error boundary's, get the same answer); any write for the key (`invalidate`, a reset, a new
+ * answer) or a usable read forgets it.
+ */
+function settledInvalid(cache: Cache<string>, store: Store, key: string, invalid: boolean): boolean {
+  const marks = settledMeta.get(store);
+  const mark = marks?.get(key);
+  if (mark === undefined) return false;
+  if (invalid && mark === metaOf(cache, store, key)) return true;
+  marks!.delete(key);
+  return false;
 }
 
 const settledPromises = new WeakMap<Promise<unknown>, Promise<unknown>>();

@@ -18,8 +18,8 @@ import { useResponse, type SkippableArgs } from './response.js';
 export function useCache<E extends EndpointLike>(endpoint: E, ...args: SkippableArgs<ArgsOf<E>>): ResponseData<E> | undefined;
 export function useCache(endpoint: EndpointLike, ...args: unknown[]): unknown {
   const cache = useCacheContext('useCache');
-  const { response } = useResponse(cache, 'useCache', endpoint, args, sameData, false);
-  return response.expiryStatus === 'invalid' ? undefined : response.data;
+  const { response, current } = useResponse(cache, 'useCache', endpoint, args, sameData, false);
+  return current.expiryStatus === 'invalid' ? undefined : response.data;
 }
 
 function sameData(a: ResponseState, b: ResponseState): boolean {

@@ -2,6 +2,7 @@
 
 import type { ArgsOf, ResponseData } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';
+import type { ReadEndpoint } from './response.js';
 import type { ResponseState } from '../store/selectors.js';
 import { useCacheContext } from './CacheProvider.js';
 import { settledOf, useResponse, type SkippableArgs } from './response.js';
@@ -18,7 +19,7 @@ import { settledOf, useResponse, type SkippableArgs } from './response.js';
  * useFetch(getPortfolioColumns, portfolio === initial ? null : { portfolio });
  * ```
  */
-export function useFetch<E extends EndpointLike>(endpoint: E, ...args: SkippableArgs<ArgsOf<E>>): Promise<ResponseData<E> | undefined> | undefined;
+export function useFetch<E extends ReadEndpoint>(endpoint: E, ...args: SkippableArgs<ArgsOf<E>>): Promise<ResponseData<E> | undefined> | undefined;
 export function useFetch(endpoint: EndpointLike, ...args: unknown[]): Promise<unknown> | undefined {
   const cache = useCacheContext('useFetch');
   const { request } = useResponse(cache, 'useFetch', endpoint, args, sameDecision, true);

@@ -5,6 +5,7 @@ import { useSelector } from 'react-redux';
 import { argsKey } from '../shared/json.js';
 import type { Queried } from '../schema/types.js';
 import { useCacheContext } from './CacheProvider.js';
+import { unlessSliceChanged } from './response.js';
 
 /**
  * `cache.selectQuery` for the store in context: the denormalized value, or `undefined` when it
@@ -22,6 +23,6 @@ export function useQuery<S>(queryable: S, ...args: unknown[]): Queried<S> | unde
   const cache = useCacheContext('useQuery');
   // Args are compared by value (§14): inline object literals keep the same selector.
   const key = argsKey(args);
-  const selector = useMemo(() => (state: unknown) => cache.selectQuery(state, queryable, ...args), [cache, queryable, key]);
+  const selector = useMemo(() => unlessSliceChanged(cache, state => cache.selectQuery(state, queryable, ...args)), [cache, queryable, key]);
   return useSelector(selector);
 }

@@ -1,7 +1,9 @@
 /** useSuspense: an endpoint's data, suspending while it is missing or invalid (BEHAVIOR §14). */
 
+import { ErrorCode, setupError } from '../shared/errors.js';
 import type { ArgsOf, ResponseData } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';
+import type { ReadEndpoint } from './response.js';
 import type { ResponseState } from '../store/selectors.js';
 import { useCacheContext } from './CacheProvider.js';
 import { settledOf, useResponse, type SkippableArgs } from './response.js';
@@ -20,12 +22,27 @@ import { settledOf, useResponse, type SkippableArgs } from './response.js';
  * }
  * ```
  */
-export function useSuspense<E extends EndpointLike>(endpoint: E, ...args: ArgsOf<E>): ResponseData<E>;
-export function useSuspense<E extends EndpointLike>(endpoint: E, ...args: SkippableArgs<ArgsOf<E>>): ResponseData<E> | undefined;
+export function useSuspense<E extends ReadEndpoint>(endpoint: E, ...args: ArgsOf<E>): ResponseData<E>;
+export function useSuspense<E extends ReadEndpoint>(endpoint: E, ...args: SkippableArgs<ArgsOf<E>>): ResponseData<E> | undefined;
 export function useSuspense(endpoint: EndpointLike, ...args: unknown[]): unknown {
   const cache = useCacheContext('useSuspense');
-  const { response, request } = useResponse(cache, 'useSuspense', endpoint, args, sameOutcome, true);
-  if (response.expiryStatus === 'invalid' && request) throw settledOf(request);
+  const read = useResponse(cache, 'useSuspense', endpoint, args, sameOutcome, true);
+  const { response, current, request } = read;
+  // Background revalidation (stale) needs no handling here: the request is watched, and its
+  // failure is stored.
+  if (current.expiryStatus === 'invalid') {
+    if (request) throw settledOf(request);
+    if (read.settledInvalid) {
+      throw (
+        current.error ??
+        setupError(
+          ErrorCode.STILL_INVALID,
+          `useSuspense fetched ${read.key}, and its response still reads as invalid, so suspending again would request it again without end.`,
+          'Check what the response normalizes to (a root entity kept deleted by a newer delete cannot be shown) and the endpoint\'s expiry lengths. controller.invalidate(endpoint, ...args) lets it fetch again.',
+        )
+      );
+    }
+  }
   const { data, error } = response;
   // A soft error (a server error while data is stored) keeps showing the data; any other throws.
   if (error && !(isServerError(error) && data !== undefined)) throw error;

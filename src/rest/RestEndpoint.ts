@@ -37,6 +37,14 @@ export interface RestEndpointOptions {
 type SearchOf<O> = O extends { searchParams: infer S extends object } ? S : unknown;
 type BodyOf<O> = O extends { body: infer B } ? B : unknown;
 type IsMutation<O> = O extends { method: 'POST' | 'PUT' | 'PATCH' | 'DELETE' } ? true : false;
+/** `sideEffect`'s type: `true` for a mutation method, `false` for a read (or no method), `boolean` for a wider method type. */
+type SideEffectOf<O> = IsMutation<O> extends true
+  ? true
+  : O extends { method: infer M }
+    ? [M] extends [undefined | 'GET' | 'HEAD' | 'OPTIONS']
+      ? false
+      : boolean
+    : false;
 
 /** The params object an endpoint takes: its path params and its search params. */
 export type RestParams<O extends RestEndpointOptions> = PathParams<O['path']> &
@@ -86,7 +94,7 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
   readonly dataExpiryLength: number | undefined;
   readonly errorExpiryLength: number | undefined;
   /** Mutations are never shared between callers, and always run. */
-  readonly sideEffect: boolean;
+  readonly sideEffect: SideEffectOf<O>;
   private readonly template: PathTemplate;
   private readonly ops = new Map<CollectionOpName, RestEndpoint<any>>();
 
@@ -104,7 +112,7 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     this.urlPrefix = options.urlPrefix ?? '';
     this.dataExpiryLength = options.dataExpiryLength;
     this.errorExpiryLength = options.errorExpiryLength;
-    this.sideEffect = MUTATIONS.has(this.method);
+    this.sideEffect = MUTATIONS.has(this.method) as SideEffectOf<O>;
     this.template = pathTemplate(options.path);
   }
 

@@ -42,6 +42,8 @@ export function stableStringify(value: unknown): string {
 
 function sortKeys(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
+  // As JSON.stringify does: a Date (or anything with toJSON) counts as what it serializes to.
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return sortKeys((value as { toJSON(): unknown }).toJSON());
   if (Array.isArray(value)) return value.map(item => (item === undefined ? null : sortKeys(item)));
   const sorted: Record<string, unknown> = Object.create(null);
   for (const key of Object.keys(value).sort()) {
@@ -51,16 +53,16 @@ function sortKeys(value: unknown): unknown {
   return sorted;
 }
 
-/**
- * The memo key of a read's args: stable, and the same for args that read the same thing.
- * Trailing `undefined` args are dropped, and a lone params object with no defined keys counts as
- * no args at all (`[]`, `[undefined]` and `[{}]` are one read, BEHAVIOR §12).
- */
 /** `null` as the params (`args[0]`) means "skip this read": nothing is read or fetched (§13.1, §14). */
 export function isSkipArgs(args: readonly unknown[]): boolean {
   return args[0] === null;
 }
 
+/**
+ * The memo key of a read's args: stable, and the same for args that read the same thing.
+ * Trailing `undefined` args are dropped, and a lone params object with no defined keys counts as
+ * no args at all (`[]`, `[undefined]` and `[{}]` are one read, BEHAVIOR §12).
+ */
 export function argsKey(args: readonly unknown[]): string {
   let length = args.length;
   while (length > 0 && args[length - 1] === undefined) length--;

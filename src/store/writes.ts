@@ -59,10 +59,13 @@ export function computeResolve(
   if (fetchedAt < state.lastReset) return undefined;
   const key = endpoint.key(...args);
   let error = input.error;
+  // Without a schema the response is stored as it is; "no response" is stored as null, so the
+  // entry exists and reads as valid (an absent entry would be fetched again, without end).
+  const response = input.response === undefined && (endpoint.schema === undefined || endpoint.schema === null) ? null : input.response;
   if (error === undefined) {
     const expiresAt = now + (endpoint.dataExpiryLength ?? DEFAULT_DATA_EXPIRY);
     try {
-      const normalized = normalize(endpoint.schema, input.response, args, state, { fetchedAt, date: now, expiresAt }, options);
+      const normalized = normalize(endpoint.schema, response, args, state, { fetchedAt, date: now, expiresAt }, options);
       const older = isOlder(state.meta[key], fetchedAt);
       const payload = older
         ? normalized
@@ -114,7 +117,9 @@ export function computeInvalidate(state: CacheState, keys: Iterable<string>, now
     const previous = state.meta[key];
     if (previous?.invalidated && state.endpoints[key] === undefined) continue;
     list.remove(['endpoints', key], state.endpoints[key]);
-    const next: EndpointMeta = { fetchedAt: Math.max(now, previous?.fetchedAt ?? 0), date: now, expiresAt: 0, invalidated: true };
+    // Stamped with this clock only: a stored time from a clock that runs ahead (a server's
+    // state, hydrated) would otherwise make every new request count as older than the invalidation.
+    const next: EndpointMeta = { fetchedAt: now, date: now, expiresAt: 0, invalidated: true };
     list.set(['meta', key], next, previous);
   }
   return { patches: list.patches, inversePatches: list.inversePatches };

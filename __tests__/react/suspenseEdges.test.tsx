@@ -1,0 +1,220 @@
+/**
+ * @jest-environment ./__tests__/fixtures/jsdomWithFetch.js
+ */
+/**
+ * useSuspense and useFetch at the edges: answers that leave the response invalid, clocks that
+ * disagree, background failures, expiry that moves, aborts and resets while suspended. Each case
+ * counts requests, so a request loop fails the test instead of hanging it.
+ */
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { Suspense, useState } from 'react';
+import { Entity, ErrorCode, Invalidate, RestEndpoint, type CacheState } from '../../src/index';
+import { useSuspense } from '../../src/react/index';
+import { Company } from '../fixtures/company';
+import { exampleEndpoints } from '../fixtures/endpoints';
+import { Boundary, renderWithCache, settle } from '../fixtures/render';
+import { gate, startServer, type TestServer } from '../fixtures/server';
+import { makeStore } from '../fixtures/store';
+
+let server: TestServer;
+let api: ReturnType<typeof exampleEndpoints>;
+beforeAll(async () => {
+  server = await startServer();
+  api = exampleEndpoints(server.origin);
+});
+afterAll(() => server.close());
+
+class Note extends Entity {
+  id = '';
+  text = '';
+  static override key = 'Note';
+}
+
+/** Renders `read()` under a boundary and a Suspense fallback; keeps what the boundary caught. */
+function mount(read: () => unknown, setup = makeStore()) {
+  const caught: Error[] = [];
+  function Reader() {
+    const value = read();
+    return <p data-testid="value">{JSON.stringify(value) ?? 'undefined'}</p>;
+  }
+  const result = renderWithCache(
+    <Boundary caught={caught}>
+      <Suspense fallback={<p>loading</p>}>
+        <Reader />
+      </Suspense>
+    </Boundary>,
+    { setup },
+  );
+  return { ...result, caught };
+}
+
+/** Silences React's report of errors caught by a boundary, for tests that expect one. */
+function quietErrors() {
+  return jest.spyOn(console, 'error').mockImplementation(() => undefined);
+}
+
+test('an answer that leaves the response invalid is thrown as STILL_INVALID after one request, not fetched again and again', async () => {
+  // A tombstone newer than any answer (a delete stamped by a clock that runs ahead): the answer's
+  // row is older and ignored, so the entity still reads as deleted after the request.
+  server.on('GET /notes/:id', () => ({ json: { id: 'n1', text: 'back' } }));
+  const getNote = new RestEndpoint({ urlPrefix: server.origin, path: '/notes/:id', schema: Note });
+  const deleteNote = { key: () => 'DELETE /notes/n1', schema: new Invalidate(Note), sideEffect: true };
+  const setup = makeStore();
+  setup.store.dispatch(setup.cache.resolve(deleteNote, { args: [], response: { id: 'n1' }, fetchedAt: Date.now() + 60_000 }));
+  const quiet = quietErrors();
+  const { caught } = mount(() => useSuspense(getNote, { id: 'n1' }), setup);
+  await screen.findByRole('alert');
+  await settle(100);
+  const sent = server.count('GET /notes/n1');
+  await settle(300);
+  quiet.mockRestore();
+  expect(sent).toBe(1);
+  expect(server.count('GET /notes/n1')).toBe(sent);
+  expect(caught[0]).toMatchObject({ code: ErrorCode.STILL_INVALID });
+  expect(caught[0]!.message).toContain(`GET ${server.origin}/notes/n1`);
+});
+
+test('a stored error that expires at once is thrown, not retried without end', async () => {
+  server.on('GET /stats/:id', () => ({ status: 404, json: { message: 'none' } }));
+  const noExpiry = new RestEndpoint({ urlPrefix: server.origin, path: '/stats/:product_id', errorExpiryLength: 0 });
+  const quiet = quietErrors();
+  const { caught } = mount(() => useSuspense(noExpiry, { product_id: 'ZERO' }));
+  await screen.findByRole('alert');
+  await settle(100);
+  const sent = server.count('GET /stats/ZERO');
+  await settle(300);
+  quiet.mockRestore();
+  expect(caught[0]).toMatchObject({ code: ErrorCode.NETWORK_ERROR, status: 404 });
+  expect(sent).toBe(1);
+  expect(server.count('GET /stats/ZERO')).toBe(sent);
+});
+
+test('a schema-less endpoint whose fetch gives undefined reads as null after one request', async () => {
+  let calls = 0;
+  const silent = { key: (_params?: object) => 'GET /silent', fetch: () => (calls++, Promise.resolve(undefined)) };
+  mount(() => useSuspense(silent));
+  await waitFor(() => expect(screen.getByTestId('value').textContent).toBe('null'));
+  await settle(50);
+  expect(calls).toBe(1);
+});
+
+test('an entry stamped by a clock that runs ahead (hydrated server state) can still be invalidated and refetched', async () => {
+  server.on('GET /tickers/:id', request => ({ json: { product_id: request.url.split('/').pop(), price: 7 } }));
+  const setup = makeStore();
+  const ahead = Date.now() + 60_000;
+  setup.store.dispatch(setup.cache.resolve(api.getTicker, { args: [{ product_id: 'AHEAD' }], response: { product_id: 'AHEAD', price: 1 }, fetchedAt: ahead }));
+  mount(() => (useSuspense(api.getTicker, { product_id: 'AHEAD' }) as { price: number }).price, setup);
+  expect(screen.getByTestId('value').textContent).toBe('1');
+  const before = server.count('GET /tickers/AHEAD');
+  act(() => setup.store.dispatch(setup.cache.invalidate(api.getTicker, { product_id: 'AHEAD' })));
+  // The new request's answer makes the entry valid again: one request, no suspense without end.
+  await waitFor(() => expect(screen.queryByText('loading')).toBeNull());
+  await settle(50);
+  expect(server.count('GET /tickers/AHEAD') - before).toBe(1);
+  expect(setup.cache.selectResponse(setup.store.getState(), api.getTicker, { product_id: 'AHEAD' }).expiryStatus).toBe('valid');
+});
+
+test('a failed background refetch is stored, and is no unhandled rejection', async () => {
+  let failing = false;
+  server.on('GET /tickers/:id', request => (failing ? { status: 503, json: {} } : { json: { product_id: request.url.split('/').pop(), price: 3 } }));
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  try {
+    const setup = makeStore();
+    mount(() => (useSuspense(api.getTicker, { product_id: 'BG' }) as { price: number }).price, setup);
+    await waitFor(() => expect(screen.getByTestId('value').textContent).toBe('3'));
+    failing = true;
+    const before = server.count('GET /tickers/BG');
+    act(() => setup.store.dispatch(setup.cache.expireAll()));
+    await waitFor(() => expect(setup.cache.selectResponse(setup.store.getState(), api.getTicker, { product_id: 'BG' }).error).toBeDefined());
+    await settle(50);
+    expect(server.count('GET /tickers/BG') - before).toBe(1);
+    // Soft: the data stays.
+    expect(screen.getByTestId('value').textContent).toBe('3');
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
+  }
+  expect(unhandled).toEqual([]);
+});
+
+test('expiry that moved earlier without a data change is seen by the next render', async () => {
+  server.on('GET /companies', () => ({ json: [{ id: '1', name: 'Acme', price: 1, pct_equity: 0.5, shares: 1, sector: { id: 's1', name: 'Tech' } }] }));
+  const setup = makeStore();
+  await setup.store.dispatch(setup.cache.fetch(api.getCompanies, { portfolio: 'A' }));
+  // At B the list is read through its query key: its expiry is its rows' (60 s from now).
+  let rerender!: () => void;
+  function Table() {
+    const [, setTick] = useState(0);
+    rerender = () => setTick(tick => tick + 1);
+    const list = useSuspense(api.getCompanies, { portfolio: 'B' }) as Company[];
+    return <p>{list.length} companies</p>;
+  }
+  renderWithCache(<Table />, { setup });
+  expect(screen.getByText('1 companies')).toBeTruthy();
+  // The same row, written again by an endpoint with a short expiry: the data is identical, only
+  // the row's expiresAt moves earlier.
+  const shortLived = { key: () => 'short', schema: Company, dataExpiryLength: 30 };
+  act(() => setup.store.dispatch(setup.cache.setResponse(shortLived, { id: '1', name: 'Acme', price: 1, sector: { id: 's1', name: 'Tech' } })));
+  const before = server.count('GET /companies');
+  const expiresAt = setup.cache.selectResponse(setup.store.getState(), api.getCompanies, { portfolio: 'B' }).expiresAt;
+  const realNow = Date.now;
+  Date.now = () => expiresAt + 1;
+  try {
+    act(() => rerender());
+  } finally {
+    Date.now = realNow;
+  }
+  await settle(50);
+  expect(server.count('GET /companies') - before).toBe(1);
+});
+
+test('an abort while suspended reaches the error boundary as the stored AbortError', async () => {
+  const held = gate();
+  server.on('GET /users', () => ({ json: [], hold: held.promise }));
+  const setup = makeStore();
+  const quiet = quietErrors();
+  const { caught } = mount(() => useSuspense(api.getUsers), setup);
+  expect(screen.getByText('loading')).toBeTruthy();
+  // The component's request is in flight; whoever holds the shared promise aborts it.
+  const shared = setup.store.dispatch(setup.cache.fetch(api.getUsers));
+  shared.abort();
+  await shared.catch(() => undefined);
+  await screen.findByRole('alert');
+  quiet.mockRestore();
+  held.open();
+  expect(caught[0]?.name).toBe('AbortError');
+});
+
+test('a reset while suspended fetches again after the reset and shows the new answer', async () => {
+  const first = gate();
+  let answer = 1;
+  server.on('GET /tickers/:id', () => (answer === 1 ? { json: { product_id: 'RESET', price: 1 }, hold: first.promise } : { json: { product_id: 'RESET', price: 2 } }));
+  const setup = makeStore();
+  mount(() => (useSuspense(api.getTicker, { product_id: 'RESET' }) as { price: number }).price, setup);
+  await waitFor(() => expect(server.count('GET /tickers/RESET')).toBe(1));
+  act(() => setup.store.dispatch(setup.cache.resetEntireStore()));
+  answer = 2;
+  first.open();
+  await waitFor(() => expect(screen.getByTestId('value').textContent).toBe('2'));
+  expect(server.count('GET /tickers/RESET')).toBe(2);
+  expect(Object.keys((setup.store.getState().cache as CacheState).meta)).toHaveLength(1);
+});
+
+test('args that differ only in a Date are different reads', async () => {
+  const calls: string[] = [];
+  const byDay = { key: (params: { day: Date }) => `GET /day/${params.day.toISOString()}`, fetch: (params: { day: Date }) => (calls.push(params.day.toISOString()), Promise.resolve(params.day.getUTCDate())) };
+  function Day() {
+    const [day, setDay] = useState(new Date(Date.UTC(2026, 0, 1)));
+    const value = useSuspense(byDay, { day });
+    return <button onClick={() => setDay(new Date(Date.UTC(2026, 1, 2)))}>{String(value)}</button>;
+  }
+  renderWithCache(
+    <Suspense fallback={<p>loading</p>}>
+      <Day />
+    </Suspense>,
+  );
+  fireEvent.click(await screen.findByText('1'));
+  await screen.findByText('2');
+  expect(calls).toEqual(['2026-01-01T00:00:00.000Z', '2026-02-02T00:00:00.000Z']);
+});
