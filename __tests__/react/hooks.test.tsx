@@ -519,6 +519,51 @@ describe('useCache', () => {
   });
 });
 
+describe('render counts of the endpoint hooks', () => {
+  test('useSuspense, useFetch and useCache render only for their own result or decision', async () => {
+    const renders = renderCounter();
+    function Suspended() {
+      renders.hit('suspense');
+      return <p>{useSuspense(api.getUsers).length}</p>;
+    }
+    function Fetching() {
+      renders.hit('fetch');
+      useFetch(api.getTicker, { product_id: 'COUNTS' });
+      return null;
+    }
+    function Cached() {
+      renders.hit('cache');
+      return <p>{useCache(api.getUsers)?.length ?? 'none'}</p>;
+    }
+    const { store, cache } = renderWithCache(
+      <>
+        <Suspense fallback={<p>loading</p>}>
+          <Suspended />
+        </Suspense>
+        <Fetching />
+        <Cached />
+      </>,
+    );
+    await screen.findByText('3');
+    await settle();
+    const settled = { ...renders.counts };
+
+    // Another slice's action, an entity nobody reads, a valid response refetched with the same content.
+    act(() => void store.dispatch({ type: 'other/bump' }));
+    act(() => store.dispatch(cache.set(Stats, { product_id: 'ZZZ', last: 1 })));
+    await act(async () => {
+      await store.dispatch(cache.fetch(api.getUsers));
+    });
+    // The ticker useFetch asked for changes: its data is not what useFetch returns.
+    act(() => store.dispatch(cache.set(Ticker, { product_id: 'COUNTS', price: 555 })));
+    expect(renders.counts).toEqual(settled);
+
+    // A user changes: the two readers of the list render once each; useFetch does not.
+    act(() => store.dispatch(cache.set(Author, { id: 'u2', name: 'Bob' })));
+    expect(renders.counts).toEqual({ ...settled, suspense: settled.suspense! + 1, cache: settled.cache! + 1 });
+  });
+});
+
 describe('useController and CacheProvider', () => {
   test('useController is the cache controller of the store in context, the same object on every render', () => {
     const seen: unknown[] = [];

@@ -218,3 +218,40 @@ test('args that differ only in a Date are different reads', async () => {
   await screen.findByText('2');
   expect(calls).toEqual(['2026-01-01T00:00:00.000Z', '2026-02-02T00:00:00.000Z']);
 });
+
+test('a server error is soft only where a result is stored for the request: data read through a query key throws it', async () => {
+  let failing = false;
+  const row = { id: '1', name: 'Acme', price: 1, pct_equity: 0.5, shares: 1, sector: { id: 's1', name: 'Tech' } };
+  server.on('GET /companies', () => (failing ? { status: 502, json: { message: 'bad gateway' } } : { json: [row] }));
+  const setup = makeStore();
+  await setup.store.dispatch(setup.cache.fetch(api.getCompanies, { portfolio: 'A' }));
+  // At B the list is read through its query key: B has no stored result of its own.
+  const caught: Error[] = [];
+  let rerender!: () => void;
+  function Table() {
+    const [, setTick] = useState(0);
+    rerender = () => setTick(tick => tick + 1);
+    return <p data-testid="value">{(useSuspense(api.getCompanies, { portfolio: 'B' }) as Company[]).length}</p>;
+  }
+  renderWithCache(
+    <Boundary caught={caught}>
+      <Table />
+    </Boundary>,
+    { setup },
+  );
+  expect(screen.getByTestId('value').textContent).toBe('1');
+  failing = true;
+  // Past the rows' expiry: B is stale, and its background refetch fails with a 502.
+  const later = setup.cache.selectResponse(setup.store.getState(), api.getCompanies, { portfolio: 'B' }).expiresAt + 1;
+  const realNow = Date.now;
+  Date.now = () => later;
+  const quiet = quietErrors();
+  try {
+    act(() => rerender());
+    await waitFor(() => expect(caught).toHaveLength(1));
+  } finally {
+    Date.now = realNow;
+    quiet.mockRestore();
+  }
+  expect(caught[0]).toMatchObject({ status: 502 });
+});
