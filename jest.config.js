@@ -8,6 +8,9 @@ const base = {
   moduleNameMapper: {
     // Sources import siblings with the `.js` extension that Node's ES modules need.
     '^(\\.{1,2}/.*)\\.js$': '$1',
+    // The docs' examples import the package by name, as users do.
+    '^lenscache$': '<rootDir>/src/index.ts',
+    '^lenscache/react$': '<rootDir>/src/react/index.ts',
   },
   transform: {
     '^.+\\.tsx?$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }],
