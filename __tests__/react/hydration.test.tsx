@@ -7,13 +7,10 @@
  */
 import { configureStore } from '@reduxjs/toolkit';
 import { act } from '@testing-library/react';
-import { Suspense } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
-import { Provider } from 'react-redux';
 import { createCache } from '../../src/index';
-import { CacheProvider, useQuery, useSuspense } from '../../src/react/index';
-import { Company } from '../fixtures/company';
+import { companyPage } from '../fixtures/companyPage';
 import { exampleEndpoints } from '../fixtures/endpoints';
 import { startServer, type TestServer } from '../fixtures/server';
 
@@ -33,28 +30,8 @@ function storeFor(cache: ReturnType<typeof createCache>, preloaded?: unknown) {
   });
 }
 
-function Table({ portfolio }: { portfolio: string }) {
-  const companies = useSuspense(api.getCompanies, { portfolio });
-  const acme = useQuery(Company, '1');
-  return (
-    <ul data-acme={acme?.name}>
-      {companies.map(company => (
-        <li key={company.id}>{`${company.name} ${company.pct_equity}`}</li>
-      ))}
-    </ul>
-  );
-}
-
 function page(cache: ReturnType<typeof createCache>, store: ReturnType<typeof storeFor>) {
-  return (
-    <Provider store={store}>
-      <CacheProvider cache={cache}>
-        <Suspense fallback={<p>loading</p>}>
-          <Table portfolio="A" />
-        </Suspense>
-      </CacheProvider>
-    </Provider>
-  );
+  return companyPage(api.getCompanies, cache, store);
 }
 
 test('server HTML hydrates against a store preloaded from the embedded state: no mismatch, no request', async () => {

@@ -4,12 +4,10 @@
  * (React 18 and 19's renderToPipeableStream, read once all is ready) waits for useSuspense's request to the real local server. Hydration in a browser is in
  * hydration.test.tsx.
  */
-import { Suspense, type ReactElement } from 'react';
+import type { ReactElement } from 'react';
 import { PassThrough } from 'node:stream';
 import { renderToPipeableStream, renderToString } from 'react-dom/server';
-import { Provider } from 'react-redux';
-import { CacheProvider, useQuery, useSuspense } from '../../src/react/index';
-import { Company } from '../fixtures/company';
+import { companyPage } from '../fixtures/companyPage';
 import { exampleEndpoints } from '../fixtures/endpoints';
 import { startServer, type TestServer } from '../fixtures/server';
 import { makeStore } from '../fixtures/store';
@@ -28,28 +26,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function Table({ portfolio }: { portfolio: string }) {
-  const companies = useSuspense(api.getCompanies, { portfolio });
-  const acme = useQuery(Company, '1');
-  return (
-    <ul data-acme={acme?.name}>
-      {companies.map(company => (
-        <li key={company.id}>{`${company.name} ${company.pct_equity}`}</li>
-      ))}
-    </ul>
-  );
-}
-
 function page(setup: ReturnType<typeof makeStore>) {
-  return (
-    <Provider store={setup.store}>
-      <CacheProvider cache={setup.cache}>
-        <Suspense fallback={<p>loading</p>}>
-          <Table portfolio="A" />
-        </Suspense>
-      </CacheProvider>
-    </Provider>
-  );
+  return companyPage(api.getCompanies, setup.cache, setup.store);
 }
 
 test('a store filled before rendering renders to complete HTML, with no request', async () => {

@@ -1,0 +1,228 @@
+/**
+ * The guide pages' examples (docs/examples/): each page shows its example file verbatim after a
+ * `<!-- example: docs/examples/<file> -->` marker, and the non-React examples run. The typecheck
+ * compiles them (tsconfig.json includes docs/examples).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(__dirname, '../..');
+const docsDir = join(root, 'docs');
+const examplesDir = join(docsDir, 'examples');
+
+/** The guide pages that must each show at least one example. */
+const guidePages = [
+  'getting-started.md',
+  'Entity.md',
+  'All.md',
+  'Collection.md',
+  'Union.md',
+  'Values.md',
+  'Query.md',
+  'Scalar.md',
+  'Invalidate.md',
+  'Lazy.md',
+  'useQuery.md',
+  'useSuspense.md',
+  'useFetch.md',
+  'useCache.md',
+  'useController.md',
+];
+
+interface Marker {
+  page: string;
+  /** 1-based line of the marker. */
+  line: number;
+  /** The path in the marker, relative to the repository root. */
+  file: string;
+  /** The fence line after the marker, if any. */
+  fence: string | undefined;
+  /** The fenced block's content, or undefined when the block does not close. */
+  block: string | undefined;
+}
+
+/** Every example marker of a page, with the fenced block that follows it. */
+function markersOf(page: string): Marker[] {
+  const lines = readFileSync(join(docsDir, page), 'utf8').split('\n');
+  const markers: Marker[] = [];
+  lines.forEach((text, index) => {
+    if (!text.includes('<!-- example:')) return;
+    const file = /^<!-- example: (\S+) -->$/.exec(text)?.[1] ?? `malformed marker: ${text}`;
+    const fence = lines[index + 1];
+    const end = lines.indexOf('```', index + 2);
+    const block = end === -1 ? undefined : lines.slice(index + 2, end).join('\n');
+    markers.push({ page, line: index + 1, file, fence, block });
+  });
+  return markers;
+}
+
+const allPages = readdirSync(docsDir).filter(name => name.endsWith('.md'));
+const allMarkers = allPages.flatMap(markersOf);
+
+describe('docs pages show their example files verbatim', () => {
+  test('every guide page has an example marker', () => {
+    const without = guidePages.filter(page => !allMarkers.some(marker => marker.page === page));
+    expect(without).toEqual([]);
+  });
+
+  test.each(allMarkers.map(marker => [`${marker.page}:${marker.line}`, marker] as const))('%s', (_, marker) => {
+    expect(marker.file).toMatch(/^docs\/examples\/[\w.-]+\.tsx?$/);
+    expect(existsSync(join(root, marker.file))).toBe(true);
+    // The fence's language follows the file: ts for .ts, tsx for .tsx.
+    expect(marker.fence).toBe(marker.file.endsWith('.tsx') ? '```tsx' : '```ts');
+    const source = readFileSync(join(root, marker.file), 'utf8');
+    expect(marker.block).toBe(source.replace(/\n+$/, ''));
+  });
+
+  test('every example file is shown on a page', () => {
+    const shown = new Set(allMarkers.map(marker => marker.file));
+    const orphans = readdirSync(examplesDir)
+      .map(name => `docs/examples/${name}`)
+      .filter(file => !shown.has(file));
+    expect(orphans).toEqual([]);
+  });
+});
+
+type Module = Record<string, any>;
+
+/**
+ * Loads an example in its own module registry (each example declares its own `User`, `Post`…
+ * with the same keys, which one registry would warn about) and calls `run()` when it has one.
+ * The examples must run without warnings.
+ */
+function load(file: string): { module: Module; result: any } {
+  const warn = jest.spyOn(console, 'warn').mockImplementation(() => {});
+  try {
+    let loaded: Module = {};
+    let result: any;
+    jest.isolateModules(() => {
+      loaded = require(join(examplesDir, file)) as Module;
+      result = typeof loaded.run === 'function' ? loaded.run() : undefined;
+    });
+    expect(warn).not.toHaveBeenCalled();
+    return { module: loaded, result };
+  } finally {
+    warn.mockRestore();
+  }
+}
+
+describe('the examples run', () => {
+  test('getting-started: writes, an older response that loses, an error, memoized reads', () => {
+    const { result } = load('getting-started.ts');
+    expect(result).toEqual({
+      title: 'Hi',
+      author: 'Ann B.',
+      secondTitle: 'Again',
+      secondStatus: 'valid',
+      error: 'offline',
+      missing: undefined,
+      sameAfterOtherWrite: true,
+    });
+  });
+
+  test('Entity: instances, nested entities, a Date field, numeric pks', () => {
+    const { result } = load('Entity.ts');
+    expect(result).toEqual({
+      isPost: true,
+      title: 'Hello',
+      author: 'Ann B.',
+      comments: ['First', 'Second'],
+      year: 2024,
+      commentKeys: ['5', '6'],
+      commentRow: { id: 5, body: 'First' },
+    });
+  });
+
+  test('All: undefined, then [], then the live rows; several tables in member order', () => {
+    const { result } = load('All.ts');
+    expect(result).toEqual({
+      before: undefined,
+      empty: [],
+      users: ['Ann', 'Cid'],
+      fromEndpoint: 2,
+      pets: ['Tom', 'Rex'],
+    });
+  });
+
+  test('Collection: a push reaches the matching lists only, a remove every list', () => {
+    const { result } = load('Collection.ts');
+    expect(result).toEqual({
+      reactByTitle: ['1', '9'],
+      react: ['9'],
+      vue: ['3'],
+      vueUnchanged: true,
+      removedPost: 'B',
+      angular: undefined,
+      pk: '{"group":"react","page":"1"}',
+    });
+  });
+
+  test('Union: mixed members, stored as { id, schema } refs', () => {
+    const { module, result } = load('Union.ts');
+    expect(result.labels).toEqual(['Ann', 'Admins']);
+    expect(result.stored).toEqual([
+      { id: '1', schema: 'users' },
+      { id: '1', schema: 'groups' },
+    ]);
+    expect(result.group).toBeInstanceOf(module.Group);
+    expect(result.group.title).toBe('Admins');
+  });
+
+  test('Values: maps keyed by name, a pk from the map key, deleted members dropped', () => {
+    const { result } = load('Values.ts');
+    expect(result).toEqual({
+      statusKeys: ['api'],
+      api: 'up',
+      theme: 'dark',
+      locale: 'fr',
+      withoutResponse: undefined,
+    });
+  });
+
+  test('Query: sorted order, counts, a group-by and a join', () => {
+    const { result } = load('Query.ts');
+    expect(result).toEqual({
+      noUsers: undefined,
+      byTitle: ['Context', 'Hooks', 'Reducers'],
+      byDate: ['2', '3', '1'],
+      sameResult: true,
+      users: 2,
+      admins: 1,
+      postIdsByUser: { u1: ['1', '3'], u2: ['2'] },
+      fromStats: 64000,
+      fromTicker: 65000,
+    });
+  });
+
+  test('Scalar: a value per lens from one list', () => {
+    const { result } = load('Scalar.ts');
+    expect(result).toEqual({
+      acmeAtA: 0.5,
+      acmeAtB: 0.3,
+      globexAtB: undefined,
+      nameAtB: 'Globex',
+      sameViewOfA: true,
+      rowsUntouched: true,
+      cells: ['Company|1|A', 'Company|2|A', 'Company|1|B'],
+      cellsOfB: [{ pct_equity: 0.3, shares: 323 }],
+    });
+  });
+
+  test('Invalidate: a tombstone, then a rewrite that keeps none of the old fields', () => {
+    const { result } = load('Invalidate.ts');
+    expect(result).toEqual({ post: undefined, list: ['4'], row: null, backTitle: 'Back', backBody: '' });
+  });
+
+  test('Lazy: ids on the entity, entities through .query, both ways round the cycle', () => {
+    const { result } = load('Lazy.ts');
+    expect(result).toEqual({ ids: ['b1', 'b2'], names: ['North', 'South'], backToDepartments: ['Physics'] });
+  });
+
+  test.each(['useQuery.tsx', 'useSuspense.tsx', 'useFetch.tsx', 'useCache.tsx', 'useController.tsx'])(
+    '%s loads and exports its components',
+    file => {
+      const { module } = load(file);
+      expect(typeof module.App).toBe('function');
+    },
+  );
+});
