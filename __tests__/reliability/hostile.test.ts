@@ -5,6 +5,7 @@
  */
 import { Collection, Entity, ErrorCode, LensCacheError, Scalar, Values, type CacheState } from '../../src/index';
 import { makeStore, snapshot } from '../fixtures/store';
+import { endpoint } from '../fixtures/writes';
 
 class Item extends Entity {
   id = '';
@@ -25,7 +26,6 @@ class Node extends Entity {
 Node.schema = { child: Node };
 
 const PROTO_NAMES = ['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'valueOf', '__defineGetter__'];
-const endpointOf = (name: string, schema: unknown) => ({ key: (...args: unknown[]) => `${name} ${JSON.stringify(args)}`, schema });
 
 afterEach(() => {
   // No write may reach Object.prototype.
@@ -78,7 +78,7 @@ describe.each(PROTO_NAMES)('the name %s', name => {
   test('as collection args (key and value): its own list', () => {
     const { cache, store } = makeStore();
     const list = new Collection([Item]);
-    const getList = endpointOf('list', list);
+    const getList = endpoint('list', list);
     store.dispatch(cache.setResponse(getList, { [name]: name, lens: 'a' }, [{ id: '1', name: 'n', weight: 1 }]));
     store.dispatch(cache.setResponse(getList, { group: 'plain', lens: 'a' }, [{ id: '2', name: 'm', weight: 2 }]));
     expect(cache.selectQuery(store.getState(), list, { [name]: name, lens: 'a' })?.map(item => item.id)).toEqual(['1']);
@@ -87,7 +87,7 @@ describe.each(PROTO_NAMES)('the name %s', name => {
 
   test('as a Values key: an ordinary entry', () => {
     const { cache, store } = makeStore();
-    const byKey = endpointOf('values', new Values(Item));
+    const byKey = endpoint('values', new Values(Item));
     store.dispatch(cache.setResponse(byKey, { lens: 'a' }, { [name]: { id: 'v', name: 'x', weight: 3 } }));
     const read = cache.selectResponse(store.getState(), byKey, { lens: 'a' }).data as Record<string, Item>;
     expect(Object.getOwnPropertyDescriptor(read, name)?.value).toMatchObject({ id: 'v' });

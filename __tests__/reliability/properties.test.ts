@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { Collection, Entity, Invalidate, LensCacheError, Scalar, Union, Values, type CacheState } from '../../src/index';
 import { makeStore, snapshot } from '../fixtures/store';
+import { endpoint } from '../fixtures/writes';
 
 class PUser extends Entity {
   id = '';
@@ -51,8 +52,7 @@ PFund.schema = { weight: LensScalar };
 
 const pet = new Union({ cat: PCat, dog: PDog }, 'type');
 const graph = { posts: [PPost], users: new Values(PUser), pets: [pet] };
-const endpointOf = (name: string, schema: unknown) => ({ key: (...args: unknown[]) => `${name} ${JSON.stringify(args)}`, schema });
-const getGraph = endpointOf('graph', graph);
+const getGraph = endpoint('graph', graph);
 
 /** Strings JSON keeps as they are (no lone surrogates), short enough to read in a failure. */
 const text = fc.string({ maxLength: 12 });
@@ -107,8 +107,8 @@ describe('write then read returns the input', () => {
 
   test('Scalar fields under random lenses: each lens reads what was last written for it', () => {
     const funds = new Collection([PFund], { argsKey: () => ({}) });
-    const getFunds = endpointOf('funds', funds);
-    const columns = endpointOf('columns', new Values(LensScalar));
+    const getFunds = endpoint('funds', funds);
+    const columns = endpoint('columns', new Values(LensScalar));
     const lensArb = fc.constantFrom('a', 'b', 'c', 'lens with space', '0');
     fc.assert(
       fc.property(
@@ -194,11 +194,11 @@ function checkInvariants(state: CacheState): void {
 
 test('random sessions keep the store serializable, keep the invariants and agree with a model', () => {
   const list = new Collection([PPost], { argsKey: ({ group }: { group: string }) => ({ group }) });
-  const getList = endpointOf('list', list);
-  const deletePost = endpointOf('delete', new Invalidate(PPost));
+  const getList = endpoint('list', list);
+  const deletePost = endpoint('delete', new Invalidate(PPost));
   const fundList = new Collection([PFund], { argsKey: () => ({}) });
-  const getFunds = endpointOf('funds', fundList);
-  const fundColumns = endpointOf('fund-columns', new Values(LensScalar));
+  const getFunds = endpoint('funds', fundList);
+  const fundColumns = endpoint('fund-columns', new Values(LensScalar));
   const realNow = Date.now;
   fc.assert(
     fc.property(fc.array(opArb, { maxLength: 30 }), ops => {
@@ -344,7 +344,7 @@ test('random schemas: a list of random nested entities, arrays and Values round-
       const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
       try {
         const { cache, store } = makeStore();
-        const getRoots = endpointOf('roots', [Root]);
+        const getRoots = endpoint('roots', [Root]);
         store.dispatch(cache.setResponse(getRoots, input));
         expect(json(cache.selectResponse(store.getState(), getRoots).data)).toEqual(json(input));
         checkInvariants(store.getState().cache as CacheState);
