@@ -7,11 +7,10 @@ import { useMemo } from 'react';
 import { useSelector, useStore } from 'react-redux';
 import { ErrorCode, setupError, describe } from '../shared/errors.js';
 import { argsKey, isSkipArgs } from '../shared/json.js';
-import type { CacheState } from '../shared/state.js';
-import type { Cache } from '../store/createCache.js';
+import { internalsOf, type Cache, type CacheInternals } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';
 import type { FetchPromise } from '../store/Requests.js';
-import type { ResponseState } from '../store/selectors.js';
+import type { RequestKeys, ResponseState } from '../store/selectors.js';
 
 /** Args whose params (`args[0]`) may be `null`, which skips the read and the fetch. */
 export type SkippableArgs<A> = A extends readonly [infer First, ...infer Rest] ? A | [First | null, ...Rest] : A | [null];
@@ -31,6 +30,8 @@ export interface ResponseRead {
   request: FetchPromise<unknown> | undefined;
   /** `endpoint.key(...args)`, or undefined when skipped. */
   key: string | undefined;
+  /** A result is stored for this request (not only data read through a query key). */
+  stored: boolean;
   /** The last request settled, nothing changed since, and the response is still invalid: no new request was started. */
   settledInvalid: boolean;
 }
@@ -59,26 +60,32 @@ export function useResponse(
     );
   }
   const store = useStore();
-  // Args are compared by value (§14), so inline object literals do not make a new selector.
+  const reads = internalsOf(cache);
+  // Args are compared by value (§14), so inline object literals do not make a new selector. The
+  // keys are computed once per args, not once per store change.
   const memoKey = isSkipArgs(args) ? null : argsKey(args);
-  const selector = useMemo(
-    () => unlessSliceChanged(cache, state => cache.selectResponse(state, endpoint, ...args)),
+  const { keys, selector } = useMemo(() => {
+    const keys: RequestKeys | undefined = memoKey === null ? undefined : { request: endpoint.key(...args), memo: memoKey };
+    const read = (state: unknown): ResponseState => (keys ? reads.response(state, endpoint, args, keys) : cache.selectResponse(state, endpoint, null));
+    return { keys, selector: unlessSliceChanged(cache, read) };
     // `args` is represented by its memo key.
-    [cache, endpoint, memoKey],
-  );
+  }, [cache, endpoint, memoKey]);
   const response = useSelector(selector, same);
-  if (memoKey === null) return { response, current: response, request: undefined, key: undefined, settledInvalid: false };
+  if (!keys) return { response, current: response, request: undefined, key: undefined, stored: false, settledInvalid: false };
   // The decision reads the store again, at this render's time: the selection is only re-run on
   // store changes, and its equality ignores `expiresAt`, but expiry depends on the clock (§13.9).
   // The read is memoized, so this costs a lookup.
-  const current = cache.selectResponse(store.getState(), endpoint, ...args);
-  const key = endpoint.key(...args);
-  if (fetch && settledInvalid(cache, store, key, current.expiryStatus === 'invalid')) {
-    return { response, current, request: undefined, key, settledInvalid: true };
+  const state = store.getState();
+  const current = reads.response(state, endpoint, args, keys);
+  const key = keys.request;
+  const slice = reads.slice(state);
+  const read = { response, current, key, stored: slice.endpoints[key] !== undefined };
+  if (fetch && settledInvalid(store, key, slice.meta[key], current.expiryStatus === 'invalid')) {
+    return { ...read, request: undefined, settledInvalid: true };
   }
   const request = fetch && current.expiryStatus !== 'valid' ? (cache.controller(store).fetch(endpoint, ...args) as FetchPromise<unknown>) : undefined;
-  if (request) watch(cache, store, key, request);
-  return { response, current, request, key, settledInvalid: false };
+  if (request) watch(reads, store, key, request);
+  return { ...read, request, settledInvalid: false };
 }
 
 /**
@@ -107,15 +114,12 @@ const watched = new WeakSet<Promise<unknown>>();
  */
 const settledMeta = new WeakMap<Store, Map<string, object>>();
 
-const metaOf = (cache: Cache<string>, store: Store, key: string): object | undefined =>
-  (store.getState() as Record<string, CacheState | undefined>)[cache.reducerPath]?.meta[key];
-
 /** Handles the request's rejection (the error is stored, and nobody else may hold the promise) and notes the meta it left. */
-function watch(cache: Cache<string>, store: Store, key: string, request: Promise<unknown>): void {
+function watch(reads: CacheInternals, store: Store, key: string, request: Promise<unknown>): void {
   if (watched.has(request)) return;
   watched.add(request);
   const note = (): void => {
-    const meta = metaOf(cache, store, key);
+    const meta = reads.slice(store.getState()).meta[key];
     if (!meta) return;
     let marks = settledMeta.get(store);
     if (!marks) settledMeta.set(store, (marks = new Map()));
@@ -125,17 +129,17 @@ function watch(cache: Cache<string>, store: Store, key: string, request: Promise
 }
 
 /**
- * True when the last request for `key` settled, nothing was written for the key since, and the
- * response still reads as invalid: a root entity kept deleted by a newer tombstone, an error that
- * expired at once. The mark stays while that holds (React's own retry of a throwing render, and
- * an error boundary's, get the same answer); any write for the key (`invalidate`, a reset, a new
- * answer) or a usable read forgets it.
+ * True when the last request for `key` settled, nothing was written for the key since (`meta` is
+ * the record it left), and the response still reads as invalid: a root entity kept deleted by a
+ * newer tombstone, an error that expired at once. The mark stays while that holds (React's own
+ * retry of a throwing render, and an error boundary's, get the same answer); any write for the
+ * key (`invalidate`, a reset, a new answer) or a usable read forgets it.
  */
-function settledInvalid(cache: Cache<string>, store: Store, key: string, invalid: boolean): boolean {
+function settledInvalid(store: Store, key: string, meta: object | undefined, invalid: boolean): boolean {
   const marks = settledMeta.get(store);
   const mark = marks?.get(key);
   if (mark === undefined) return false;
-  if (invalid && mark === metaOf(cache, store, key)) return true;
+  if (invalid && mark === meta) return true;
   marks!.delete(key);
   return false;
 }

@@ -2,10 +2,9 @@
 
 import type { ArgsOf, ResponseData } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';
-import type { ReadEndpoint } from './response.js';
 import type { ResponseState } from '../store/selectors.js';
 import { useCacheContext } from './CacheProvider.js';
-import { settledOf, useResponse, type SkippableArgs } from './response.js';
+import { settledOf, useResponse, type ReadEndpoint, type SkippableArgs } from './response.js';
 
 /**
  * Fetches when the stored response is missing, stale or invalid, and returns the request's

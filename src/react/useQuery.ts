@@ -4,6 +4,7 @@ import { useMemo } from 'react';
 import { useSelector } from 'react-redux';
 import { argsKey } from '../shared/json.js';
 import type { Queried } from '../schema/types.js';
+import { internalsOf } from '../store/createCache.js';
 import { useCacheContext } from './CacheProvider.js';
 import { unlessSliceChanged } from './response.js';
 
@@ -22,7 +23,11 @@ import { unlessSliceChanged } from './response.js';
 export function useQuery<S>(queryable: S, ...args: unknown[]): Queried<S> | undefined {
   const cache = useCacheContext('useQuery');
   // Args are compared by value (§14): inline object literals keep the same selector.
+  // The memo key is computed once per args, not once per store change.
   const key = argsKey(args);
-  const selector = useMemo(() => unlessSliceChanged(cache, state => cache.selectQuery(state, queryable, ...args)), [cache, queryable, key]);
+  const selector = useMemo(() => {
+    const reads = internalsOf(cache);
+    return unlessSliceChanged(cache, state => reads.query(state, queryable, args, key) as Queried<S> | undefined);
+  }, [cache, queryable, key]);
   return useSelector(selector);
 }

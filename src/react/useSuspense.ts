@@ -1,16 +1,11 @@
 /** useSuspense: an endpoint's data, suspending while it is missing or invalid (BEHAVIOR §14). */
 
-import { useStore } from 'react-redux';
 import { ErrorCode, setupError } from '../shared/errors.js';
-import type { CacheState } from '../shared/state.js';
-import type { Cache } from '../store/createCache.js';
-import type { StoreLike } from '../store/Controller.js';
 import type { ArgsOf, ResponseData } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';
-import type { ReadEndpoint } from './response.js';
 import type { ResponseState } from '../store/selectors.js';
 import { useCacheContext } from './CacheProvider.js';
-import { settledOf, useResponse, type SkippableArgs } from './response.js';
+import { settledOf, useResponse, type ReadEndpoint, type SkippableArgs } from './response.js';
 
 /**
  * Returns the endpoint's data for args. While nothing valid is cached it fetches and suspends
@@ -30,7 +25,6 @@ export function useSuspense<E extends ReadEndpoint>(endpoint: E, ...args: ArgsOf
 export function useSuspense<E extends ReadEndpoint>(endpoint: E, ...args: SkippableArgs<ArgsOf<E>>): ResponseData<E> | undefined;
 export function useSuspense(endpoint: EndpointLike, ...args: unknown[]): unknown {
   const cache = useCacheContext('useSuspense');
-  const store = useStore();
   const read = useResponse(cache, 'useSuspense', endpoint, args, sameOutcome, true);
   const { response, current, request } = read;
   // Background revalidation (stale) needs no handling here: the request is watched, and its
@@ -51,13 +45,8 @@ export function useSuspense(endpoint: EndpointLike, ...args: unknown[]): unknown
   const { data, error } = response;
   // A soft error (a server error while a result is stored for the request, §13.5) keeps showing
   // the data; any other throws, including a server error on data read through a query key.
-  if (error && !(isServerError(error) && data !== undefined && hasStoredResult(cache, store, read.key))) throw error;
+  if (error && !(isServerError(error) && data !== undefined && read.stored)) throw error;
   return data;
-}
-
-function hasStoredResult(cache: Cache<string>, store: StoreLike, key: string | undefined): boolean {
-  const slice = (store.getState() as Record<string, CacheState | undefined>)[cache.reducerPath];
-  return key !== undefined && slice?.endpoints[key] !== undefined;
 }
 
 /** The render depends on the data, the error, and whether it must fetch or suspend; not on `expiresAt`. */

@@ -13,7 +13,7 @@ import { ActionTypes, isWriteAction, writeAction, type WriteAction } from './act
 import { applyPatches } from './applyPatches.js';
 import type { EndpointLike } from './endpoint.js';
 import { initialState } from './initialState.js';
-import { Selectors, type ResponseState } from './selectors.js';
+import { Selectors, type RequestKeys, type ResponseState } from './selectors.js';
 import { Controller, type StoreLike } from './Controller.js';
 import { Requests, type FetchPromise } from './Requests.js';
 import { computeExpire, computeInvalidate, computeReset, computeResolve, computeSet, type ResolveInput, type Resolved } from './writes.js';
@@ -79,6 +79,25 @@ export interface Cache<P extends string = 'cache'> {
 }
 
 const THUNK = Symbol('lenscache.thunk');
+
+/**
+ * What lenscache/react needs beyond the public API: the slice, and reads with keys the hook
+ * computed once per render instead of once per store change and subscriber. Not exported from
+ * the package entry.
+ */
+export interface CacheInternals {
+  slice(rootState: unknown): CacheState;
+  query(rootState: unknown, schema: unknown, args: readonly unknown[], memoKey: string): unknown;
+  response(rootState: unknown, endpoint: EndpointLike, args: readonly unknown[], keys: RequestKeys): ResponseState;
+}
+const internals = new WeakMap<object, CacheInternals>();
+
+/** The internals of a cache made by createCache. */
+export function internalsOf(cache: Cache<string>): CacheInternals {
+  const found = internals.get(cache);
+  if (!found) throw new TypeError('Not a cache made by createCache().');
+  return found;
+}
 
 /**
  * Creates a cache: mount `reducer` at `reducerPath` and add `middleware`.
@@ -230,5 +249,10 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       return controller;
     },
   };
+  internals.set(cache, {
+    slice,
+    query: (rootState, schema, args, memoKey) => selectors.query(slice(rootState), schema, args, memoKey),
+    response: (rootState, endpoint, args, keys) => selectors.response(slice(rootState), endpoint, args, Date.now(), keys),
+  });
   return cache;
 }

@@ -27,6 +27,12 @@ const SKIPPED: ResponseState<never> = Object.freeze({
   error: undefined,
 });
 
+/** An endpoint read's two keys: the request key (`endpoint.key(...args)`) and the args' memo key. */
+export interface RequestKeys {
+  request: string;
+  memo: string;
+}
+
 export class Selectors {
   /** Errors by their stored record: the original instance where this cache stored it (§13.5). */
   readonly errors = new WeakMap<ErrorRecord, Error>();
@@ -38,9 +44,10 @@ export class Selectors {
     private readonly argsCacheSize: number,
   ) {}
 
-  query(state: CacheState, schema: unknown, args: readonly unknown[]): unknown {
+  /** `memoKey` is `argsKey(args)`, for callers (the hooks) that computed it once already. */
+  query(state: CacheState, schema: unknown, args: readonly unknown[], memoKey = argsKey(args)): unknown {
     if (isSkipArgs(args)) return undefined;
-    const { value } = this.reader.query(state, schema, args);
+    const { value } = this.reader.query(state, schema, args, memoKey);
     return value === INVALID ? undefined : value;
   }
 
@@ -51,9 +58,10 @@ export class Selectors {
     return value === INVALID ? undefined : value;
   }
 
-  response(state: CacheState, endpoint: EndpointLike, args: readonly unknown[], now: number): ResponseState {
+  /** `keys` are `endpoint.key(...args)` and `argsKey(args)`, for callers (the hooks) that computed them once already. */
+  response(state: CacheState, endpoint: EndpointLike, args: readonly unknown[], now: number, keys?: RequestKeys): ResponseState {
     if (isSkipArgs(args)) return SKIPPED;
-    const key = endpoint.key(...args);
+    const key = keys?.request ?? endpoint.key(...args);
     const meta = state.meta[key];
     const schema = endpoint.schema;
     const hasSchema = schema !== undefined && schema !== null;
@@ -62,7 +70,7 @@ export class Selectors {
     let read: ReadResult | undefined;
     let usable = true;
     // Computed once: the read memo and the response memo are both keyed by it.
-    const memoKey = argsKey(args);
+    const memoKey = keys?.memo ?? argsKey(args);
     if (hasSchema) {
       read = stored !== undefined ? this.reader.result(state, schema, args, stored, memoKey) : this.reader.query(state, schema, args, memoKey);
       data = read.value;
