@@ -5,7 +5,7 @@
  */
 
 import { ErrorCode, setupError, describe } from '../shared/errors.js';
-import type { EndpointLike } from './endpoint.js';
+import { hasSchema, type EndpointLike } from './endpoint.js';
 import type { Resolved, ResolveInput } from './writes.js';
 
 /** What `cache.fetch` resolves to, with `abort()`: shared requests are aborted for every caller. */
@@ -89,7 +89,7 @@ export class Requests {
       if (written?.error !== undefined) throw written.error;
       // A request from before a reset writes nothing (§1.3.6); its promise settles with nothing.
       if (!written) return undefined;
-      if (endpoint.schema === undefined || endpoint.schema === null) return response;
+      if (!hasSchema(endpoint)) return response;
       return this.hooks.data(getState(), endpoint, args, written.result);
     };
     const abort = (reason?: unknown): void => {

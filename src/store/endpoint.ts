@@ -19,3 +19,8 @@ export const DEFAULT_DATA_EXPIRY = 60_000;
 export const DEFAULT_ERROR_EXPIRY = 1_000;
 /** `set` writes no endpoint, so its rows expire after this fixed time (BEHAVIOR §1.4). */
 export const SET_EXPIRY = 60_000;
+
+/** Whether the endpoint normalizes its responses; without a schema a response is stored as it is. */
+export function hasSchema(endpoint: EndpointLike): boolean {
+  return endpoint.schema !== undefined && endpoint.schema !== null;
+}

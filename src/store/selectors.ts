@@ -8,7 +8,7 @@ import type { WriteMeta } from '../shared/patch.js';
 import type { CacheState } from '../shared/state.js';
 import type { Dict } from '../shared/dict.js';
 import type { Reader, ReadResult } from '../memo/Reader.js';
-import type { EndpointLike } from './endpoint.js';
+import { hasSchema, type EndpointLike } from './endpoint.js';
 
 export type ExpiryStatus = 'valid' | 'stale' | 'invalid';
 
@@ -64,20 +64,20 @@ export class Selectors {
     const key = keys?.request ?? endpoint.key(...args);
     const meta = state.meta[key];
     const schema = endpoint.schema;
-    const hasSchema = schema !== undefined && schema !== null;
+    const normalizes = hasSchema(endpoint);
     const stored = state.endpoints[key];
     let data: unknown = stored;
     let read: ReadResult | undefined;
     let usable = true;
     // Computed once: the read memo and the response memo are both keyed by it.
     const memoKey = keys?.memo ?? argsKey(args);
-    if (hasSchema) {
+    if (normalizes) {
       read = stored !== undefined ? this.reader.result(state, schema, args, stored, memoKey) : this.reader.query(state, schema, args, memoKey);
       data = read.value;
       if (stored === undefined) usable = isUsableKey(read.key);
     }
     const expiresAt = meta?.expiresAt ? meta.expiresAt : !usable ? 1 : this.rowsExpiry(read, state.entitiesMeta);
-    const dataInvalid = data === INVALID || (stored === undefined && !hasSchema);
+    const dataInvalid = data === INVALID || (stored === undefined && !normalizes);
     const expired = now > expiresAt;
     const expiryStatus: ExpiryStatus =
       meta?.invalidated || (dataInvalid && !meta?.error) || ((dataInvalid || !usable) && expired)

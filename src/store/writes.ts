@@ -11,7 +11,7 @@ import { normalize, type NormalizeOptions } from '../normalize/normalize.js';
 import { PatchList } from '../normalize/PatchList.js';
 import type { WritePayload } from './actions.js';
 import { initialState } from './initialState.js';
-import { DEFAULT_DATA_EXPIRY, DEFAULT_ERROR_EXPIRY, SET_EXPIRY, type EndpointLike } from './endpoint.js';
+import { DEFAULT_DATA_EXPIRY, DEFAULT_ERROR_EXPIRY, SET_EXPIRY, hasSchema, type EndpointLike } from './endpoint.js';
 
 /** `cache.set`: rows only, no endpoint entry; throws on bad input. */
 export function computeSet(
@@ -61,7 +61,7 @@ export function computeResolve(
   let error = input.error;
   // Without a schema the response is stored as it is; "no response" is stored as null, so the
   // entry exists and reads as valid (an absent entry would be fetched again, without end).
-  const response = input.response === undefined && (endpoint.schema === undefined || endpoint.schema === null) ? null : input.response;
+  const response = input.response === undefined && !hasSchema(endpoint) ? null : input.response;
   if (error === undefined) {
     const expiresAt = now + (endpoint.dataExpiryLength ?? DEFAULT_DATA_EXPIRY);
     try {
