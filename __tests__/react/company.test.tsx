@@ -12,7 +12,7 @@ import { RestEndpoint, type EndpointLike } from '../../src/index';
 import { useFetch, useSuspense } from '../../src/react/index';
 import { Company } from '../fixtures/company';
 import { exampleEndpoints } from '../fixtures/endpoints';
-import { renderWithCache, settle } from '../fixtures/render';
+import { fetchCalls, renderWithCache, settle } from '../fixtures/render';
 import { startServer, type TestServer } from '../fixtures/server';
 
 let server: TestServer;
@@ -91,10 +91,12 @@ function mountDemo(listEndpoint: EndpointLike & { sideEffect: false }, { strict 
       </>
     );
   }
+  // Requests are counted as they start (exact, however slow the server), from the first render on.
+  const calls = fetchCalls();
   const result = renderWithCache(<Demo />, { strict });
   const cell = (column: string, id: string) => screen.getByTestId(`${column}-${id}`).textContent;
   const shown = () => ({ pct: [cell('pct', '1'), cell('pct', '2')], shares: [cell('shares', '1'), cell('shares', '2')] });
-  const requests = () => ({ list: server.count('GET /companies'), columns: server.count('GET /companies/columns') });
+  const requests = () => ({ list: calls.count('/companies?'), columns: calls.count('/companies/columns') });
   /** Clicks a portfolio and returns the commits it caused, once every request it started settled. */
   const pick = async (portfolio: string, arrived?: () => void) => {
     const before = commits.length;
@@ -105,7 +107,11 @@ function mountDemo(listEndpoint: EndpointLike & { sideEffect: false }, { strict 
     await settle();
     return commits.slice(before);
   };
-  return { ...result, commits, fallbacks: () => fallbacks, shown, requests, pick };
+  const unmount = () => {
+    result.unmount();
+    calls.restore();
+  };
+  return { ...result, unmount, commits, fallbacks: () => fallbacks, shown, requests, pick };
 }
 
 const expectedFor = (portfolio: string) => ({
@@ -118,9 +124,8 @@ describe.each([
   [' (StrictMode)', true],
 ])('Company portfolio demo with Collection([Company], { argsKey: () => ({}) })%s', (_name, strict) => {
   test('first render fetches the list once; a new portfolio fetches only its columns, in 2 commits; a revisit fetches nothing, in 1', async () => {
-    const start = { list: server.count('GET /companies'), columns: server.count('GET /companies/columns') };
     const demo = mountDemo(api.getCompanies, { strict });
-    const fetched = () => ({ list: demo.requests().list - start.list, columns: demo.requests().columns - start.columns });
+    const fetched = demo.requests;
 
     // First render at A: suspends until the list lands, then shows A's values from the list.
     expect(screen.getByText('loading')).toBeTruthy();
@@ -183,17 +188,15 @@ test('with a bare [Company] list: each new portfolio refetches the list and susp
     searchParams: {} as { portfolio: string },
     schema: [Company],
   });
-  const start = server.count('GET /companies');
-  const columnsStart = server.count('GET /companies/columns');
   const demo = mountDemo(bare);
   await screen.findByText('Acme');
   expect(demo.shown()).toEqual(expectedFor('A'));
-  expect(server.count('GET /companies') - start).toBe(1);
+  expect(demo.requests().list).toBe(1);
 
   const fallbacksAtA = demo.fallbacks();
   await demo.pick('B', () => expect(demo.shown()).toEqual(expectedFor('B')));
   // B had no list entry: it suspended and fetched the list (its columns are fetched too).
-  expect(server.count('GET /companies') - start).toBe(2);
+  expect(demo.requests().list).toBe(2);
   expect(demo.fallbacks()).toBeGreaterThan(fallbacksAtA);
 
   const fallbacksAtB = demo.fallbacks();
@@ -203,7 +206,7 @@ test('with a bare [Company] list: each new portfolio refetches the list and susp
   await demo.pick('B');
   expect(demo.shown()).toEqual(expectedFor('B'));
   expect(demo.fallbacks()).toBe(fallbacksAtB);
-  expect(server.count('GET /companies') - start).toBe(2);
-  expect(server.count('GET /companies/columns') - columnsStart).toBe(1);
+  expect(demo.requests().list).toBe(2);
+  expect(demo.requests().columns).toBe(1);
   demo.unmount();
 });

@@ -7,13 +7,14 @@
  * its own result changes (render counts).
  */
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { Suspense, useState, type ReactNode } from 'react';
+import { Suspense, useState } from 'react';
 import { Provider, useSelector } from 'react-redux';
 import { All, ErrorCode, LensCacheError, NetworkError, Query, type CacheState } from '../../src/index';
-import { CacheProvider, useCache, useController, useFetch, useQuery, useSuspense } from '../../src/react/index';
+import { internalsOf } from '../../src/store/createCache';
+import { useCache, useController, useFetch, useQuery, useSuspense } from '../../src/react/index';
 import { Article, Author, exampleEndpoints } from '../fixtures/endpoints';
 import { Stats, Ticker } from '../fixtures/readSchemas';
-import { Boundary, renderWithCache, settle } from '../fixtures/render';
+import { Boundary, fetchCalls, flushStarts, quietErrors, renderWithCache, settle } from '../fixtures/render';
 import { startServer, type TestServer } from '../fixtures/server';
 import { makeStore } from '../fixtures/store';
 
@@ -34,6 +35,13 @@ let created = 0;
 beforeAll(async () => {
   server = await startServer();
   api = exampleEndpoints(server.origin);
+  defaultRoutes();
+});
+afterAll(() => server.close());
+// A test that changes a route (even one that fails) does not leak it into the next test.
+afterEach(defaultRoutes);
+
+function defaultRoutes() {
   server.on('GET /:group/posts', (_request, url) => {
     const orderBy = url.searchParams.get('orderBy') as 'title' | null;
     return { json: orderBy ? [...seedPosts].sort((a, b) => a[orderBy].localeCompare(b[orderBy])) : seedPosts };
@@ -45,8 +53,7 @@ beforeAll(async () => {
   server.on('GET /users', () => ({ json: users }));
   server.on('GET /tickers/:id', request => ({ json: { product_id: request.url.split('/').pop(), price: 101 } }));
   server.on('GET /stats/:id', request => ({ json: { product_id: request.url.split('/').pop(), last: 99 } }));
-});
-afterAll(() => server.close());
+}
 
 /** Counts renders per name: a component calls `renders.hit(name)` in its body. */
 function renderCounter() {
@@ -92,19 +99,22 @@ describe('useQuery', () => {
     );
     // Nothing cached: useQuery neither fetches nor suspends; it gives undefined.
     expect(screen.getByTestId('sorted').children).toHaveLength(0);
-    const gets = server.count('GET /react/posts');
     await act(() => store.dispatch(cache.fetch(api.getPosts, { group: 'react', orderBy: 'title' })));
     expect(titles('sorted')).toEqual(['Apple', 'Banana']);
 
+    const calls = fetchCalls();
     fireEvent.click(screen.getByText('create'));
     await waitFor(() => expect(titles('sorted')).toEqual(['Aardvark', 'Apple', 'Banana']));
+    // Anything the create's arrival started would have been sent by now: only the POST went out.
+    await flushStarts();
+    expect(calls.count()).toBe(1);
+    calls.restore();
     // The raw list has the create appended; the query sorts it.
     expect(cache.selectQuery(store.getState(), api.getPosts.schema, { group: 'react', orderBy: 'title' })!.map(p => p.title)).toEqual([
       'Apple',
       'Banana',
       'Aardvark',
     ]);
-    expect(server.count('GET /react/posts') - gets).toBe(1);
     expect(renders.counts.sorted).toBe(3); // empty, fetched, created
   });
 
@@ -190,25 +200,23 @@ describe('useQuery', () => {
     expect(renders.counts).toEqual({ ...settled, sorted: settled.sorted! + 1, post: settled.post! + 1 });
   });
 
-  test('inline args are compared by value; null args read nothing', () => {
-    const renders = renderCounter();
+  test('inline args are compared by value (no new read on a re-render); null args read nothing', () => {
     const seen: unknown[] = [];
     function Reader({ skip }: { skip: boolean }) {
-      renders.hit('reader');
       const posts = useQuery(sortedPosts, skip ? null : { orderBy: 'title', group: 'react' });
       seen.push(posts);
       return null;
     }
     const setup = makeStore();
     setup.store.dispatch(setup.cache.setResponse(api.getPosts, { group: 'react', orderBy: 'title' }, seedPosts));
+    const reads = jest.spyOn(internalsOf(setup.cache), 'query');
     const { rerender } = renderWithCache(<Reader skip={false} />, { setup });
-    const wrap = (ui: ReactNode) => (
-      <Provider store={setup.store}>
-        <CacheProvider cache={setup.cache}>{ui}</CacheProvider>
-      </Provider>
-    );
-    rerender(wrap(<Reader skip={false} />));
-    rerender(wrap(<Reader skip />));
+    const readsAfterMount = reads.mock.calls.length;
+    // A new but equal args object: the same selector, so the store is not read again.
+    rerender(<Reader skip={false} />);
+    expect(reads.mock.calls.length).toBe(readsAfterMount);
+    rerender(<Reader skip />);
+    reads.mockRestore();
     expect(seen[0]).toHaveLength(2);
     expect(seen[1]).toBe(seen[0]);
     expect(seen[2]).toBeUndefined();
@@ -288,7 +296,7 @@ describe('useSuspense', () => {
       return <p>{post.title}</p>;
     }
     // React reports errors caught by a boundary on console.error; keep the test output clean.
-    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const logged = quietErrors();
     const { store } = renderWithCache(
       <Boundary caught={caught}>
         <Suspense fallback={<p>loading</p>}>
@@ -328,7 +336,6 @@ describe('useSuspense', () => {
     expect(screen.getByTestId('names').textContent).toBe('Ann,Bo,Cy');
     expect(screen.queryByRole('alert')).toBeNull();
     expect(cache.selectResponse(store.getState(), api.getUsers).error).toMatchObject({ status: 503 });
-    server.on('GET /users', () => ({ json: users }));
   });
 
   test('stale data is shown at once and revalidated in the background, without suspense', async () => {
@@ -370,19 +377,17 @@ describe('useSuspense', () => {
 
     // Time alone can expire data: a render after expiresAt revalidates too, with no store change.
     price = 103;
-    const realNow = Date.now;
     const expiresAt = cache.selectResponse(store.getState(), api.getTicker, { product_id: 'STALE' }).expiresAt;
-    Date.now = () => expiresAt + 1;
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(expiresAt + 1);
     try {
       fireEvent.click(screen.getByText('render'));
       expect(screen.getByTestId('ticker').textContent).toBe('102');
     } finally {
-      Date.now = realNow;
+      clock.mockRestore();
     }
     await waitFor(() => expect(screen.getByTestId('ticker').textContent).toBe('103'));
     expect(server.count('GET /tickers/STALE') - before).toBe(2);
     expect(renders.counts.fallback).toBe(fallbacks);
-    server.on('GET /tickers/:id', request => ({ json: { product_id: request.url.split('/').pop(), price: 101 } }));
   });
 
   test('invalidate makes it suspend and fetch again', async () => {
@@ -397,9 +402,13 @@ describe('useSuspense', () => {
     );
     await screen.findByText('3');
     const before = server.count('GET /users');
+    // The next answer has a fourth user, so the new content proves the refetch arrived.
+    server.on('GET /users', () => ({ json: [...users, { id: 'u4', name: 'Dee', isAdmin: false }] }));
     act(() => store.dispatch(cache.invalidate(api.getUsers)));
     expect(screen.getByText('loading')).toBeTruthy();
-    await screen.findByText('3');
+    // Suspense keeps the old content hidden in the DOM: wait for the fallback to go.
+    await waitFor(() => expect(screen.queryByText('loading')).toBeNull());
+    expect(screen.getByTestId('names').textContent).toBe('4');
     expect(server.count('GET /users') - before).toBe(1);
   });
 
@@ -409,13 +418,13 @@ describe('useSuspense', () => {
       result = useSuspense(api.getPost, null);
       return <p>rendered</p>;
     }
-    const before = server.count();
+    const calls = fetchCalls();
     renderWithCache(<Skipped />);
     expect(screen.getByText('rendered')).toBeTruthy();
     expect(result).toBeUndefined();
-    // A request would be sent in a microtask and reach the server shortly after: wait for it.
-    await settle();
-    expect(server.count()).toBe(before);
+    await flushStarts();
+    expect(calls.count()).toBe(0);
+    calls.restore();
   });
 
   test('a mutation endpoint is refused with a clear error instead of a request per render', async () => {
@@ -425,22 +434,23 @@ describe('useSuspense', () => {
       (useSuspense as (...args: unknown[]) => unknown)(api.getPosts.push, { group: 'react' });
       return null;
     }
-    const before = server.count();
-    const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const calls = fetchCalls();
+    const error = quietErrors();
     try {
       renderWithCache(
         <Boundary caught={caught}>
           <Misuse />
         </Boundary>,
       );
+      await flushStarts();
     } finally {
       error.mockRestore();
+      calls.restore();
     }
     expect(caught[0]).toBeInstanceOf(LensCacheError);
     expect(caught[0]).toMatchObject({ code: ErrorCode.MUTATION_IN_HOOK });
     expect(caught[0]!.message).toMatch(/mutation.*\n.*useController\(\)\.fetch/s);
-    await settle();
-    expect(server.count()).toBe(before);
+    expect(calls.count()).toBe(0);
   });
 });
 
@@ -451,7 +461,7 @@ describe('useFetch', () => {
       promises.push(useFetch(api.getTicker, id === null ? null : { product_id: id }));
       return <p>shown</p>;
     }
-    const before = server.count('GET /tickers/PREFETCH');
+    const calls = fetchCalls();
     const { store, cache, rerender } = renderWithCache(<Prefetch id="PREFETCH" />);
     expect(screen.getByText('shown')).toBeTruthy();
     expect(promises[0]).toBeInstanceOf(Promise);
@@ -462,16 +472,11 @@ describe('useFetch', () => {
     expect(data).toBe(cache.selectQuery(store.getState(), Ticker, 'PREFETCH'));
     // Now valid: no promise, no request.
     expect(promises.at(-1)).toBeUndefined();
-    rerender(
-      <Provider store={store}>
-        <CacheProvider cache={cache}>
-          <Prefetch id={null} />
-        </CacheProvider>
-      </Provider>,
-    );
+    rerender(<Prefetch id={null} />);
     expect(promises.at(-1)).toBeUndefined();
-    await settle();
-    expect(server.count('GET /tickers/PREFETCH') - before).toBe(1);
+    await flushStarts();
+    calls.restore();
+    expect(calls.count('/tickers/PREFETCH')).toBe(1);
   });
 
   test('its promise never rejects: a failed request settles with undefined and the error is stored', async () => {
@@ -489,7 +494,6 @@ describe('useFetch', () => {
     });
     expect(value).toBeUndefined();
     expect(cache.selectResponse(store.getState(), api.getStats, { product_id: 'FAIL' }).error).toMatchObject({ status: 500 });
-    server.on('GET /stats/:id', request => ({ json: { product_id: request.url.split('/').pop(), last: 99 } }));
   });
 });
 
@@ -501,11 +505,11 @@ describe('useCache', () => {
       seen.push(list);
       return <p data-testid="cached">{list ? list.length : 'none'}</p>;
     }
-    const before = server.count('GET /users');
+    const calls = fetchCalls();
     const { store, cache } = renderWithCache(<Cached />);
-    await settle();
+    await flushStarts();
     expect(screen.getByTestId('cached').textContent).toBe('none');
-    expect(server.count('GET /users')).toBe(before);
+    expect(calls.count()).toBe(0);
 
     await act(() => store.dispatch(cache.fetch(api.getUsers)));
     expect(screen.getByTestId('cached').textContent).toBe('3');
@@ -514,8 +518,10 @@ describe('useCache', () => {
     expect(screen.getByTestId('cached').textContent).toBe('3');
     act(() => store.dispatch(cache.invalidate(api.getUsers)));
     expect(screen.getByTestId('cached').textContent).toBe('none');
-    await settle();
-    expect(server.count('GET /users') - before).toBe(1);
+    await flushStarts();
+    calls.restore();
+    // Only the fetch the test made itself.
+    expect(calls.count()).toBe(1);
   });
 });
 
@@ -572,13 +578,7 @@ describe('useController and CacheProvider', () => {
       return null;
     }
     const { store, cache, rerender } = renderWithCache(<Probe />);
-    rerender(
-      <Provider store={store}>
-        <CacheProvider cache={cache}>
-          <Probe />
-        </CacheProvider>
-      </Provider>,
-    );
+    rerender(<Probe />);
     expect(seen).toHaveLength(2);
     expect(seen[0]).toBe(seen[1]);
     expect(seen[0]).toBe(cache.controller(store));
@@ -586,13 +586,7 @@ describe('useController and CacheProvider', () => {
 
   test('one cache in two stores: each tree reads its own store', () => {
     const first = makeStore();
-    const second = { cache: first.cache, store: makeStore().store };
-    // makeStore made a second cache for the second store; mount the first cache's reducer there instead.
-    const { configureStore } = jest.requireActual('@reduxjs/toolkit') as typeof import('@reduxjs/toolkit');
-    second.store = configureStore({
-      reducer: { cache: first.cache.reducer },
-      middleware: getDefault => getDefault().concat(first.cache.middleware),
-    }) as never;
+    const second = makeStore({}, { cache: first.cache });
     first.store.dispatch(first.cache.set(Author, { id: 'u1', name: 'In the first store' }));
     second.store.dispatch(first.cache.set(Author, { id: 'u1', name: 'In the second store' }));
     function Name() {
@@ -610,7 +604,7 @@ describe('useController and CacheProvider', () => {
       useQuery(Author, 'u1');
       return null;
     }
-    const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const error = quietErrors();
     try {
       expect(() =>
         render(

@@ -12,7 +12,7 @@ import { Entity, ErrorCode, Invalidate, RestEndpoint, type CacheState } from '..
 import { useSuspense } from '../../src/react/index';
 import { Company } from '../fixtures/company';
 import { exampleEndpoints } from '../fixtures/endpoints';
-import { Boundary, renderWithCache, settle } from '../fixtures/render';
+import { Boundary, fetchCalls, flushStarts, mountReader, quietErrors, renderWithCache, settle } from '../fixtures/render';
 import { gate, startServer, type TestServer } from '../fixtures/server';
 import { makeStore } from '../fixtures/store';
 
@@ -30,29 +30,6 @@ class Note extends Entity {
   static override key = 'Note';
 }
 
-/** Renders `read()` under a boundary and a Suspense fallback; keeps what the boundary caught. */
-function mount(read: () => unknown, setup = makeStore()) {
-  const caught: Error[] = [];
-  function Reader() {
-    const value = read();
-    return <p data-testid="value">{JSON.stringify(value) ?? 'undefined'}</p>;
-  }
-  const result = renderWithCache(
-    <Boundary caught={caught}>
-      <Suspense fallback={<p>loading</p>}>
-        <Reader />
-      </Suspense>
-    </Boundary>,
-    { setup },
-  );
-  return { ...result, caught };
-}
-
-/** Silences React's report of errors caught by a boundary, for tests that expect one. */
-function quietErrors() {
-  return jest.spyOn(console, 'error').mockImplementation(() => undefined);
-}
-
 test('an answer that leaves the response invalid is thrown as STILL_INVALID after one request, not fetched again and again', async () => {
   // A tombstone newer than any answer (a delete stamped by a clock that runs ahead): the answer's
   // row is older and ignored, so the entity still reads as deleted after the request.
@@ -62,39 +39,48 @@ test('an answer that leaves the response invalid is thrown as STILL_INVALID afte
   const setup = makeStore();
   setup.store.dispatch(setup.cache.resolve(deleteNote, { args: [], response: { id: 'n1' }, fetchedAt: Date.now() + 60_000 }));
   const quiet = quietErrors();
-  const { caught } = mount(() => useSuspense(getNote, { id: 'n1' }), setup);
-  await screen.findByRole('alert');
-  await settle(100);
-  const sent = server.count('GET /notes/n1');
-  await settle(300);
-  quiet.mockRestore();
-  expect(sent).toBe(1);
-  expect(server.count('GET /notes/n1')).toBe(sent);
-  expect(caught[0]).toMatchObject({ code: ErrorCode.STILL_INVALID });
-  expect(caught[0]!.message).toContain(`GET ${server.origin}/notes/n1`);
+  const calls = fetchCalls();
+  try {
+    const { caught } = mountReader(() => useSuspense(getNote, { id: 'n1' }), setup);
+    await screen.findByRole('alert');
+    await flushStarts();
+    expect(calls.count('/notes/n1')).toBe(1);
+    // A loop would have started more by now (waiting only makes it show; a slow machine cannot fake it).
+    await settle(300);
+    expect(calls.count('/notes/n1')).toBe(1);
+    expect(caught[0]).toMatchObject({ code: ErrorCode.STILL_INVALID });
+    expect(caught[0]!.message).toContain(`GET ${server.origin}/notes/n1`);
+  } finally {
+    quiet.mockRestore();
+    calls.restore();
+  }
 });
 
 test('a stored error that expires at once is thrown, not retried without end', async () => {
   server.on('GET /stats/:id', () => ({ status: 404, json: { message: 'none' } }));
   const noExpiry = new RestEndpoint({ urlPrefix: server.origin, path: '/stats/:product_id', errorExpiryLength: 0 });
   const quiet = quietErrors();
-  const { caught } = mount(() => useSuspense(noExpiry, { product_id: 'ZERO' }));
-  await screen.findByRole('alert');
-  await settle(100);
-  const sent = server.count('GET /stats/ZERO');
-  await settle(300);
-  quiet.mockRestore();
-  expect(caught[0]).toMatchObject({ code: ErrorCode.NETWORK_ERROR, status: 404 });
-  expect(sent).toBe(1);
-  expect(server.count('GET /stats/ZERO')).toBe(sent);
+  const calls = fetchCalls();
+  try {
+    const { caught } = mountReader(() => useSuspense(noExpiry, { product_id: 'ZERO' }));
+    await screen.findByRole('alert');
+    await flushStarts();
+    expect(calls.count('/stats/ZERO')).toBe(1);
+    await settle(300);
+    expect(calls.count('/stats/ZERO')).toBe(1);
+    expect(caught[0]).toMatchObject({ code: ErrorCode.NETWORK_ERROR, status: 404 });
+  } finally {
+    quiet.mockRestore();
+    calls.restore();
+  }
 });
 
 test('a schema-less endpoint whose fetch gives undefined reads as null after one request', async () => {
   let calls = 0;
   const silent = { key: (_params?: object) => 'GET /silent', fetch: () => (calls++, Promise.resolve(undefined)) };
-  mount(() => useSuspense(silent));
+  mountReader(() => useSuspense(silent));
   await waitFor(() => expect(screen.getByTestId('value').textContent).toBe('null'));
-  await settle(50);
+  await flushStarts();
   expect(calls).toBe(1);
 });
 
@@ -103,14 +89,20 @@ test('an entry stamped by a clock that runs ahead (hydrated server state) can st
   const setup = makeStore();
   const ahead = Date.now() + 60_000;
   setup.store.dispatch(setup.cache.resolve(api.getTicker, { args: [{ product_id: 'AHEAD' }], response: { product_id: 'AHEAD', price: 1 }, fetchedAt: ahead }));
-  mount(() => (useSuspense(api.getTicker, { product_id: 'AHEAD' }) as { price: number }).price, setup);
+  mountReader(() => (useSuspense(api.getTicker, { product_id: 'AHEAD' }) as { price: number }).price, setup);
   expect(screen.getByTestId('value').textContent).toBe('1');
-  const before = server.count('GET /tickers/AHEAD');
-  act(() => setup.store.dispatch(setup.cache.invalidate(api.getTicker, { product_id: 'AHEAD' })));
-  // The new request's answer makes the entry valid again: one request, no suspense without end.
-  await waitFor(() => expect(screen.queryByText('loading')).toBeNull());
-  await settle(50);
-  expect(server.count('GET /tickers/AHEAD') - before).toBe(1);
+  const calls = fetchCalls();
+  try {
+    act(() => setup.store.dispatch(setup.cache.invalidate(api.getTicker, { product_id: 'AHEAD' })));
+    // The new request's answer makes the entry valid again: one request, no suspense without end.
+    await waitFor(() => expect(screen.queryByText('loading')).toBeNull());
+    await flushStarts();
+  } finally {
+    calls.restore();
+  }
+  expect(calls.count('/tickers/AHEAD')).toBe(1);
+  // The row itself keeps the data stamped later (per-row ordering); the request's entry is valid.
+  expect(screen.getByTestId('value').textContent).toBe('1');
   expect(setup.cache.selectResponse(setup.store.getState(), api.getTicker, { product_id: 'AHEAD' }).expiryStatus).toBe('valid');
 });
 
@@ -122,14 +114,18 @@ test('a failed background refetch is stored, and is no unhandled rejection', asy
   process.on('unhandledRejection', onUnhandled);
   try {
     const setup = makeStore();
-    mount(() => (useSuspense(api.getTicker, { product_id: 'BG' }) as { price: number }).price, setup);
+    mountReader(() => (useSuspense(api.getTicker, { product_id: 'BG' }) as { price: number }).price, setup);
     await waitFor(() => expect(screen.getByTestId('value').textContent).toBe('3'));
     failing = true;
-    const before = server.count('GET /tickers/BG');
-    act(() => setup.store.dispatch(setup.cache.expireAll()));
-    await waitFor(() => expect(setup.cache.selectResponse(setup.store.getState(), api.getTicker, { product_id: 'BG' }).error).toBeDefined());
-    await settle(50);
-    expect(server.count('GET /tickers/BG') - before).toBe(1);
+    const calls = fetchCalls();
+    try {
+      act(() => setup.store.dispatch(setup.cache.expireAll()));
+      await waitFor(() => expect(setup.cache.selectResponse(setup.store.getState(), api.getTicker, { product_id: 'BG' }).error).toBeDefined());
+      await flushStarts();
+    } finally {
+      calls.restore();
+    }
+    expect(calls.count('/tickers/BG')).toBe(1);
     // Soft: the data stays.
     expect(screen.getByTestId('value').textContent).toBe('3');
   } finally {
@@ -156,17 +152,17 @@ test('expiry that moved earlier without a data change is seen by the next render
   // the row's expiresAt moves earlier.
   const shortLived = { key: () => 'short', schema: Company, dataExpiryLength: 30 };
   act(() => setup.store.dispatch(setup.cache.setResponse(shortLived, { id: '1', name: 'Acme', price: 1, sector: { id: 's1', name: 'Tech' } })));
-  const before = server.count('GET /companies');
+  const calls = fetchCalls();
   const expiresAt = setup.cache.selectResponse(setup.store.getState(), api.getCompanies, { portfolio: 'B' }).expiresAt;
-  const realNow = Date.now;
-  Date.now = () => expiresAt + 1;
+  const clock = jest.spyOn(Date, 'now').mockReturnValue(expiresAt + 1);
   try {
     act(() => rerender());
+    await flushStarts();
   } finally {
-    Date.now = realNow;
+    clock.mockRestore();
+    calls.restore();
   }
-  await settle(50);
-  expect(server.count('GET /companies') - before).toBe(1);
+  expect(calls.count('/companies?portfolio=B')).toBe(1);
 });
 
 test('an abort while suspended reaches the error boundary as the stored AbortError', async () => {
@@ -174,16 +170,19 @@ test('an abort while suspended reaches the error boundary as the stored AbortErr
   server.on('GET /users', () => ({ json: [], hold: held.promise }));
   const setup = makeStore();
   const quiet = quietErrors();
-  const { caught } = mount(() => useSuspense(api.getUsers), setup);
-  expect(screen.getByText('loading')).toBeTruthy();
-  // The component's request is in flight; whoever holds the shared promise aborts it.
-  const shared = setup.store.dispatch(setup.cache.fetch(api.getUsers));
-  shared.abort();
-  await shared.catch(() => undefined);
-  await screen.findByRole('alert');
-  quiet.mockRestore();
-  held.open();
-  expect(caught[0]?.name).toBe('AbortError');
+  try {
+    const { caught } = mountReader(() => useSuspense(api.getUsers), setup);
+    expect(screen.getByText('loading')).toBeTruthy();
+    // The component's request is in flight; whoever holds the shared promise aborts it.
+    const shared = setup.store.dispatch(setup.cache.fetch(api.getUsers));
+    shared.abort();
+    await shared.catch(() => undefined);
+    await screen.findByRole('alert');
+    expect(caught[0]?.name).toBe('AbortError');
+  } finally {
+    quiet.mockRestore();
+    held.open();
+  }
 });
 
 test('a reset while suspended fetches again after the reset and shows the new answer', async () => {
@@ -191,7 +190,7 @@ test('a reset while suspended fetches again after the reset and shows the new an
   let answer = 1;
   server.on('GET /tickers/:id', () => (answer === 1 ? { json: { product_id: 'RESET', price: 1 }, hold: first.promise } : { json: { product_id: 'RESET', price: 2 } }));
   const setup = makeStore();
-  mount(() => (useSuspense(api.getTicker, { product_id: 'RESET' }) as { price: number }).price, setup);
+  mountReader(() => (useSuspense(api.getTicker, { product_id: 'RESET' }) as { price: number }).price, setup);
   await waitFor(() => expect(server.count('GET /tickers/RESET')).toBe(1));
   act(() => setup.store.dispatch(setup.cache.resetEntireStore()));
   answer = 2;
@@ -243,14 +242,13 @@ test('a server error is soft only where a result is stored for the request: data
   failing = true;
   // Past the rows' expiry: B is stale, and its background refetch fails with a 502.
   const later = setup.cache.selectResponse(setup.store.getState(), api.getCompanies, { portfolio: 'B' }).expiresAt + 1;
-  const realNow = Date.now;
-  Date.now = () => later;
+  const clock = jest.spyOn(Date, 'now').mockReturnValue(later);
   const quiet = quietErrors();
   try {
     act(() => rerender());
     await waitFor(() => expect(caught).toHaveLength(1));
   } finally {
-    Date.now = realNow;
+    clock.mockRestore();
     quiet.mockRestore();
   }
   expect(caught[0]).toMatchObject({ status: 502 });

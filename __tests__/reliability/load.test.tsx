@@ -63,4 +63,4 @@ test('100,000 entities, 1,000 subscribers: one update renders one component', ()
   act(() => void store.dispatch({ type: 'bump' }));
   expect(renders.reduce((sum, count) => sum + count, 0)).toBe(SUBSCRIBERS + 1);
   expect(Object.keys((store.getState().cache as unknown as { entities: { Row: object } }).entities.Row)).toHaveLength(ENTITIES);
-});
+}, 60_000);
