@@ -112,12 +112,13 @@ describe('the result and the patches', () => {
     expect(apply(next, inversePatches)).toEqual(snapshot(state));
   });
 
-  test('the same patches as the store’s own write, for the same time', () => {
+  test('the same patches as the store’s own write, for the same start stamp', () => {
     jest.spyOn(Date, 'now').mockReturnValue(50_000);
     const { cache, store, actions } = makeRecordingStore();
     store.dispatch(cache.set(Post, postInput()));
     const state = store.getState().cache;
-    const meta = { fetchedAt: 50_000, date: 50_000, expiresAt: 110_000 };
+    // The second write in the same millisecond starts after the first: its stamp is one later.
+    const meta = { fetchedAt: 50_001, date: 50_000, expiresAt: 110_000 };
     const direct = normalize(Post, postInput('Second'), [], state, meta, OPTIONS);
     store.dispatch(cache.set(Post, postInput('Second')));
     const action = actions.at(-1)!;
@@ -136,13 +137,14 @@ describe('one write is one action carrying patches and inverse patches', () => {
     expectImmerFormat(actions[0]!.payload.inversePatches);
   });
 
-  test('an identical write at the same time leaves the slice object as it was', () => {
+  test('an identical write keeps every row and table; only the meta of its rows moves forward', () => {
     jest.spyOn(Date, 'now').mockReturnValue(1_000);
     const { cache, store } = makeRecordingStore();
     store.dispatch(cache.set(User, { id: 'u1', name: 'A' }));
     const state = store.getState().cache;
     store.dispatch(cache.set(User, { id: 'u1', name: 'A' }));
-    expect(store.getState().cache).toBe(state);
+    expect(store.getState().cache.entities).toBe(state.entities);
+    expect(store.getState().cache.entitiesMeta.User!['u1']!.fetchedAt).toBe(1_001);
   });
 });
 
@@ -214,7 +216,8 @@ describe("Immer's applyPatches reproduces the store's write, and the inverse und
     const state: CacheState = store.getState().cache;
     const before = snapshot(state);
     const changed = { ...postInput('Changed'), author: { id: 'u1', name: 'Ann B.' } };
-    const { patches, inversePatches } = normalize(Post, changed, [], state, { fetchedAt: 7_000, date: 7_000, expiresAt: 67_000 }, OPTIONS);
+    // The second write of the millisecond: its start stamp is one after the first's.
+    const { patches, inversePatches } = normalize(Post, changed, [], state, { fetchedAt: 7_001, date: 7_000, expiresAt: 67_000 }, OPTIONS);
     store.dispatch(cache.set(Post, changed));
     const after = snapshot(store.getState().cache);
     expect(after).not.toEqual(before);

@@ -8,7 +8,7 @@
  */
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Suspense, useState } from 'react';
-import { Entity, ErrorCode, Invalidate, RestEndpoint, type CacheState } from '../../src/index';
+import { Entity, ErrorCode, RestEndpoint, type CacheState } from '../../src/index';
 import { useSuspense } from '../../src/react/index';
 import { Company } from '../fixtures/company';
 import { exampleEndpoints } from '../fixtures/endpoints';
@@ -24,20 +24,21 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-class Note extends Entity {
+class GoneNote extends Entity {
   id = '';
   text = '';
   static override key = 'Note';
+  static override process(input: object) {
+    return (input as { gone?: boolean }).gone ? undefined : { ...input };
+  }
 }
 
 test('an answer that leaves the response invalid is thrown as STILL_INVALID after one request, not fetched again and again', async () => {
-  // A tombstone newer than any answer (a delete stamped by a clock that runs ahead): the answer's
-  // row is older and ignored, so the entity still reads as deleted after the request.
-  server.on('GET /notes/:id', () => ({ json: { id: 'n1', text: 'back' } }));
-  const getNote = new RestEndpoint({ urlPrefix: server.origin, path: '/notes/:id', schema: Note });
-  const deleteNote = { key: () => 'DELETE /notes/n1', schema: new Invalidate(Note), sideEffect: true };
+  // The answer itself deletes the entity (its process() returns undefined for a "gone" marker):
+  // the request settles, and the entity still reads as deleted after it.
+  server.on('GET /notes/:id', () => ({ json: { id: 'n1', gone: true } }));
+  const getNote = new RestEndpoint({ urlPrefix: server.origin, path: '/notes/:id', schema: GoneNote });
   const setup = makeStore();
-  setup.store.dispatch(setup.cache.resolve(deleteNote, { args: [], response: { id: 'n1' }, fetchedAt: Date.now() + 60_000 }));
   const quiet = quietErrors();
   const calls = fetchCalls();
   try {
@@ -101,8 +102,8 @@ test('an entry stamped by a clock that runs ahead (hydrated server state) can st
     calls.restore();
   }
   expect(calls.count('/tickers/AHEAD')).toBe(1);
-  // The row itself keeps the data stamped later (per-row ordering); the request's entry is valid.
-  expect(screen.getByTestId('value').textContent).toBe('1');
+  // The browser's own request started after it was handed the data, whatever the clocks: its answer wins.
+  expect(screen.getByTestId('value').textContent).toBe('7');
   expect(setup.cache.selectResponse(setup.store.getState(), api.getTicker, { product_id: 'AHEAD' }).expiryStatus).toBe('valid');
 });
 

@@ -3,7 +3,6 @@
  * rules of BEHAVIOR §3.4, and no patch for a row whose merged content is unchanged (D8).
  */
 
-import { isDevelopment } from '../shared/env.js';
 import { copyDict, createDict, type Dict } from '../shared/dict.js';
 import { jsonEqual } from '../shared/json.js';
 import type { WriteMeta } from '../shared/patch.js';
@@ -23,16 +22,16 @@ export function rowPatches(
   pending: ReadonlyMap<string, ReadonlyMap<string, PendingRow | undefined>>,
   meta: WriteMeta,
 ): void {
-  const freeze = isDevelopment();
-  if (freeze) Object.freeze(meta);
+  // The store owns what it holds, in every build: rows and meta are frozen as they are written.
+  Object.freeze(meta);
   for (const [table, rows] of pending) {
     const stored = state.entities[table];
     const storedMeta = state.entitiesMeta[table];
     // A new table is added whole, in one patch; an existing one gets a patch per changed row.
-    // (Few, large patches keep the action cheap for Redux's dev checks, which walk every object
+    // (Few, large patches keep a first load cheap for Redux's dev checks, which walk every object
     // of every action; a first load of thousands of rows is then one patch per table.)
     const added: Dict<Row> | undefined = stored === undefined ? createDict() : undefined;
-    let metaTable: Dict<WriteMeta> | undefined;
+    const metaKeys: string[] = [];
     for (const [key, pending] of rows) {
       if (pending === undefined) continue;
       const row = toJsonValue(pending.row, `${table} "${key}"`);
@@ -44,22 +43,40 @@ export function rowPatches(
       let next = merged(existing, row, reorder, policy);
       if (existing !== undefined && next !== existing && jsonEqual(next, existing)) next = existing;
       if (next !== existing) {
-        if (freeze && next !== null) Object.freeze(next);
+        if (next !== null) Object.freeze(next);
         if (added) added[key] = next;
         else list.set(['entities', table, key], next, existing);
       }
       // A delta applies whatever its age, but an older one leaves the newer meta in place.
       const olderDelta = policy.delta === true && existingMeta !== undefined && meta.fetchedAt < existingMeta.fetchedAt;
-      if (!reorder && !olderDelta && (existingMeta === undefined || !sameMeta(existingMeta, meta))) {
-        metaTable ??= copyDict(storedMeta);
-        metaTable[key] = meta;
-      }
+      if (!reorder && !olderDelta && (existingMeta === undefined || !sameMeta(existingMeta, meta))) metaKeys.push(key);
     }
-    if (added) list.set(['entities', table], freeze ? Object.freeze(added) : added, undefined);
-    // Meta moves forward on every write, so it is written as one table per write, not per row.
-    if (metaTable) list.set(['entitiesMeta', table], freeze ? Object.freeze(metaTable) : metaTable, storedMeta);
-    else if (storedMeta === undefined) list.set(['entitiesMeta', table], createDict(), undefined);
+    if (added) list.set(['entities', table], Object.freeze(added), undefined);
+    metaPatches(list, table, storedMeta, metaKeys, meta);
   }
+}
+
+/**
+ * The meta of the rows a write touched. A new table's meta is one patch; an existing table's is a
+ * patch per row, so a one-row edit stays a small action whatever the table's size, unless the
+ * write reaches most of the table, when one copy of the table is smaller than the row patches.
+ */
+function metaPatches(list: PatchList, table: string, storedMeta: Dict<WriteMeta> | undefined, keys: readonly string[], meta: WriteMeta): void {
+  if (storedMeta === undefined) {
+    const metaTable = createDict<WriteMeta>();
+    for (const key of keys) metaTable[key] = meta;
+    list.set(['entitiesMeta', table], Object.freeze(metaTable), undefined);
+    return;
+  }
+  if (keys.length === 0) return;
+  // (Counting the table's keys is itself O(table): only worth it for a write of many rows.)
+  if (keys.length > 64 && keys.length * 2 > Object.keys(storedMeta).length) {
+    const metaTable = copyDict(storedMeta);
+    for (const key of keys) metaTable[key] = meta;
+    list.set(['entitiesMeta', table], Object.freeze(metaTable), storedMeta);
+    return;
+  }
+  for (const key of keys) list.set(['entitiesMeta', table, key], meta, storedMeta[key]);
 }
 
 /** BEHAVIOR §3.4: which row a write leaves, given the stored one and the ordering decision. */

@@ -22,3 +22,8 @@ export function warnOnce(message: string): void {
 export function freezeInDevelopment<T extends object>(value: T): T {
   return isDevelopment() ? Object.freeze(value) : value;
 }
+
+/** Logs a development warning every time (for events, not for messages that repeat per read). */
+export function warn(message: string): void {
+  if (isDevelopment()) console.warn(`[lenscache] ${message}`);
+}

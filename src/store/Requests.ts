@@ -6,6 +6,7 @@
 
 import { ErrorCode, setupError, describe } from '../shared/errors.js';
 import { hasSchema, type EndpointLike } from './endpoint.js';
+import { StartClock } from './StartClock.js';
 import type { Resolved, ResolveInput } from './writes.js';
 
 /** What `cache.fetch` resolves to, with `abort()`: shared requests are aborted for every caller. */
@@ -18,6 +19,8 @@ export interface RequestHooks {
   resolve(endpoint: EndpointLike, input: ResolveInput): (dispatch: Dispatch, getState: () => unknown) => Resolved | undefined;
   /** The stored result denormalized for args (what the promise resolves to). */
   data(rootState: unknown, endpoint: EndpointLike, args: readonly unknown[], result: unknown): unknown;
+  /** The highest start stamp in the root state's slice (StartClock.ts). */
+  highWater(rootState: unknown): number;
 }
 
 interface InFlight {
@@ -29,8 +32,15 @@ export class Requests {
   private readonly inFlight = new Map<string, InFlight>();
   /** Counts resets: a request from an earlier one writes nothing, even within the same millisecond. */
   private generation = 0;
+  /** This store's start stamps: requests, and the cache's other writes through `stamp`. */
+  private readonly clock = new StartClock();
 
   constructor(private readonly hooks: RequestHooks) {}
+
+  /** The start stamp of a write or request starting now in this store. */
+  stamp(rootState: unknown): number {
+    return this.clock.next(this.hooks.highWater(rootState), Date.now());
+  }
 
   /** Forgets requests in flight (after a reset: their answers are dropped, new fetches start anew). */
   clear(): void {
@@ -52,8 +62,8 @@ export class Requests {
       if (existing) return existing.promise;
     }
     const controller = new AbortController();
-    // §13.7: a request is as old as its start, so a slow answer never overwrites a newer one.
-    const fetchedAt = Date.now();
+    // A request is as old as its start, so a slow answer never overwrites a newer one.
+    const fetchedAt = this.stamp(getState());
     const generation = this.generation;
     // Frees the key for the next fetch, unless a newer request holds it already.
     const release = (): void => {

@@ -28,16 +28,27 @@ export interface WriteAction {
   type: ActionType;
   payload: WritePayload;
   /** `reducerPath` picks the cache the action is for, so several caches can share a store. */
-  meta: { reducerPath: string; key?: string };
+  meta: WriteActionMeta;
+}
+
+export interface WriteActionMeta {
+  reducerPath: string;
+  /** The request key, for writes of one endpoint's response or error. */
+  key?: string;
+  /** The write's start stamp (StartClock.ts), for writes that record one. */
+  start?: number;
 }
 
 export function writeAction(
   type: ActionType,
   reducerPath: string,
   payload: WritePayload,
-  key?: string,
+  extra: { key?: string; start?: number } = {},
 ): WriteAction {
-  return { type, payload, meta: key === undefined ? { reducerPath } : { reducerPath, key } };
+  const meta: WriteActionMeta = { reducerPath };
+  if (extra.key !== undefined) meta.key = extra.key;
+  if (extra.start !== undefined) meta.start = extra.start;
+  return { type, payload, meta };
 }
 
 export function isWriteAction(action: unknown, reducerPath: string): action is WriteAction {

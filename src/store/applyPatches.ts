@@ -3,45 +3,105 @@
  * container on a patched path is copied once per write and everything else keeps its identity.
  *
  * Immer's own applyPatches would also work for ordinary keys, but it deep-copies each patch value
- * and refuses paths through `__proto__`/`constructor`, which are ordinary pks here (BEHAVIOR §1.6).
- * The slice's maps (the top-level maps and the tables in them) are null-prototype objects, so such
- * keys are plain own properties there.
+ * and refuses paths through `__proto__`/`constructor`, which are ordinary pks here. The slice's
+ * maps (the top-level maps and the tables in them) are null-prototype objects, so such keys are
+ * plain own properties there (docs/architecture.md, "State shape").
+ *
+ * A patch list that does not fit the slice (a hand-written action, an action replayed by DevTools
+ * onto a state that lacks what it expects) is refused whole: `applyPatches` throws INVALID_ACTION
+ * before anything it returns could hold a part of it, and the input state is never mutated.
  */
 
 import { copyDict, setOwn } from '../shared/dict.js';
-import { isDevelopment } from '../shared/env.js';
+import { describe, ErrorCode, setupError } from '../shared/errors.js';
 import type { Patch } from '../shared/patch.js';
+import type { CacheState } from '../shared/state.js';
 import { recordTableDiff } from '../shared/tableDiffs.js';
+import { checkSliceShape, MAP_NAMES, toLiveMap, toLiveSlice } from './liveSlice.js';
+
+type Container = Record<string | number, unknown>;
 
 export function applyPatches<S>(state: S, patches: readonly Patch[]): S {
+  if (!Array.isArray(patches)) refuse(`payload.patches is ${describe(patches)}, not an array of patches`);
   const copied = new Set<object>();
+  // Containers at depth 0 and 1 (the slice and its four maps) are new on nearly every write and
+  // stay unfrozen: RTK's serializability check re-walks every frozen container it has not seen
+  // before, all the way down, so a frozen root would cost a walk of the whole cache per action.
+  const shallow = new Set<object>();
   let root: unknown = state;
   for (const patch of patches) {
-    const { path } = patch;
+    const path = checkPatch(patch);
     if (path.length === 0) {
-      if (patch.op === 'remove') throw new Error('lenscache: a patch cannot remove the whole state');
-      root = toStateShape(patch.value, path);
+      root = toLiveSlice(patch.value as CacheState, refuse);
       copied.clear();
+      shallow.clear();
       continue;
     }
-    root = writable(root, copied);
-    let parent = root as Record<string | number, unknown>;
+    root = writable(root, copied, shallow, 0);
+    let parent = root as Container;
     for (let i = 0; i < path.length - 1; i++) {
-      const child = writable(parent[path[i]!], copied);
+      const child = writable(parent[path[i]!], copied, shallow, i + 1, path);
       parent[path[i]!] = child;
-      parent = child as Record<string | number, unknown>;
+      parent = child as Container;
     }
-    applyOne(parent, path[path.length - 1]!, patch, path);
+    applyOne(parent, path, patch);
   }
   recordDiffs(state, root, patches);
-  // In development the state is frozen as it is made, as Immer would: a mutation then fails
-  // loudly, and Redux's dev checks skip frozen subtrees instead of walking the whole cache.
-  if (isDevelopment()) {
-    for (const container of copied) Object.freeze(container);
-    for (const patch of patches) if (typeof patch.value === 'object' && patch.value !== null) Object.freeze(patch.value);
-  }
+  // The store owns what it holds, in every build (as Immer freezes what it produces): a mutation
+  // fails loudly instead of changing the state without an action. Row values arrive frozen from
+  // the normalizer; hand-made patch values are frozen here, deeply.
+  for (const container of copied) if (!shallow.has(container)) Object.freeze(container);
+  for (const patch of patches) if (patch.path.length > 1) deepFreeze(patch.value);
   return root as S;
 }
+
+function refuse(what: string): never {
+  throw setupError(
+    ErrorCode.INVALID_ACTION,
+    `A cache action could not be applied: ${what}. The state was left as it was.`,
+    'Dispatch writes through the cache (cache.set, cache.fetch, ...); an action replayed out of order (a skipped action in DevTools) can leave later ones without what they patch.',
+  );
+}
+
+const OPS = new Set(['add', 'replace', 'remove']);
+
+/** The patch's path, once the patch is known to be a well-formed write into the slice. */
+function checkPatch(patch: Patch): Patch['path'] {
+  if (typeof patch !== 'object' || patch === null || !OPS.has(patch.op) || !Array.isArray(patch.path)) {
+    refuse(`a patch is ${describe(patch)}, not { op, path, value }`);
+  }
+  const { path, op } = patch;
+  for (const step of path) if (typeof step !== 'string' && typeof step !== 'number') refuse(`a patch path holds ${describe(step)}`);
+  if (path.length === 0) {
+    if (op === 'remove') refuse('a patch removes the whole slice');
+    return path;
+  }
+  const name = path[0];
+  if (name === 'lastReset') {
+    if (path.length !== 1 || op === 'remove' || typeof patch.value !== 'number' || !Number.isFinite(patch.value)) {
+      refuse(`lastReset must stay a finite number, but a patch sets it to ${describe(patch.value)}`);
+    }
+    return path;
+  }
+  if (!MAP_NAMES.has(name as string)) refuse(`a patch writes "${String(name)}", which is not part of the slice`);
+  if (op === 'remove') {
+    if (path.length === 1) refuse(`a patch removes the map "${String(name)}"`);
+    return path;
+  }
+  const { value } = patch;
+  const isMap = typeof value === 'object' && value !== null && !Array.isArray(value);
+  const tables = name === 'entities' || name === 'entitiesMeta';
+  if (path.length === 1) checkSliceShape({ ...emptySlice, [name as string]: value }, refuse);
+  else if (path.length === 2 && tables && !isMap) refuse(`a table (${String(name)}.${String(path[1])}) would become ${describe(value)}`);
+  else if (path.length === 2 && name === 'meta' && !isMap) refuse(`meta["${String(path[1])}"] would become ${describe(value)}`);
+  else if (path.length === 3 && name === 'entitiesMeta' && !isMap) refuse(`the meta of a row would become ${describe(value)}`);
+  else if (path.length === 3 && name === 'entities' && (typeof value !== 'object' || value === undefined)) {
+    refuse(`a row (${String(path[1])} "${String(path[2])}") would become ${describe(value)}`);
+  }
+  return path;
+}
+
+const emptySlice = { entities: {}, entitiesMeta: {}, endpoints: {}, meta: {}, lastReset: 0 };
 
 /** Tells the read memo which rows of which tables this write changed (tableDiffs.ts). */
 function recordDiffs(before: unknown, after: unknown, patches: readonly Patch[]): void {
@@ -68,25 +128,25 @@ function recordDiffs(before: unknown, after: unknown, patches: readonly Patch[])
   }
 }
 
-function applyOne(parent: Record<string | number, unknown>, key: string | number, patch: Patch, path: Patch['path']): void {
+function applyOne(parent: Container, path: Patch['path'], patch: Patch): void {
+  const key = path[path.length - 1]!;
   if (Array.isArray(parent)) {
     const index = key === '-' ? parent.length : Number(key);
+    const limit = patch.op === 'add' ? parent.length : parent.length - 1;
+    if (!Number.isInteger(index) || index < 0 || index > limit) refuse(`a patch reaches index ${String(key)} of a list of ${parent.length}`);
     if (patch.op === 'add') parent.splice(index, 0, patch.value);
     else if (patch.op === 'replace') parent[index] = patch.value;
     else parent.splice(index, 1);
     return;
   }
-  if (patch.op === 'remove') {
-    delete parent[key];
-  } else {
-    setOwn(parent, String(key), toStateShape(patch.value, path));
-  }
+  if (patch.op === 'remove') delete parent[key];
+  else setOwn(parent, String(key), path.length <= 2 ? toLiveMap(patch.value, path) : patch.value);
 }
 
 /** A copy of `value` this write may change (copied at most once per write, prototype kept). */
-function writable(value: unknown, copied: Set<object>): object {
+function writable(value: unknown, copied: Set<object>, shallow: Set<object>, depth: number, path?: Patch['path']): object {
   if (typeof value !== 'object' || value === null) {
-    throw new Error('lenscache: a patch path passes through a value that is not an object');
+    refuse(`its path ${JSON.stringify(path?.slice(0, depth + 1))} passes through ${describe(value)}`);
   }
   if (copied.has(value)) return value;
   let copy: object;
@@ -95,36 +155,12 @@ function writable(value: unknown, copied: Set<object>): object {
   else if (Object.getPrototypeOf(value) === null) copy = copyDict(value as Record<string, unknown>);
   else copy = { ...value };
   copied.add(copy);
+  if (depth < 2) shallow.add(copy);
   return copy;
 }
 
-const TABLE_MAPS = new Set(['entities', 'entitiesMeta']);
-
-/** Values that land where the slice keeps maps (its four maps, and tables) become null-prototype maps. */
-function toStateShape(value: unknown, path: Patch['path']): unknown {
-  if (path.length === 0 && isObject(value)) {
-    const state = { ...(value as Record<string, unknown>) };
-    for (const name of ['entities', 'entitiesMeta', 'endpoints', 'meta']) {
-      if (name in state) state[name] = toStateShape(state[name], [name]);
-    }
-    return state;
-  }
-  if (path.length === 1) {
-    const name = path[0] as string;
-    if (TABLE_MAPS.has(name)) return toDict(value, table => toDict(table));
-    if (name === 'endpoints' || name === 'meta') return toDict(value);
-  }
-  if (path.length === 2 && TABLE_MAPS.has(path[0] as string)) return toDict(value);
-  return value;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function toDict(value: unknown, mapValue: (item: unknown) => unknown = item => item): unknown {
-  if (!isObject(value) || Object.getPrototypeOf(value) === null) return value;
-  const dict: Record<string, unknown> = Object.create(null);
-  for (const key of Object.keys(value)) dict[key] = mapValue(value[key]);
-  return dict;
+function deepFreeze(value: unknown): void {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const key of Object.keys(value)) deepFreeze((value as Container)[key]);
 }

@@ -8,9 +8,12 @@ import { ErrorCode, isErrorLike, setupError } from '../shared/errors.js';
 import type { CacheState } from '../shared/state.js';
 import type { Denormalize, Queried } from '../schema/types.js';
 import { isSkipArgs } from '../shared/json.js';
+import { warn } from '../shared/env.js';
 import { Reader } from '../memo/Reader.js';
 import { ActionTypes, isWriteAction, writeAction, type WriteAction } from './actions.js';
 import { applyPatches } from './applyPatches.js';
+import { markLive, toLiveSlice } from './liveSlice.js';
+import { HighWater } from './StartClock.js';
 import type { EndpointLike } from './endpoint.js';
 import { initialState } from './initialState.js';
 import { Selectors, type RequestKeys, type ResponseState } from './selectors.js';
@@ -123,8 +126,13 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
     argsCacheSize,
   );
 
+  // The last slice read and its live shape: a state restored from JSON is read like the live one
+  // (liveSlice.ts), and the common case, the store's own slice read again, costs one comparison.
+  let lastRead: unknown;
+  let lastLive: CacheState | undefined;
   const slice = (rootState: unknown): CacheState => {
     const state = (rootState as Record<string, CacheState> | undefined)?.[reducerPath];
+    if (state === lastRead && lastLive) return lastLive;
     if (!state || typeof state !== 'object' || !state.entities) {
       throw setupError(
         ErrorCode.CACHE_NOT_MOUNTED,
@@ -132,13 +140,51 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
         `Mount it: configureStore({ reducer: { ${reducerPath}: cache.reducer, ... } }).`,
       );
     }
-    return state;
+    const live = toLiveSlice(state, what => {
+      throw setupError(
+        ErrorCode.CACHE_NOT_MOUNTED,
+        `The cache slice at state.${reducerPath} is not a cache slice: ${what}.`,
+        `Mount cache.reducer there, and restore only state it made (a JSON copy of it is fine).`,
+      );
+    });
+    lastRead = state;
+    lastLive = live;
+    return live;
   };
 
   const thunk = <R>(run: CacheThunk<R>): CacheThunk<R> => Object.assign(run, { [THUNK]: true });
 
-  const reducer: Reducer<CacheState> = (state = initialState(), action) =>
-    isWriteAction(action, reducerPath) ? applyPatches(state, action.payload.patches) : state;
+  const refuseState = (what: string): never => {
+    throw setupError(
+      ErrorCode.INVALID_ACTION,
+      `The state given to the cache reducer at ${reducerPath} is not a cache slice: ${what}. It is left as it is, and reads will fail.`,
+      'Restore only state this cache made (a JSON copy of it is fine), or leave the slice out of preloadedState.',
+    );
+  };
+
+  // The highest start stamp in each slice this cache's reducer made (StartClock.ts).
+  const highWater = new HighWater();
+
+  // Never throws and never corrupts: a state restored from JSON is brought to the live shape
+  // once, and a write that does not fit the slice is refused whole (warned in development).
+  const reducer: Reducer<CacheState> = (state = markLive(initialState()), action) => {
+    let current: CacheState;
+    try {
+      current = toLiveSlice(state, refuseState);
+    } catch (error) {
+      warn((error as Error).message);
+      return state;
+    }
+    if (!isWriteAction(action, reducerPath)) return current;
+    try {
+      const next = markLive(applyPatches(current, (action.payload as Partial<WriteAction['payload']> | undefined)?.patches as never));
+      highWater.carry(current, next, action.meta.start);
+      return next;
+    } catch (error) {
+      warn(`${(error as Error).message}\n(action ${action.type})`);
+      return current;
+    }
+  };
 
   // Runs this cache's thunks itself, so they work in stores without the thunk middleware.
   const middleware: Middleware = api => next => action => {
@@ -159,7 +205,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       if (resolved.record && isErrorLike(resolved.error)) selectors.errors.set(resolved.record, resolved.error);
       const type = input.error === undefined ? ActionTypes.resolve : ActionTypes.setError;
       const { patches, inversePatches } = resolved;
-      dispatchWrite(dispatch, writeAction(type, reducerPath, { patches, inversePatches }, resolved.key));
+      dispatchWrite(dispatch, writeAction(type, reducerPath, { patches, inversePatches }, { key: resolved.key, start: input.fetchedAt }));
       return resolved;
     });
 
@@ -172,6 +218,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       requests = new Requests({
         resolve,
         data: (rootState, endpoint, args, result) => selectors.denormalized(slice(rootState), endpoint.schema, args, result),
+        highWater: rootState => highWater.of(slice(rootState)),
       });
       requestsByStore.set(getState, requests);
     }
@@ -183,9 +230,11 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
     thunk((dispatch, getState) => {
       const state = slice(getState());
       const keys = [...keysOf(state)];
+      const requests = requestsOf(getState);
       // A request already in flight started before the invalidation: the next fetch starts anew.
-      for (const key of keys) requestsOf(getState).forget(key);
-      dispatchWrite(dispatch, writeAction(ActionTypes.invalidate, reducerPath, computeInvalidate(state, keys, Date.now())));
+      for (const key of keys) requests.forget(key);
+      const start = requests.stamp(getState());
+      dispatchWrite(dispatch, writeAction(ActionTypes.invalidate, reducerPath, computeInvalidate(state, keys, Date.now(), start), { start }));
     });
 
   const cache: Cache<P> = {
@@ -198,18 +247,25 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       return thunk((dispatch, getState) => {
         const next = typeof value === 'function' ? value(this.selectQuery(getState(), schema, ...args)) : value;
         if (next === undefined) return;
-        const payload = computeSet(slice(getState()), schema, args, next, Date.now(), normalizeOptions);
-        dispatchWrite(dispatch, writeAction(ActionTypes.set, reducerPath, payload));
+        const start = requestsOf(getState).stamp(getState());
+        const payload = computeSet(slice(getState()), schema, args, next, Date.now(), start, normalizeOptions);
+        dispatchWrite(dispatch, writeAction(ActionTypes.set, reducerPath, payload, { start }));
       });
     },
     setResponse(endpoint, ...argsAndResponse) {
       const args = argsAndResponse.slice(0, -1);
-      return resolve(endpoint, { args, response: argsAndResponse[argsAndResponse.length - 1], fetchedAt: Date.now() });
+      const response = argsAndResponse[argsAndResponse.length - 1];
+      return thunk((dispatch, getState) =>
+        resolve(endpoint, { args, response, fetchedAt: requestsOf(getState).stamp(getState()) })(dispatch, getState),
+      );
     },
     resolve,
     setError(endpoint, ...argsAndError) {
       const args = argsAndError.slice(0, -1);
-      return resolve(endpoint, { args, error: argsAndError[argsAndError.length - 1], fetchedAt: Date.now() });
+      const error = argsAndError[argsAndError.length - 1];
+      return thunk((dispatch, getState) =>
+        resolve(endpoint, { args, error, fetchedAt: requestsOf(getState).stamp(getState()) })(dispatch, getState),
+      ) as CacheThunk;
     },
     selectQuery(rootState, schema, ...args) {
       return selectors.query(slice(rootState), schema, args) as never;
@@ -239,8 +295,10 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
     },
     resetEntireStore() {
       return thunk((dispatch, getState) => {
-        requestsOf(getState).clear();
-        dispatchWrite(dispatch, writeAction(ActionTypes.reset, reducerPath, computeReset(slice(getState()), Date.now())));
+        const requests = requestsOf(getState);
+        requests.clear();
+        const start = requests.stamp(getState());
+        dispatchWrite(dispatch, writeAction(ActionTypes.reset, reducerPath, computeReset(slice(getState()), start), { start }));
       });
     },
     controller(store) {

@@ -1,5 +1,7 @@
 /** What the cache needs of an endpoint: any object with `key(...args)` and (optionally) `schema`. */
 
+import { describe, ErrorCode, setupError } from '../shared/errors.js';
+
 export interface EndpointLike<S = unknown, A extends readonly unknown[] = any[]> {
   /** The request key: the same args must give the same key. */
   key(...args: A): string;
@@ -23,4 +25,22 @@ export const SET_EXPIRY = 60_000;
 /** Whether the endpoint normalizes its responses; without a schema a response is stored as it is. */
 export function hasSchema(endpoint: EndpointLike): boolean {
   return endpoint.schema !== undefined && endpoint.schema !== null;
+}
+
+/**
+ * The `expiresAt` of a response that never expires (`dataExpiryLength: Infinity`): the last
+ * instant a Date can hold. The state must survive JSON unchanged, and JSON writes Infinity as null.
+ */
+export const NEVER_EXPIRES = 8_640_000_000_000_000;
+
+/** When something stored at `now` expires, after `length` ms (Infinity: never). */
+export function expiryTime(now: number, length: number, option: string): number {
+  if (typeof length !== 'number' || Number.isNaN(length) || length < 0) {
+    throw setupError(
+      ErrorCode.INVALID_SCHEMA,
+      `${option} must be a number of milliseconds (0 or more, or Infinity), but it is ${describe(length)}.`,
+      `Set ${option} to how long a stored answer stays valid, e.g. 60_000, or Infinity for never.`,
+    );
+  }
+  return Math.min(now + length, NEVER_EXPIRES);
 }

@@ -11,7 +11,7 @@ import { normalize, type NormalizeOptions } from '../normalize/normalize.js';
 import { PatchList } from '../normalize/PatchList.js';
 import type { WritePayload } from './actions.js';
 import { initialState } from './initialState.js';
-import { DEFAULT_DATA_EXPIRY, DEFAULT_ERROR_EXPIRY, SET_EXPIRY, hasSchema, type EndpointLike } from './endpoint.js';
+import { DEFAULT_DATA_EXPIRY, DEFAULT_ERROR_EXPIRY, SET_EXPIRY, expiryTime, hasSchema, type EndpointLike } from './endpoint.js';
 
 /** `cache.set`: rows only, no endpoint entry; throws on bad input. */
 export function computeSet(
@@ -20,9 +20,10 @@ export function computeSet(
   args: readonly unknown[],
   value: unknown,
   now: number,
+  start: number,
   options: NormalizeOptions,
 ): WritePayload {
-  const meta: WriteMeta = { fetchedAt: now, date: now, expiresAt: now + SET_EXPIRY };
+  const meta: WriteMeta = { fetchedAt: start, date: now, expiresAt: now + SET_EXPIRY };
   const { patches, inversePatches } = normalize(schema, value, args, state, meta, options);
   return { patches, inversePatches };
 }
@@ -63,7 +64,7 @@ export function computeResolve(
   // entry exists and reads as valid (an absent entry would be fetched again, without end).
   const response = input.response === undefined && !hasSchema(endpoint) ? null : input.response;
   if (error === undefined) {
-    const expiresAt = now + (endpoint.dataExpiryLength ?? DEFAULT_DATA_EXPIRY);
+    const expiresAt = expiryTime(now, endpoint.dataExpiryLength ?? DEFAULT_DATA_EXPIRY, 'dataExpiryLength');
     try {
       const normalized = normalize(endpoint.schema, response, args, state, { fetchedAt, date: now, expiresAt }, options);
       const older = isOlder(state.meta[key], fetchedAt);
@@ -78,7 +79,7 @@ export function computeResolve(
   const record = toErrorRecord(error);
   const list = new PatchList();
   if (!isOlder(state.meta[key], fetchedAt)) {
-    const expiresAt = now + (endpoint.errorExpiryLength ?? DEFAULT_ERROR_EXPIRY);
+    const expiresAt = expiryTime(now, endpoint.errorExpiryLength ?? DEFAULT_ERROR_EXPIRY, 'errorExpiryLength');
     list.set(['meta', key], { fetchedAt, date: now, expiresAt, error: record }, state.meta[key]);
   }
   return { key, patches: list.patches, inversePatches: list.inversePatches, error, record };
@@ -108,18 +109,18 @@ function withEndpoint(
 }
 
 /**
- * `invalidate` / `invalidateAll` (§1.4): the results go, and the entries are marked invalidated as
- * of `now`, so an answer to a request that started earlier cannot make them valid again.
+ * `invalidate` / `invalidateAll`: the results go, and the entries are marked invalidated as of
+ * the stamp `start`, so an answer to a request that started earlier cannot make them valid again.
  */
-export function computeInvalidate(state: CacheState, keys: Iterable<string>, now: number): WritePayload {
+export function computeInvalidate(state: CacheState, keys: Iterable<string>, now: number, start: number): WritePayload {
   const list = new PatchList();
   for (const key of keys) {
     const previous = state.meta[key];
     if (previous?.invalidated && state.endpoints[key] === undefined) continue;
     list.remove(['endpoints', key], state.endpoints[key]);
-    // Stamped with this clock only: a stored time from a clock that runs ahead (a server's
-    // state, hydrated) would otherwise make every new request count as older than the invalidation.
-    const next: EndpointMeta = { fetchedAt: now, date: now, expiresAt: 0, invalidated: true };
+    // Stamped by the store's start clock: later than every request that started before it, and
+    // earlier than every one that starts after, whatever the wall clocks (StartClock.ts).
+    const next: EndpointMeta = { fetchedAt: start, date: now, expiresAt: 0, invalidated: true };
     list.set(['meta', key], next, previous);
   }
   return { patches: list.patches, inversePatches: list.inversePatches };
@@ -135,10 +136,10 @@ export function computeExpire(state: CacheState, testKey: (key: string) => boole
   return { patches: list.patches, inversePatches: list.inversePatches };
 }
 
-/** `resetEntireStore` (§1.4): the initial state, remembering when, so older requests are dropped. */
-export function computeReset(state: CacheState, now: number): WritePayload {
+/** `resetEntireStore`: the initial state, remembering its start stamp, so older requests are dropped. */
+export function computeReset(state: CacheState, start: number): WritePayload {
   return {
-    patches: [{ op: 'replace', path: [], value: initialState(now) }],
+    patches: [{ op: 'replace', path: [], value: initialState(start) }],
     inversePatches: [{ op: 'replace', path: [], value: state }],
   };
 }
