@@ -20,6 +20,7 @@ import {
 import { CollectionOp, type CollectionOpName } from './CollectionOp.js';
 import { isEntityClass, type EntityClass } from './Entity.js';
 import { memberOf, normalizeArray } from './plainArray.js';
+import { uniqueRefs } from './refs.js';
 import { Union } from './Union.js';
 import { Values } from './Values.js';
 
@@ -172,7 +173,8 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
       return (this.schema as Values).normalize(input, parent, key, delegate) as object;
     }
     checkShape(this, input, true, key);
-    return normalizeArray(this.schema as readonly unknown[], input, parent, key, delegate);
+    // A list never holds a ref twice (a page that repeats an item lists it once, where it first appears).
+    return uniqueRefs(normalizeArray(this.schema as readonly unknown[], input, parent, key, delegate) as unknown[]);
   }
 
   private denormalizeMembers(row: object, hold: (value: object) => void, delegate: DenormalizeDelegate): unknown {

@@ -5,7 +5,7 @@
  */
 
 import { describe, ErrorCode, inputError } from '../shared/errors.js';
-import { copyOwn, hasOwn, setOwn } from '../shared/dict.js';
+import { copyOwn, setOwn } from '../shared/dict.js';
 import {
   type DenormalizeDelegate,
   type NormalizeDelegate,
@@ -17,6 +17,7 @@ import { hasNoDefinedKeys, parsePk, pkMatches } from './collectionKey.js';
 import type { Collection } from './Collection.js';
 import type { Values } from './Values.js';
 import { isUsablePk } from './pk.js';
+import { refsNotIn, sameRef } from './refs.js';
 
 export type CollectionOpName = 'push' | 'unshift' | 'assign' | 'remove' | 'move';
 
@@ -97,7 +98,10 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
     }
     if (refs.length === 0) return refs;
     this.eachRow(delegate, sourcesOf(delegate.args), (rowKey, row) => {
-      if (Array.isArray(row)) delegate.setRow(this.collection.key, rowKey, atEnd ? [...row, ...refs] : [...refs, ...row], deltaPolicy);
+      if (!Array.isArray(row)) return;
+      // A list never holds a ref twice: an item a refetch listed already keeps its place.
+      const fresh = refsNotIn(row, refs);
+      if (fresh.length > 0) delegate.setRow(this.collection.key, rowKey, atEnd ? [...row, ...fresh] : [...fresh, ...row], deltaPolicy);
     });
     return refs;
   }
@@ -213,15 +217,6 @@ function itemsOf(input: unknown, op: CollectionOpName): unknown[] {
 
 function asObject(value: unknown): object {
   return typeof value === 'object' && value !== null ? value : {};
-}
-
-/** Refs compare by pk, and polymorphic refs by `id` and `schema` (§7.3). */
-function sameRef(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  const left = a as { id?: unknown; schema?: unknown };
-  const right = b as { id?: unknown; schema?: unknown };
-  return hasOwn(left, 'schema') && left.id === right.id && left.schema === right.schema;
 }
 
 function without(row: object, refs: readonly unknown[]): object {
