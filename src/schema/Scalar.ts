@@ -109,7 +109,7 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
     if (Array.isArray(input)) return readList(input, cpk => this.denormalize(cpk, delegate));
     if (typeof input !== 'string') return input;
     // §10.7.4: copies of the cells, never the stored objects.
-    return delegate.entity(this.table, input, row => freezeInDevelopment(copyOwn(row)));
+    return delegate.entity(this.table, input, row => freezeInDevelopment(copyOwn(row)), cellCopies);
   }
 
   /**
@@ -206,6 +206,9 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
     return lens;
   }
 }
+
+/** The owner of cell copies in the read memo: a copy is the same whichever Scalar of the table reads it. */
+const cellCopies = {};
 
 /** A cell's row key: `<entityKey>|<entityPk>|<lens>` (the lens holds no `|`, so it is the last part). */
 function cellKey(entityKey: string, pk: string, lens: string): string {
