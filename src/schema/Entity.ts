@@ -15,6 +15,7 @@ import { denormalizeEntity } from './entityDenormalize.js';
 import { entityInfo } from './entityInfo.js';
 import { normalizeEntity } from './entityNormalize.js';
 import { isUsablePk } from './pk.js';
+import { ErrorCode, setupError } from '../shared/errors.js';
 
 /**
  * The base class of every entity.
@@ -110,11 +111,35 @@ export abstract class Entity {
 // `static key` defaults to the class name; a subclass's own `static key = '…'` shadows this getter.
 Object.defineProperty(Entity, 'key', {
   get(this: Function) {
+    if (!isUsableClassName(this.name)) throw keyRequired(this.name);
     return this.name;
   },
   configurable: true,
   enumerable: false,
 });
+
+/**
+ * Whether a class name can serve as a table name. A minifier renames classes to one or two
+ * letters (`Ie`), differently in every build, so such names are refused, as is every name when
+ * this very module was minified (its `Entity` class then has another name): a table named after
+ * them would change under the next build, and persisted or server-rendered state would no
+ * longer match.
+ */
+function isUsableClassName(name: string): boolean {
+  return name.length > 2 && Entity.name === 'Entity';
+}
+
+function keyRequired(name: string): Error {
+  const what =
+    name === ''
+      ? 'An Entity class has no name (an anonymous class), so it has no default key.'
+      : `The Entity class "${name}" has no \`static key\`, and its name looks minified (it would become the table name).`;
+  return setupError(
+    ErrorCode.ENTITY_KEY_REQUIRED,
+    `${what} Its table name would change from build to build.`,
+    "Give the class a `static key`, e.g. `static key = 'User';` (or build with esbuild's --keep-names / terser's keep_classnames).",
+  );
+}
 
 /** Any concrete Entity subclass. */
 export type EntityClass<T extends Entity = Entity> = (new () => T) & Omit<typeof Entity, 'prototype'>;
