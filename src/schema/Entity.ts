@@ -13,6 +13,7 @@ import type {
 } from './contract.js';
 import { denormalizeEntity } from './entityDenormalize.js';
 import { entityInfo } from './entityInfo.js';
+import { lookupIndex } from './entityIndexes.js';
 import { normalizeEntity } from './entityNormalize.js';
 import { isUsablePk } from './pk.js';
 import { ErrorCode, setupError } from '../shared/errors.js';
@@ -36,7 +37,10 @@ export abstract class Entity {
   declare static key: string;
   /** Nested schemas by field name. */
   declare static schema: Record<string, unknown> | undefined;
-  static readonly rootInput: RootInput = 'object';
+  /** Fields to look entities up by besides the pk: `selectQuery(User, { username })`. See docs/Entity.md. */
+  declare static indexes: readonly string[] | undefined;
+  /** An array is let through to `normalize`, which accepts it when a custom `process` makes it an object. */
+  static readonly rootInput: RootInput = 'object-or-list';
 
   /** The pk of this instance's data; defaults to `id`. Override it or `static pk`. */
   pk(parent?: unknown, key?: string, args?: readonly unknown[]): string | number | undefined {
@@ -96,6 +100,10 @@ export abstract class Entity {
   static queryKey(args: readonly unknown[], delegate: QueryDelegate): unknown {
     const first = args[0];
     if (first === undefined || first === null || first === '') return undefined;
+    if (typeof first === 'object') {
+      const indexed = lookupIndex(this, first, delegate);
+      if (indexed !== null) return indexed;
+    }
     const pk =
       typeof first === 'string' || typeof first === 'number'
         ? first

@@ -5,6 +5,7 @@ import { warnOnce } from '../shared/env.js';
 import type { DenormalizeDelegate, NormalizeDelegate, RootInput, SchemaConstruct } from './contract.js';
 import { infoOf, isEntityClass, type EntityClass } from './Entity.js';
 import { checkedPk } from './entityNormalize.js';
+import { writeIndexes } from './entityIndexes.js';
 import { Union } from './Union.js';
 
 /**
@@ -73,6 +74,7 @@ export class Invalidate<E extends EntityClass | Union = EntityClass> implements 
         'Send the pk (a string or number) or an object with it.',
       );
     }
+    writeIndexes(cls, rowKey, null, delegate);
     delegate.setRow(cls.key, rowKey, null, cls);
     return rowKey;
   }

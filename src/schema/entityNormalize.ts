@@ -6,6 +6,7 @@ import type { NormalizeDelegate } from './contract.js';
 import type { EntityClass } from './Entity.js';
 import type { EntityInfo } from './entityInfo.js';
 import { isUsablePk } from './pk.js';
+import { writeIndexes } from './entityIndexes.js';
 
 export function normalizeEntity(
   cls: EntityClass,
@@ -17,7 +18,9 @@ export function normalizeEntity(
 ): unknown {
   // A string or number in a nested position is a ref to a row stored earlier (§2.1.2).
   if (typeof input === 'string' || typeof input === 'number') return String(input);
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+  // An array is accepted when a custom `process` turns it into an object (an order book's
+  // `[price, size]` rows); the object check then applies to what `process` returns.
+  if (typeof input !== 'object' || input === null || (Array.isArray(input) && info.defaultProcess)) {
     throw inputError(
       ErrorCode.UNEXPECTED_INPUT,
       `${cls.key} expected an object${key === undefined ? '' : ` at "${key}"`}, but received ${describe(input)}.`,
@@ -34,14 +37,17 @@ export function normalizeEntity(
   const processed = cls.process(input, parent, key, args);
   if (processed === undefined) {
     const rowKey = checkedPk(cls, info, cls.pk(input, parent, key, args), input);
+    writeIndexes(cls, rowKey, null, delegate);
     delegate.setRow(table, rowKey, null, cls);
     return rowKey;
   }
   if (typeof processed !== 'object' || processed === null || Array.isArray(processed)) {
     throw inputError(
       ErrorCode.UNEXPECTED_INPUT,
-      `${cls.key}.process() returned ${describe(processed)}; expected an object (or undefined to delete).`,
-      `Return an object from ${cls.key}.process().`,
+      `${cls.key}.process() returned ${describe(processed)}${Array.isArray(input) ? ` for the array ${describe(input)}` : ''}; expected an object (or undefined to delete).`,
+      Array.isArray(input)
+        ? `Return an object from ${cls.key}.process(), or use [${cls.key}] in the schema where the response holds a list.`
+        : `Return an object from ${cls.key}.process().`,
     );
   }
   const pk = cls.pk(processed, parent, key, args);
@@ -69,6 +75,7 @@ export function normalizeEntity(
   } finally {
     delegate.leaveEntity();
   }
+  writeIndexes(cls, rowKey, row, delegate);
   delegate.setRow(table, rowKey, row, cls);
   return rowKey;
 }
