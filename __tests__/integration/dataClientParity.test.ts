@@ -376,3 +376,24 @@ describe('Entity indexes', () => {
     expect(cache.selectQuery(store.getState(), Member, { username: 'constructor' })).toBeUndefined();
   });
 });
+
+describe('intended differences', () => {
+  test('rows are plain data: a merge returning fromJS(...) is refused and the store is unchanged', () => {
+    class Note extends Entity {
+      id = '';
+      text = '';
+      static override key = 'Note';
+      static override merge(existing: object, incoming: object) {
+        return Note.fromJS({ ...existing, ...incoming });
+      }
+    }
+    const { cache, store } = makeStore();
+    store.dispatch(cache.set(Note, { id: '1', text: 'a' }));
+    const before = store.getState();
+    const error = catchError(() => store.dispatch(cache.set(Note, { id: '1', text: 'b' })));
+    expect(error.code).toBe(ErrorCode.UNEXPECTED_INPUT);
+    expect(error.message).toContain('Note.merge()');
+    expect(store.getState()).toBe(before);
+    expect(Object.getPrototypeOf(before.cache.entities.Note!['1'])).toBe(Object.prototype);
+  });
+});

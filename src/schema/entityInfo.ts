@@ -18,6 +18,7 @@ export interface EntityInfo {
   /** Whether the class keeps the base `process`, `validate` and pk, so the walkers can skip work. */
   defaultProcess: boolean;
   defaultValidate: boolean;
+  defaultMerge: boolean;
   defaultPk: boolean;
 }
 
@@ -27,6 +28,7 @@ interface EntityLike {
   readonly schema?: Record<string, unknown> | undefined;
   readonly process: Function;
   readonly validate: Function;
+  readonly merge: Function;
   readonly pk: Function;
   readonly prototype: { pk: Function };
 }
@@ -59,6 +61,7 @@ function computeInfo(cls: EntityLike, base: EntityLike, previous: EntityInfo | u
     required: new Set(defaultEntries.filter(([, value]) => Boolean(value)).map(([key]) => key)),
     defaultProcess: cls.process === base.process,
     defaultValidate: cls.validate === base.validate,
+    defaultMerge: cls.merge === base.merge,
     defaultPk: cls.pk === base.pk && cls.prototype.pk === base.prototype.pk,
   };
 }

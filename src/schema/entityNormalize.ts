@@ -2,7 +2,7 @@
 
 import { describe, ErrorCode, inputError } from '../shared/errors.js';
 import { hasOwn, setOwn } from '../shared/dict.js';
-import type { NormalizeDelegate } from './contract.js';
+import type { NormalizeDelegate, RowPolicy } from './contract.js';
 import type { EntityClass } from './Entity.js';
 import type { EntityInfo } from './entityInfo.js';
 import { isUsablePk } from './pk.js';
@@ -76,7 +76,7 @@ export function normalizeEntity(
     delegate.leaveEntity();
   }
   writeIndexes(cls, rowKey, row, delegate);
-  delegate.setRow(table, rowKey, row, cls);
+  delegate.setRow(table, rowKey, row, info.defaultMerge ? cls : checkedMergePolicy(cls));
   return rowKey;
 }
 
@@ -92,4 +92,31 @@ export function checkedPk(cls: EntityClass, info: EntityInfo, pk: unknown, value
     `${cls.key} has no usable pk: pk() returned ${describe(pk)} for ${describe(value)}.`,
     hint,
   );
+}
+
+const mergePolicies = new WeakMap<EntityClass, RowPolicy>();
+
+/**
+ * A custom `merge` must return a plain object: the row goes into a Redux store that stays JSON
+ * (a `merge` returning `Article.fromJS(...)` would store a class instance). Its fields come from
+ * the two rows, which were checked already.
+ */
+function checkedMergePolicy(cls: EntityClass): RowPolicy {
+  let policy = mergePolicies.get(cls);
+  if (policy) return policy;
+  policy = {
+    merge(existing, incoming) {
+      const merged: unknown = cls.merge(existing, incoming);
+      const proto = typeof merged === 'object' && merged !== null && !Array.isArray(merged) ? Object.getPrototypeOf(merged) : undefined;
+      if (proto === Object.prototype || proto === null) return merged as object;
+      throw inputError(
+        ErrorCode.UNEXPECTED_INPUT,
+        `${cls.key}.merge() returned ${describe(merged)}; a row is stored as a plain object (the store stays JSON).`,
+        `Return a plain object from ${cls.key}.merge(), e.g. { ...existing, ...incoming }; reads build the ${cls.key} instance.`,
+      );
+    },
+    shouldReorder: (existingMeta, incomingMeta, existing, incoming) => cls.shouldReorder(existingMeta, incomingMeta, existing, incoming),
+  };
+  mergePolicies.set(cls, policy);
+  return policy;
 }
