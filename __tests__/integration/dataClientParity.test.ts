@@ -58,6 +58,16 @@ test('two Entity classes sharing a key share the table, and each read returns th
   expect(both.a).toBe(article);
   expect(both.s).toBe(summary);
   expect(store.getState().cache.entities.Article!['1']).toEqual({ id: '1', title: 'Hi', author: 'u1' });
+  // An unrelated write keeps both objects; a change to the row re-creates both, each as its class.
+  store.dispatch(cache.set(Article, { id: '2', title: 'Other', author: 'u1' }));
+  expect(cache.selectQuery(store.getState(), Article, '1')).toBe(article);
+  expect(cache.selectQuery(store.getState(), ArticleSummary, '1')).toBe(summary);
+  store.dispatch(cache.set(ArticleSummary, { id: '1', title: 'Changed' }));
+  const changed = cache.selectQuery(store.getState(), Article, '1');
+  expect(changed).not.toBe(article);
+  expect(changed).toBeInstanceOf(Article);
+  expect(changed?.author).toBe(article?.author);
+  expect(cache.selectQuery(store.getState(), ArticleSummary, '1')).toBeInstanceOf(ArticleSummary);
   expect(warn).toHaveBeenCalled();
 });
 
