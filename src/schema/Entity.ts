@@ -33,7 +33,10 @@ import { ErrorCode, setupError } from '../shared/errors.js';
  * @see docs/Entity.md
  */
 export abstract class Entity {
-  /** The table name; defaults to the class name (set it explicitly when code is minified). */
+  /**
+   * The table name. Defaults to the class name, refused (ENTITY_KEY_REQUIRED) when the class has
+   * no name or a minified-looking one; set it explicitly in code that ships minified.
+   */
   declare static key: string;
   /** Nested schemas by field name. */
   declare static schema: Record<string, unknown> | undefined;
