@@ -133,6 +133,18 @@ describe('the examples run', () => {
     });
   });
 
+  test('Entity indexes: a lookup by username, kept current by a rename and a deletion', () => {
+    const { result } = load('EntityIndexes.ts');
+    expect(result).toEqual({
+      bob: 'm2',
+      sameAsById: true,
+      anna: 'm1',
+      ann: undefined,
+      deleted: undefined,
+      index: '{"ann":null,"bob":null,"anna":["m1"]}',
+    });
+  });
+
   test('All: undefined, then [], then the live rows; several tables in member order', () => {
     const { result } = load('All.ts');
     expect(result).toEqual({

@@ -40,7 +40,7 @@ expectType<Equal<typeof raw, FetchPromise<unknown>>>(true);
 store.dispatch(cache.fetch(getPost, { key: '1' }));
 
 const created = store.dispatch(cache.fetch(getPosts.push, { group: 'react' }, { title: 'New' }));
-expectType<Equal<typeof created, FetchPromise<Post[]>>>(true);
+expectType<Equal<typeof created, FetchPromise<Post | Post[]>>>(true);
 
 const response = cache.selectResponse(store.getState(), getPost, { id: '1' });
 expectType<Equal<typeof response.data, Post | undefined>>(true);

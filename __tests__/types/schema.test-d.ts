@@ -38,7 +38,8 @@ expectType<Equal<Denormalize<[typeof Post]>, Post[]>>(true);
 expectType<Equal<Denormalize<All<typeof User>>, User[]>>(true);
 expectType<Equal<Denormalize<Values<typeof User>>, Record<string, User>>>(true);
 expectType<Equal<Denormalize<Union<{ users: typeof User; groups: typeof Group }>>, User | Group>>(true);
-expectType<Equal<Denormalize<Invalidate<typeof User>>, string>>(true);
+// Invalidate reads back like the schema it deletes.
+expectType<Equal<Denormalize<Invalidate<typeof User>>, User>>(true);
 expectType<Equal<Denormalize<{ post: typeof Post; users: (typeof User)[]; total: number }>, { post: Post; users: User[]; total: number }>>(true);
 expectType<Equal<Denormalize<DateConstructor>, Date>>(true);
 
@@ -80,8 +81,9 @@ const memberList = new Collection([new Union({ users: User, groups: Group }, 'ty
 expectType<Equal<Denormalize<typeof postList>, Post[]>>(true);
 expectType<Equal<Denormalize<typeof userMap>, Record<string, User>>>(true);
 expectType<Equal<Denormalize<typeof memberList>, (User | Group)[]>>(true);
-expectType<Equal<Denormalize<typeof postList.push>, Post[]>>(true);
-expectType<Equal<Denormalize<typeof postList.remove>, Post[]>>(true);
+// One item sent reads back as that item, a list as a list.
+expectType<Equal<Denormalize<typeof postList.push>, Post | Post[]>>(true);
+expectType<Equal<Denormalize<typeof postList.remove>, Post | Post[]>>(true);
 expectType<Equal<Denormalize<typeof userMap.assign>, Record<string, User>>>(true);
 expectType<Equal<Normalize<typeof postList>, string>>(true);
 const reactPosts = cache.selectQuery(rootState, postList, { group: 'react' });

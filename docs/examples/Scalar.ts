@@ -12,7 +12,7 @@ export class Company extends Entity {
 
 export const PortfolioScalar = new Scalar({
   lens: args => args[0]?.portfolio, // the lens, from the args of each read and write
-  key: 'portfolio', // the table: Scalar(portfolio)
+  key: 'portfolio', // the table: Scalar(portfolio), which is also PortfolioScalar.key
   entity: Company, // for standalone use (columns endpoints)
 });
 Company.schema = { pct_equity: PortfolioScalar, shares: PortfolioScalar };

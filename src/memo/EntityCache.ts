@@ -59,13 +59,23 @@ interface Views {
 }
 
 export class EntityCache {
-  // Most rows have one live value: the slot is then the value itself, without a Map.
-  private readonly byRow = new WeakMap<object, CachedValue | Views>();
+  /**
+   * Per owner (the Entity class or construct that reads the row), then per row: two classes
+   * sharing a table each get their own instances. Most rows have one live value: the slot is
+   * then the value itself, without a Map.
+   */
+  private readonly byOwner = new WeakMap<object, WeakMap<object, CachedValue | Views>>();
 
   constructor(private readonly viewsPerRow: number) {}
 
-  get(row: object, entities: Entities, lensOf: LensOf): CachedValue | undefined {
-    const slot = this.byRow.get(row);
+  private rowsOf(owner: object): WeakMap<object, CachedValue | Views> {
+    let rows = this.byOwner.get(owner);
+    if (!rows) this.byOwner.set(owner, (rows = new WeakMap()));
+    return rows;
+  }
+
+  get(owner: object, row: object, entities: Entities, lensOf: LensOf): CachedValue | undefined {
+    const slot = this.byOwner.get(owner)?.get(row);
     if (slot === undefined) return undefined;
     if (!isViews(slot)) return depsValid(slot.deps, entities, lensOf) ? slot : undefined;
     // One lookup by the current lens values, not a scan over every lens ever read.
@@ -79,13 +89,14 @@ export class EntityCache {
     return view;
   }
 
-  set(row: object, cached: CachedValue, entities: Entities): void {
-    const slot = this.byRow.get(row);
+  set(owner: object, row: object, cached: CachedValue, entities: Entities): void {
+    const byRow = this.rowsOf(owner);
+    const slot = byRow.get(row);
     // The first value of a row (every value of a cold read) is stored without scanning its deps.
     const lenses = slot === undefined ? [] : lensesOf(cached.deps);
     if (slot === undefined || lenses.length === 0) {
       // A value that read no lens serves every lens: it replaces whatever views were kept.
-      this.byRow.set(row, cached);
+      byRow.set(row, cached);
       return;
     }
     let views: Views;
@@ -97,7 +108,7 @@ export class EntityCache {
       if (previous && depsValid(previous.deps, entities) && sameLenses(lensesOf(previous.deps), lenses)) {
         views.byLens.set(lensKey(lenses, recordedLens(previous.deps)), previous);
       }
-      this.byRow.set(row, views);
+      byRow.set(row, views);
     }
     views.byLens.set(lensKey(lenses, recordedLens(cached.deps)), cached);
   }

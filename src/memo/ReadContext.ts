@@ -28,7 +28,8 @@ export class ReadContext implements DenormalizeDelegate, QueryDelegate {
   /** Tables read whole (e.g. by All), with the object read. */
   private readonly wholeTables = new Map<string, unknown>();
   private frame: unknown[] = this.deps;
-  private readonly building = new Map<object, object>();
+  /** Values being built, by owner and then row: a cycle back to a row gets the same object. */
+  private readonly building = new Map<object, Map<object, object>>();
   private depth = 0;
   /** Set when the depth limit cut a read short: such values are not cached (they are incomplete). */
   private truncated = false;
@@ -86,20 +87,22 @@ export class ReadContext implements DenormalizeDelegate, QueryDelegate {
     return value;
   }
 
-  entity(table: string, key: string, build: (row: object, hold: (value: object) => void) => unknown): unknown {
+  entity(table: string, key: string, build: (row: object, hold: (value: object) => void) => unknown, owner: object): unknown {
     const entities = this.state.entities;
     const row = entities[table]?.[key];
     if (row === undefined || row === null) {
       this.frame.push(table, key, row);
       return row === null ? INVALID : undefined;
     }
-    const held = this.building.get(row);
+    let building = this.building.get(owner);
+    if (!building) this.building.set(owner, (building = new Map()));
+    const held = building.get(row);
     if (held) {
       // A cycle back to a row being built: the same object, as §3.7 asks of recursive graphs.
       this.frame.push(table, key, row);
       return held;
     }
-    const cached = this.cache.get(row, entities, this.lensOf);
+    const cached = this.cache.get(owner, row, entities, this.lensOf);
     if (cached) {
       this.adopt(cached);
       return cached.value;
@@ -119,14 +122,14 @@ export class ReadContext implements DenormalizeDelegate, QueryDelegate {
     this.depth++;
     let value: unknown;
     try {
-      value = build(row, instance => this.building.set(row, instance));
+      value = build(row, instance => building.set(row, instance));
     } finally {
       this.depth--;
       this.frame = parent;
-      this.building.delete(row);
+      building.delete(row);
     }
     const built: CachedValue = { deps: frame, value };
-    if (!this.truncated) this.cache.set(row, built, entities);
+    if (!this.truncated) this.cache.set(owner, row, built, entities);
     this.truncated ||= truncatedBefore;
     this.adopt(built);
     return value;

@@ -48,7 +48,8 @@ export function normalize(
 ): Normalized {
   checkRoot(rootInputOf(schema), input);
   const walk = new Walk(args, state, options.maxEntityDepth);
-  const result = toJsonValue(walk.visit(schema, input, undefined, undefined), 'The result');
+  // At the top level the input is its own parent, as in data-client (a `pk(value, parent)` may read it).
+  const result = toJsonValue(walk.visit(schema, input, input, undefined), 'The result');
   const list = new PatchList();
   rowPatches(list, state, walk.pending, meta);
   return { result, patches: list.patches, inversePatches: list.inversePatches };

@@ -61,11 +61,18 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
   readonly rootInput: RootInput;
   /** @internal */
   readonly isValues: boolean;
-  /** @internal */
+  /** @internal `nonFilterArgumentKeys`, bound, so a subclass's override is the one matching uses. */
   readonly isNonFilter: (key: string) => boolean;
+  /** The `nonFilterArgumentKeys` option as a predicate. */
+  private readonly nonFilterOption: (key: string) => boolean;
   private readonly argsKeyFn: (...args: any[]) => object;
   private readonly nestKeyFn: ((parent: any, key: string) => object) | undefined;
   private readonly member: unknown;
+  /**
+   * Who a list is built for in the read memo: the member schema, so collections over the same
+   * member (a nested one and an endpoint's) read one row as one array (§7.2.3).
+   */
+  private readonly readOwner: object;
   private readonly ops = new Map<CollectionOpName, CollectionOp<S, CollectionOpName>>();
 
   constructor(schema: S, options: CollectionOptions = {}) {
@@ -82,10 +89,21 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
     const poly = this.isValues ? (schema as Values).poly : undefined;
     const memberKey = poly && !poly.isSingle ? polymorphicKey(poly.members) : memberKeyOf(this.isValues ? poly!.single : this.member);
     this.key = this.isValues ? `{${memberKey}}` : `[${memberKey}]`;
+    const single = poly ? (poly.isSingle ? poly.single : undefined) : this.member;
+    this.readOwner = typeof single === 'object' || typeof single === 'function' ? (single as object) : (schema as object);
     this.rootInput = this.isValues ? 'object' : 'list';
     this.argsKeyFn = options.argsKey ?? defaultArgsKey;
     this.nestKeyFn = options.nestKey;
-    this.isNonFilter = nonFilterPredicate(options.nonFilterArgumentKeys ?? defaultNonFilterArgumentKeys);
+    this.nonFilterOption = nonFilterPredicate(options.nonFilterArgumentKeys ?? defaultNonFilterArgumentKeys);
+    this.isNonFilter = key => this.nonFilterArgumentKeys(key);
+  }
+
+  /**
+   * True for an args key that sorts or pages rather than filters (§7.3 matching): by default the
+   * `nonFilterArgumentKeys` option. A subclass may override it as a method, as in data-client.
+   */
+  nonFilterArgumentKeys(key: string): boolean {
+    return this.nonFilterOption(key);
   }
 
   /** Appends created items to every stored list their args match. Array collections only. */
@@ -131,7 +149,7 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
   /** @internal The stored row's members, memoized against the row (so nested and top-level reads share it). */
   denormalize(input: unknown, delegate: DenormalizeDelegate): unknown {
     if (typeof input !== 'string') return input;
-    return delegate.entity(this.key, input, (row, hold) => this.denormalizeMembers(row, hold, delegate));
+    return delegate.entity(this.key, input, (row, hold) => this.denormalizeMembers(row, hold, delegate), this.readOwner);
   }
 
   /** @internal §11: readable whenever the row for these args exists, an empty list included. */

@@ -65,20 +65,16 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
 
   /** @internal */
   normalize(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
-    switch (this.op) {
-      case 'assign':
-        return this.assign(input, delegate);
-      case 'move':
-        return this.move(input, delegate);
-      case 'remove':
-        return this.remove(input, delegate);
-      default:
-        return this.add(input, delegate, this.op === 'push');
-    }
+    if (this.op === 'assign') return this.assign(input, delegate);
+    const refs =
+      this.op === 'move' ? this.move(input, delegate) : this.op === 'remove' ? this.remove(input, delegate) : this.add(input, delegate, this.op === 'push');
+    // A single item gives its own ref, a list the list of refs: each reads back in the shape it was sent.
+    return Array.isArray(input) ? refs : refs[0];
   }
 
-  /** @internal The items written, read like the collection's members. */
+  /** @internal The items written, read like the collection's members: a list, a map, or the one item. */
   denormalize(input: unknown, delegate: DenormalizeDelegate): unknown {
+    if (this.op !== 'assign' && !Array.isArray(input)) return this.collection.denormalizeMember(input, delegate);
     if (typeof input !== 'object' || input === null) return input;
     return this.collection.readMembers(input, delegate);
   }

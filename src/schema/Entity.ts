@@ -13,8 +13,10 @@ import type {
 } from './contract.js';
 import { denormalizeEntity } from './entityDenormalize.js';
 import { entityInfo } from './entityInfo.js';
+import { lookupIndex } from './entityIndexes.js';
 import { normalizeEntity } from './entityNormalize.js';
 import { isUsablePk } from './pk.js';
+import { ErrorCode, setupError } from '../shared/errors.js';
 
 /**
  * The base class of every entity.
@@ -31,11 +33,17 @@ import { isUsablePk } from './pk.js';
  * @see docs/Entity.md
  */
 export abstract class Entity {
-  /** The table name; defaults to the class name (set it explicitly when code is minified). */
+  /**
+   * The table name. Defaults to the class name, refused (ENTITY_KEY_REQUIRED) when the class has
+   * no name or a minified-looking one; set it explicitly in code that ships minified.
+   */
   declare static key: string;
   /** Nested schemas by field name. */
   declare static schema: Record<string, unknown> | undefined;
-  static readonly rootInput: RootInput = 'object';
+  /** Fields to look entities up by besides the pk: `selectQuery(User, { username })`. See docs/Entity.md. */
+  declare static indexes: readonly string[] | undefined;
+  /** An array is let through to `normalize`, which accepts it when a custom `process` makes it an object. */
+  static readonly rootInput: RootInput = 'object-or-list';
 
   /** The pk of this instance's data; defaults to `id`. Override it or `static pk`. */
   pk(parent?: unknown, key?: string, args?: readonly unknown[]): string | number | undefined {
@@ -95,6 +103,10 @@ export abstract class Entity {
   static queryKey(args: readonly unknown[], delegate: QueryDelegate): unknown {
     const first = args[0];
     if (first === undefined || first === null || first === '') return undefined;
+    if (typeof first === 'object') {
+      const indexed = lookupIndex(this, first, delegate);
+      if (indexed !== null) return indexed;
+    }
     const pk =
       typeof first === 'string' || typeof first === 'number'
         ? first
@@ -110,11 +122,35 @@ export abstract class Entity {
 // `static key` defaults to the class name; a subclass's own `static key = '…'` shadows this getter.
 Object.defineProperty(Entity, 'key', {
   get(this: Function) {
+    if (!isUsableClassName(this.name)) throw keyRequired(this.name);
     return this.name;
   },
   configurable: true,
   enumerable: false,
 });
+
+/**
+ * Whether a class name can serve as a table name. A minifier renames classes to one or two
+ * letters (`Ie`), differently in every build, so such names are refused, as is every name when
+ * this very module was minified (its `Entity` class then has another name): a table named after
+ * them would change under the next build, and persisted or server-rendered state would no
+ * longer match.
+ */
+function isUsableClassName(name: string): boolean {
+  return name.length > 2 && Entity.name === 'Entity';
+}
+
+function keyRequired(name: string): Error {
+  const what =
+    name === ''
+      ? 'An Entity class has no name (an anonymous class), so it has no default key.'
+      : `The Entity class "${name}" has no \`static key\`, and its name looks minified (it would become the table name).`;
+  return setupError(
+    ErrorCode.ENTITY_KEY_REQUIRED,
+    `${what} Its table name would change from build to build.`,
+    "Give the class a `static key`, e.g. `static key = 'User';` (or build with esbuild's --keep-names / terser's keep_classnames).",
+  );
+}
 
 /** Any concrete Entity subclass. */
 export type EntityClass<T extends Entity = Entity> = (new () => T) & Omit<typeof Entity, 'prototype'>;

@@ -1,9 +1,11 @@
 /** Invalidate: a response that deletes an entity. See docs/Invalidate.md. */
 
 import { describe, ErrorCode, inputError, setupError } from '../shared/errors.js';
-import type { NormalizeDelegate, RootInput, SchemaConstruct } from './contract.js';
+import { warnOnce } from '../shared/env.js';
+import type { DenormalizeDelegate, NormalizeDelegate, RootInput, SchemaConstruct } from './contract.js';
 import { infoOf, isEntityClass, type EntityClass } from './Entity.js';
 import { checkedPk } from './entityNormalize.js';
+import { writeIndexes } from './entityIndexes.js';
 import { Union } from './Union.js';
 
 /**
@@ -39,11 +41,12 @@ export class Invalidate<E extends EntityClass | Union = EntityClass> implements 
       const name = union.poly.attributeOf(input, parent, key);
       const member = union.poly.memberSchema(name) as EntityClass | undefined;
       if (!member) {
-        throw inputError(
-          ErrorCode.UNEXPECTED_INPUT,
-          `Invalidate of a Union could not tell the type of ${describe(input)} (attribute gave ${describe(name)}).`,
-          `Send the item with its type attribute; known types: ${Object.keys(union.schema).join(', ')}.`,
+        // As a plain Union does: an unknown type is kept raw, and nothing is deleted.
+        warnOnce(
+          `Invalidate of a Union met the unknown type ${describe(name)} (known: ${Object.keys(union.schema).join(', ')}); ` +
+            'the item is kept as raw data and nothing is deleted.',
         );
+        return input;
       }
       return { id: this.tombstone(member, input, parent, key, delegate), schema: name as string };
     }
@@ -71,13 +74,14 @@ export class Invalidate<E extends EntityClass | Union = EntityClass> implements 
         'Send the pk (a string or number) or an object with it.',
       );
     }
+    writeIndexes(cls, rowKey, null, delegate);
     delegate.setRow(cls.key, rowKey, null, cls);
     return rowKey;
   }
 
-  /** @internal The stored ref reads back as is. */
-  denormalize(input: unknown): unknown {
-    return input;
+  /** @internal Reads back like the schema it deletes: a deleted entity is invalid, a missing one `undefined`. */
+  denormalize(input: unknown, delegate: DenormalizeDelegate): unknown {
+    return delegate.unvisit(this.schema, input);
   }
 
   /** @internal Not queryable. */

@@ -47,11 +47,14 @@ const cellPolicy: RowPolicy = {
  */
 export class Scalar<Cell extends object = Record<string, unknown>> implements SchemaConstruct {
   readonly kind = 'Scalar' as const;
+  /** The table name, `Scalar(<key>)` for the `key` option, as in data-client. */
   readonly key: string;
   readonly lens: (args: readonly any[]) => string | undefined;
   readonly entity: EntityClass | undefined;
-  /** The table of the cells, `Scalar(<key>)`. */
+  /** The table of the cells, `Scalar(<key>)`: the same string as `key`. */
   readonly table: string;
+  /** The `key` option as given, for messages that show how to write the Scalar. */
+  private readonly optionKey: string;
   /** @internal A Collection of this Scalar stores its lists in `[Scalar(<key>)]`. */
   readonly collectionMemberKey: string;
   readonly rootInput: RootInput = 'object';
@@ -70,9 +73,10 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
       );
     }
     this.lens = lens;
-    this.key = key;
     this.entity = entity;
     this.table = `Scalar(${key})`;
+    this.key = this.table;
+    this.optionKey = key;
     this.collectionMemberKey = this.table;
   }
 
@@ -92,7 +96,7 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
       if (parent === entity.row && key !== undefined && entity.fields?.[key] === this) return this.normalizeField(input, entity.table, entity.key, key, delegate);
       throw setupError(
         ErrorCode.INVALID_SCHEMA,
-        `Scalar(${this.key}) sits inside ${entity.table}.schema below a direct field${key === undefined ? '' : ` (at "${key}")`}; only direct entity fields can be Scalars.`,
+        `${this.key} sits inside ${entity.table}.schema below a direct field${key === undefined ? '' : ` (at "${key}")`}; only direct entity fields can be Scalars.`,
         `Make each lens-dependent field a direct entry of ${entity.table}.schema, e.g. { pct_equity: scalar }.`,
       );
     }
@@ -105,7 +109,7 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
     if (Array.isArray(input)) return readList(input, cpk => this.denormalize(cpk, delegate));
     if (typeof input !== 'string') return input;
     // §10.7.4: copies of the cells, never the stored objects.
-    return delegate.entity(this.table, input, row => freezeInDevelopment(copyOwn(row)));
+    return delegate.entity(this.table, input, row => freezeInDevelopment(copyOwn(row)), cellCopies);
   }
 
   /**
@@ -157,14 +161,14 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
     if (entity === undefined) {
       throw setupError(
         ErrorCode.SCALAR_ENTITY_REQUIRED,
-        `Scalar(${this.key}) is used outside an entity (in Values, a list or a Collection) but names no entity for its cells.`,
-        `Bind it: new Scalar({ lens, key: '${this.key}', entity: Company }).`,
+        `${this.key} is used outside an entity (in Values, a list or a Collection) but names no entity for its cells.`,
+        `Bind it: new Scalar({ lens, key: '${this.optionKey}', entity: Company }).`,
       );
     }
     if (typeof input !== 'object' || Array.isArray(input) || input === null) {
       throw inputError(
         ErrorCode.UNEXPECTED_INPUT,
-        `Scalar(${this.key}) expected an object of ${entity.key}'s lens-dependent fields${key === undefined ? '' : ` at "${key}"`}, but received ${describe(input)}.`,
+        `${this.key} expected an object of ${entity.key}'s lens-dependent fields${key === undefined ? '' : ` at "${key}"`}, but received ${describe(input)}.`,
         'Each item must be an object such as { pct_equity: 0.5 }; check the schema matches the response.',
       );
     }
@@ -172,7 +176,7 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
     if (!isUsablePk(pk)) {
       throw inputError(
         ErrorCode.SCALAR_PK_UNDERIVABLE,
-        `Scalar(${this.key}) could not tell which ${entity.key} ${describe(input)} belongs to: entityPk() returned ${describe(pk)}.`,
+        `${this.key} could not tell which ${entity.key} ${describe(input)} belongs to: entityPk() returned ${describe(pk)}.`,
         `Send the ${entity.key}'s id with each item, or override entityPk() to read the field that names it.`,
       );
     }
@@ -188,20 +192,23 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
     if (lens === undefined) {
       throw inputError(
         ErrorCode.LENS_UNDEFINED,
-        `Scalar(${this.key}) has no lens for this write: lens(args) returned undefined for args ${describe(args)}.`,
+        `${this.key} has no lens for this write: lens(args) returned undefined for args ${describe(args)}.`,
         'Pass the lens in the args of the write (e.g. { portfolio: "A" }), as the lens function expects.',
       );
     }
     if (!isValidLens(lens)) {
       throw inputError(
         ErrorCode.INVALID_LENS,
-        `Scalar(${this.key}) got the lens ${describe(lens)}; a lens must be a string without "|".`,
+        `${this.key} got the lens ${describe(lens)}; a lens must be a string without "|".`,
         'Return a string id from the lens function; "|" separates the parts of a cell key.',
       );
     }
     return lens;
   }
 }
+
+/** The owner of cell copies in the read memo: a copy is the same whichever Scalar of the table reads it. */
+const cellCopies = {};
 
 /** A cell's row key: `<entityKey>|<entityPk>|<lens>` (the lens holds no `|`, so it is the last part). */
 function cellKey(entityKey: string, pk: string, lens: string): string {

@@ -76,9 +76,11 @@ export interface DenormalizeDelegate {
   /**
    * Reads the row `table[key]` (an entity, or a collection's list) as a memoized value. `build` creates the value from the row and
    * must call `hold(value)` as soon as the object exists, so that a cycle back to this row gets
-   * the same object. Missing row → `undefined`; tombstone → INVALID.
+   * the same object. Missing row → `undefined`; tombstone → INVALID. Values are cached per `owner`
+   * (the Entity class or construct reading the row): two classes sharing a table never share an
+   * object, and each read builds an instance of the class asked for.
    */
-  entity(table: string, key: string, build: (row: object, hold: (value: object) => void) => unknown): unknown;
+  entity(table: string, key: string, build: (row: object, hold: (value: object) => void) => unknown, owner: object): unknown;
   /** A whole table (tracked as a dependency of the read), or `undefined` when it does not exist. */
   table(table: string): Dict<Row> | undefined;
   /** The stored row, tracked as a dependency of the value being built. */

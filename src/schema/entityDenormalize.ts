@@ -5,6 +5,7 @@ import { hasOwn } from '../shared/dict.js';
 import { INVALID, type DenormalizeDelegate } from './contract.js';
 import type { EntityClass } from './Entity.js';
 import type { EntityInfo } from './entityInfo.js';
+import { isUsablePk } from './pk.js';
 
 export function denormalizeEntity(
   cls: EntityClass,
@@ -13,11 +14,27 @@ export function denormalizeEntity(
   delegate: DenormalizeDelegate,
 ): unknown {
   if (input === null || input === undefined) return input;
-  // Only pks are refs; anything else was stored raw (e.g. before the field had a schema).
+  if (isInlineEntity(input)) return readInline(cls, info, input, delegate);
+  // Only pks and inline objects are refs; anything else was stored raw.
   if (typeof input !== 'string' && typeof input !== 'number') return input;
   const rowKey = String(input);
   if (rowKey === '' || rowKey === 'undefined') return undefined;
-  return delegate.entity(cls.key, rowKey, (row, hold) => buildInstance(cls, info, rowKey, row, delegate, hold));
+  return delegate.entity(cls.key, rowKey, (row, hold) => buildInstance(cls, info, rowKey, row, delegate, hold), cls);
+}
+
+function isInlineEntity(input: unknown): input is object {
+  return typeof input === 'object' && !Array.isArray(input);
+}
+
+/**
+ * A nested object where a ref is expected (state hydrated or written by hand, not by a write of
+ * this cache): it reads as the entity. The stored row wins when the object's pk names one;
+ * otherwise the object itself is the row (not memoized per row: the read memo keeps it stable).
+ */
+function readInline(cls: EntityClass, info: EntityInfo, input: object, delegate: DenormalizeDelegate): unknown {
+  const pk = cls.pk(input, undefined, undefined, delegate.args);
+  if (isUsablePk(pk) && delegate.row(cls.key, String(pk)) !== undefined) return denormalizeEntity(cls, info, pk, delegate);
+  return buildInstance(cls, info, isUsablePk(pk) ? String(pk) : '', input, delegate, () => {});
 }
 
 function buildInstance(

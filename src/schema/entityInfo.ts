@@ -4,6 +4,7 @@
  */
 
 import { warnOnce } from '../shared/env.js';
+import { describe, ErrorCode, setupError } from '../shared/errors.js';
 
 export interface EntityInfo {
   /** The `static schema` object the entries were computed from (recomputed if it is replaced). */
@@ -17,6 +18,7 @@ export interface EntityInfo {
   /** Whether the class keeps the base `process`, `validate` and pk, so the walkers can skip work. */
   defaultProcess: boolean;
   defaultValidate: boolean;
+  defaultMerge: boolean;
   defaultPk: boolean;
 }
 
@@ -26,6 +28,7 @@ interface EntityLike {
   readonly schema?: Record<string, unknown> | undefined;
   readonly process: Function;
   readonly validate: Function;
+  readonly merge: Function;
   readonly pk: Function;
   readonly prototype: { pk: Function };
 }
@@ -46,6 +49,7 @@ function computeInfo(cls: EntityLike, base: EntityLike, previous: EntityInfo | u
   const schema = cls.schema;
   const schemaEntries = schema ? Object.entries(schema) : [];
   if (previous) return { ...previous, schemaSource: schema, schemaEntries };
+  checkKey(cls);
   noteKey(cls);
   const template = new cls() as Record<string, unknown>;
   const defaultEntries = Object.keys(template).map(key => [key, template[key]] as const);
@@ -57,8 +61,20 @@ function computeInfo(cls: EntityLike, base: EntityLike, previous: EntityInfo | u
     required: new Set(defaultEntries.filter(([, value]) => Boolean(value)).map(([key]) => key)),
     defaultProcess: cls.process === base.process,
     defaultValidate: cls.validate === base.validate,
+    defaultMerge: cls.merge === base.merge,
     defaultPk: cls.pk === base.pk && cls.prototype.pk === base.prototype.pk,
   };
+}
+
+/** An explicit `static key` must name a table: a non-empty string. (The default is checked by Entity's getter.) */
+function checkKey(cls: EntityLike): void {
+  const key: unknown = cls.key;
+  if (typeof key === 'string' && key !== '') return;
+  throw setupError(
+    ErrorCode.ENTITY_KEY_REQUIRED,
+    `The Entity class ${cls.name ? `"${cls.name}"` : '(anonymous)'} has the static key ${describe(key)}; a key names its table, so it must be a non-empty string.`,
+    "Set `static key` to the table name, e.g. `static key = 'User';`.",
+  );
 }
 
 /** Two classes with one key share the table (BEHAVIOR §16.19); that is allowed, but rarely meant. */

@@ -2,10 +2,11 @@
 
 import { describe, ErrorCode, inputError } from '../shared/errors.js';
 import { hasOwn, setOwn } from '../shared/dict.js';
-import type { NormalizeDelegate } from './contract.js';
+import type { NormalizeDelegate, RowPolicy } from './contract.js';
 import type { EntityClass } from './Entity.js';
 import type { EntityInfo } from './entityInfo.js';
 import { isUsablePk } from './pk.js';
+import { writeIndexes } from './entityIndexes.js';
 
 export function normalizeEntity(
   cls: EntityClass,
@@ -17,7 +18,9 @@ export function normalizeEntity(
 ): unknown {
   // A string or number in a nested position is a ref to a row stored earlier (§2.1.2).
   if (typeof input === 'string' || typeof input === 'number') return String(input);
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+  // An array is accepted when a custom `process` turns it into an object (an order book's
+  // `[price, size]` rows); the object check then applies to what `process` returns.
+  if (typeof input !== 'object' || input === null || (Array.isArray(input) && info.defaultProcess)) {
     throw inputError(
       ErrorCode.UNEXPECTED_INPUT,
       `${cls.key} expected an object${key === undefined ? '' : ` at "${key}"`}, but received ${describe(input)}.`,
@@ -34,14 +37,17 @@ export function normalizeEntity(
   const processed = cls.process(input, parent, key, args);
   if (processed === undefined) {
     const rowKey = checkedPk(cls, info, cls.pk(input, parent, key, args), input);
+    writeIndexes(cls, rowKey, null, delegate);
     delegate.setRow(table, rowKey, null, cls);
     return rowKey;
   }
   if (typeof processed !== 'object' || processed === null || Array.isArray(processed)) {
     throw inputError(
       ErrorCode.UNEXPECTED_INPUT,
-      `${cls.key}.process() returned ${describe(processed)}; expected an object (or undefined to delete).`,
-      `Return an object from ${cls.key}.process().`,
+      `${cls.key}.process() returned ${describe(processed)}${Array.isArray(input) ? ` for the array ${describe(input)}` : ''}; expected an object (or undefined to delete).`,
+      Array.isArray(input)
+        ? `Return an object from ${cls.key}.process(), or use [${cls.key}] in the schema where the response holds a list.`
+        : `Return an object from ${cls.key}.process().`,
     );
   }
   const pk = cls.pk(processed, parent, key, args);
@@ -69,7 +75,8 @@ export function normalizeEntity(
   } finally {
     delegate.leaveEntity();
   }
-  delegate.setRow(table, rowKey, row, cls);
+  writeIndexes(cls, rowKey, row, delegate);
+  delegate.setRow(table, rowKey, row, info.defaultMerge ? cls : checkedMergePolicy(cls));
   return rowKey;
 }
 
@@ -85,4 +92,31 @@ export function checkedPk(cls: EntityClass, info: EntityInfo, pk: unknown, value
     `${cls.key} has no usable pk: pk() returned ${describe(pk)} for ${describe(value)}.`,
     hint,
   );
+}
+
+const mergePolicies = new WeakMap<EntityClass, RowPolicy>();
+
+/**
+ * A custom `merge` must return a plain object: the row goes into a Redux store that stays JSON
+ * (a `merge` returning `Article.fromJS(...)` would store a class instance). Its fields come from
+ * the two rows, which were checked already.
+ */
+function checkedMergePolicy(cls: EntityClass): RowPolicy {
+  let policy = mergePolicies.get(cls);
+  if (policy) return policy;
+  policy = {
+    merge(existing, incoming) {
+      const merged: unknown = cls.merge(existing, incoming);
+      const proto = typeof merged === 'object' && merged !== null && !Array.isArray(merged) ? Object.getPrototypeOf(merged) : undefined;
+      if (proto === Object.prototype || proto === null) return merged as object;
+      throw inputError(
+        ErrorCode.UNEXPECTED_INPUT,
+        `${cls.key}.merge() returned ${describe(merged)}; a row is stored as a plain object (the store stays JSON).`,
+        `Return a plain object from ${cls.key}.merge(), e.g. { ...existing, ...incoming }; reads build the ${cls.key} instance.`,
+      );
+    },
+    shouldReorder: (existingMeta, incomingMeta, existing, incoming) => cls.shouldReorder(existingMeta, incomingMeta, existing, incoming),
+  };
+  mergePolicies.set(cls, policy);
+  return policy;
 }

@@ -53,18 +53,22 @@ export function denormalizeObject(
   return freezeInDevelopment(result);
 }
 
-/** `{ a: key(A), b: key(B), n: 3 }`: always an object, so a join always runs (§11). */
+/**
+ * `{ a: key(A), b: key(B), n: 3 }`: an object whenever every member can be read, so a join runs
+ * with absent members `undefined`. A member that is invalid (an `All` of a table never written)
+ * makes the whole object invalid, as a deleted member does on read (§2.2.6).
+ */
 export function objectQueryKey(
   schema: Record<string, unknown>,
   args: readonly unknown[],
   delegate: QueryDelegate,
-): Record<string, unknown> {
+): Record<string, unknown> | typeof INVALID {
   const key: Record<string, unknown> = {};
   for (const field of Object.keys(schema)) {
     const fieldSchema = schema[field];
     const memberKey = isSchemaValue(fieldSchema) ? delegate.queryKey(fieldSchema, args) : fieldSchema;
-    // A member that cannot be read (e.g. All of a table never written) is absent, not deleted.
-    setOwn(key, field, memberKey === INVALID ? undefined : memberKey);
+    if (memberKey === INVALID) return INVALID;
+    setOwn(key, field, memberKey);
   }
   return key;
 }

@@ -84,7 +84,17 @@ export class Polymorphic {
   /** Ref → member value. A raw member (no `schema` key) has its type inferred from the attribute. */
   denormalizeValue(ref: unknown, delegate: DenormalizeDelegate): unknown {
     if (this.isSingle) return delegate.unvisit(this.single, ref);
-    if (typeof ref !== 'object' || ref === null) return ref;
+    if (typeof ref !== 'object' || ref === null) {
+      // A bare pk cannot say which member table it is in (data written before the field was
+      // polymorphic, or state written by hand): it is returned as is, and said so in development.
+      if (isDevelopment() && (typeof ref === 'string' || typeof ref === 'number')) {
+        warnOnce(
+          `A polymorphic read met the bare pk ${describe(ref)} where a ref { id, schema } is needed; it is returned as is. ` +
+            'Store polymorphic members through their Union (or Values/All with an attribute) so the ref names the type.',
+        );
+      }
+      return ref;
+    }
     if (hasOwn(ref, 'schema')) {
       const { id, schema } = ref as PolymorphicRef;
       const member = this.memberSchema(schema);

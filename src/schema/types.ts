@@ -48,9 +48,9 @@ export type Denormalize<S> = S extends EntityCtor
         : S extends { readonly kind: 'Collection'; readonly schema: infer C }
           ? C extends readonly [unknown] ? CollectionMember<C>[] : Record<string, CollectionMember<C>>
         : S extends { readonly kind: 'CollectionOp'; readonly op: infer O; readonly schema: infer C }
-          ? O extends 'assign' ? Record<string, CollectionMember<C>> : CollectionMember<C>[]
-        : S extends { readonly kind: 'Invalidate' }
-          ? string
+          ? O extends 'assign' ? Record<string, CollectionMember<C>> : CollectionMember<C> | CollectionMember<C>[]
+        : S extends { readonly kind: 'Invalidate'; readonly schema: infer E }
+          ? Denormalize<E>
           : S extends { readonly kind: 'Lazy'; readonly schema: infer L }
             ? Normalize<L>
             : S extends { readonly kind: 'LazyQuery'; readonly schema: infer L }
@@ -85,7 +85,7 @@ export type Normalize<S> = S extends EntityCtor
         : S extends { readonly kind: 'Collection' }
           ? string
         : S extends { readonly kind: 'CollectionOp'; readonly op: infer O }
-          ? O extends 'assign' ? Record<string, unknown> : unknown[]
+          ? O extends 'assign' ? Record<string, unknown> : unknown
         : S extends { readonly kind: 'Invalidate' }
           ? string
           : S extends { readonly kind: 'Lazy' | 'LazyQuery'; readonly schema: infer L }

@@ -245,7 +245,13 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       const args = argsAndValue.slice(0, -1);
       const value = argsAndValue[argsAndValue.length - 1];
       return thunk((dispatch, getState) => {
-        const next = typeof value === 'function' ? value(this.selectQuery(getState(), schema, ...args)) : value;
+        let next = value;
+        if (typeof value === 'function') {
+          // §1.4: an updater runs only on a cached value; with nothing cached, nothing is written.
+          const current = this.selectQuery(getState(), schema, ...args);
+          if (current === undefined) return;
+          next = value(current);
+        }
         if (next === undefined) return;
         const start = requestsOf(getState).stamp(getState());
         const payload = computeSet(slice(getState()), schema, args, next, Date.now(), start, normalizeOptions);

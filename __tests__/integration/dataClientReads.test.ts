@@ -1,0 +1,142 @@
+/**
+ * The data-client read behaviors its users rely on (issue 22): each test is named after the
+ * behavior and written the way a data-client user would write it.
+ */
+import { All, Entity, Invalidate, Union } from '../../src/index';
+import { makeStore } from '../fixtures/store';
+import { endpoint } from '../fixtures/writes';
+
+afterEach(() => jest.restoreAllMocks());
+
+class User extends Entity {
+  id = '';
+  name = '';
+  static override key = 'User';
+}
+
+class Article extends Entity {
+  id = '';
+  title = '';
+  author = User.fromJS();
+  static override key = 'Article';
+  static override schema = { author: User };
+}
+
+class ArticleSummary extends Entity {
+  id = '';
+  title = '';
+  static override key = 'Article';
+}
+
+test('two Entity classes sharing a key share the table, and each read returns the class asked for', () => {
+  const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  const { cache, store } = makeStore();
+  store.dispatch(cache.set(Article, { id: '1', title: 'Hi', author: { id: 'u1', name: 'Ann' } }));
+  const state = store.getState();
+  const summary = cache.selectQuery(state, ArticleSummary, '1');
+  const article = cache.selectQuery(state, Article, '1');
+  expect(summary).toBeInstanceOf(ArticleSummary);
+  expect(summary).not.toBeInstanceOf(Article);
+  expect(article).toBeInstanceOf(Article);
+  expect(article?.author).toBeInstanceOf(User);
+  expect(article?.author.name).toBe('Ann');
+  // Each class's object is memoized for that class: the same object again, never the other's.
+  expect(cache.selectQuery(state, Article, '1')).toBe(article);
+  expect(cache.selectQuery(state, ArticleSummary, '1')).toBe(summary);
+  // Also inside one read: a list of both reads one row twice as two classes.
+  const both = cache.selectQuery(state, { a: Article, s: ArticleSummary }, '1') as { a: Article; s: ArticleSummary };
+  expect(both.a).toBe(article);
+  expect(both.s).toBe(summary);
+  expect(store.getState().cache.entities.Article!['1']).toEqual({ id: '1', title: 'Hi', author: 'u1' });
+  // An unrelated write keeps both objects; a change to the row re-creates both, each as its class.
+  store.dispatch(cache.set(Article, { id: '2', title: 'Other', author: 'u1' }));
+  expect(cache.selectQuery(store.getState(), Article, '1')).toBe(article);
+  expect(cache.selectQuery(store.getState(), ArticleSummary, '1')).toBe(summary);
+  store.dispatch(cache.set(ArticleSummary, { id: '1', title: 'Changed' }));
+  const changed = cache.selectQuery(store.getState(), Article, '1');
+  expect(changed).not.toBe(article);
+  expect(changed).toBeInstanceOf(Article);
+  expect(changed?.author).toBe(article?.author);
+  expect(cache.selectQuery(store.getState(), ArticleSummary, '1')).toBeInstanceOf(ArticleSummary);
+  expect(warn).toHaveBeenCalled();
+});
+
+test('Invalidate(E) reads back like E: a stored id reads as the entity, deleted members drop, missing reads undefined', () => {
+  const { cache, store } = makeStore();
+  store.dispatch(cache.set([User], [{ id: 'u1', name: 'Ann' }, { id: 'u2', name: 'Bob' }]));
+  const one = endpoint('DELETE /user', new Invalidate(User));
+  const many = endpoint('DELETE /users', [new Invalidate(User)]);
+  store.dispatch(cache.setResponse(one, 'u1'));
+  store.dispatch(cache.setResponse(one, 'x', 'u9'));
+  store.dispatch(cache.set(User, { id: 'u1', name: 'Ann again' }));
+  store.dispatch(cache.setResponse(many, [{ id: 'u2' }]));
+  const state = store.getState();
+  const read = cache.selectResponse(state, one).data;
+  expect(read).toBeInstanceOf(User);
+  expect((read as User).name).toBe('Ann again');
+  expect(cache.selectResponse(state, one).data).toBe(read);
+  expect(cache.selectResponse(state, one, 'x').data).toBeUndefined();
+  // u2 was deleted by that very response: dropped from the array.
+  expect(cache.selectResponse(state, many).data).toEqual([]);
+});
+
+test('an object schema with an invalid member is invalid as a whole', () => {
+  class Cat extends Entity {
+    id = '';
+    static override key = 'Cat';
+  }
+  const { cache, store } = makeStore();
+  store.dispatch(cache.set(User, { id: 'u1', name: 'Ann' }));
+  const before = store.getState();
+  expect(cache.selectQuery(before, { results: new All(Cat) })).toBeUndefined();
+  expect(cache.selectQuery(before, { results: new All(Cat), user: User }, 'u1')).toBeUndefined();
+  expect(cache.selectResponse(before, endpoint('GET /cats', { results: new All(Cat) })).expiryStatus).toBe('invalid');
+  store.dispatch(cache.set(Cat, { id: 'c1' }));
+  const found = cache.selectQuery(store.getState(), { results: new All(Cat) }) as { results: Cat[] };
+  expect(found.results.map(cat => cat.id)).toEqual(['c1']);
+});
+
+test('a development warning when a Union read meets a bare string where a ref object is needed', () => {
+  class Dog extends Entity {
+    id = '';
+    static override key = 'Dog';
+  }
+  const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  const pets = new Union({ dogs: Dog }, 'type');
+  const getPet = endpoint('GET /pet', pets);
+  const { cache, store } = makeStore({}, {
+    preloadedState: {
+      cache: { entities: {}, entitiesMeta: {}, endpoints: { [getPet.key()]: 'rex-7' }, meta: {}, lastReset: 0 },
+    },
+  });
+  expect(cache.selectResponse(store.getState(), getPet).data).toBe('rex-7');
+  expect(warn).toHaveBeenCalledTimes(1);
+  expect(String(warn.mock.calls[0]![0])).toContain('rex-7');
+});
+
+test('a nested object stored where a ref is expected reads as the entity', () => {
+  const { cache, store } = makeStore({}, {
+    preloadedState: {
+      cache: {
+        entities: {
+          Article: { 1: { id: '1', title: 'Hi', author: { id: 'u1', name: 'Inline Ann' } }, 2: { id: '2', title: 'Yo', author: { id: 'u2' } } },
+          User: { u2: { id: 'u2', name: 'Stored Bob' } },
+        },
+        entitiesMeta: {},
+        endpoints: {},
+        meta: {},
+        lastReset: 0,
+      },
+    },
+  });
+  const state = store.getState();
+  const one = cache.selectQuery(state, Article, '1');
+  expect(one?.author).toBeInstanceOf(User);
+  expect(one?.author.name).toBe('Inline Ann');
+  // When the nested object's pk names a stored row, the row is the entity.
+  const two = cache.selectQuery(state, Article, '2');
+  expect(two?.author).toBeInstanceOf(User);
+  expect(two?.author.name).toBe('Stored Bob');
+  expect(two?.author).toBe(cache.selectQuery(state, User, 'u2'));
+  expect(cache.selectQuery(state, Article, '1')).toBe(one);
+});
