@@ -92,6 +92,13 @@ describe('docs pages show their example files verbatim', () => {
 type Module = Record<string, any>;
 
 /**
+ * RTK's development middlewares warn when one check of an action takes more than 32 ms: a
+ * statement about how busy the machine is (a cold module registry on a shared CI core), not
+ * about the example, so it is the one warning the examples may cause.
+ */
+const SLOW_CHECK = /^\w+ took \d+ms, which is more than the warning threshold of \d+ms\./;
+
+/**
  * Loads an example in its own module registry (each example declares its own `User`, `Post`…
  * with the same keys, which one registry would warn about) and calls `run()` when it has one.
  * The examples must run without warnings.
@@ -105,7 +112,8 @@ function load(file: string): { module: Module; result: any } {
       loaded = require(join(examplesDir, file)) as Module;
       result = typeof loaded.run === 'function' ? loaded.run() : undefined;
     });
-    expect(warn).not.toHaveBeenCalled();
+    const warnings = warn.mock.calls.map(call => String(call[0])).filter(message => !SLOW_CHECK.test(message));
+    expect(warnings).toEqual([]);
     return { module: loaded, result };
   } finally {
     warn.mockRestore();
