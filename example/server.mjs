@@ -55,7 +55,8 @@ export const PORTFOLIOS = ['Growth', 'Income', 'Balanced', 'Index'];
 
 /**
  * Starts the example server. `delay` (ms) slows API answers so loading states are visible.
- * Resolves to `{ url, close(), log }`.
+ * Resolves to `{ url, close(), log }`; rejects with Node's listen error (`code: 'EADDRINUSE'` for
+ * a port in use).
  */
 export async function startExample({ port = 0, host = '127.0.0.1', delay = 150, tickMs = 1000 } = {}) {
   const db = seed();
@@ -138,7 +139,20 @@ export async function startExample({ port = 0, host = '127.0.0.1', delay = 150, 
     }
   }, tickMs);
 
-  await new Promise(resolve => server.listen(port, host, resolve));
+  // A port that is taken (EADDRINUSE) rejects here instead of crashing the process from an
+  // unhandled 'error' event, so the caller can say what to do.
+  try {
+    await new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    clearInterval(timer);
+    throw error;
+  }
   const address = server.address();
   return {
     url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${address.port}/`,

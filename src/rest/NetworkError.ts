@@ -1,8 +1,6 @@
 /** The error of a request the server answered with a non-2xx status (BEHAVIOR §15). */
 
-import { describe, ErrorCode, LensCacheError } from '../shared/errors.js';
-
-const DOCS = 'https://github.com/lenscache/lenscache/blob/main/docs/errors.md#network_error';
+import { describe, docsLink, ErrorCode, LensCacheError } from '../shared/errors.js';
 
 /**
  * Rejects `endpoint.fetch` (and `cache.fetch`) when the response status is not 2xx. `status` is the
@@ -20,7 +18,7 @@ export class NetworkError extends LensCacheError {
       ErrorCode.NETWORK_ERROR,
       `${method} ${url} answered ${answer}; a 2xx status was expected.${shown}\n` +
         'Check the URL and args the endpoint was called with, and the server log for this request.\n' +
-        `See ${DOCS}`,
+        docsLink(ErrorCode.NETWORK_ERROR),
       response.status,
     );
     this.name = 'NetworkError';

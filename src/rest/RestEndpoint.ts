@@ -5,7 +5,7 @@
 
 import { Collection } from '../schema/Collection.js';
 import type { CollectionOp, CollectionOpName } from '../schema/CollectionOp.js';
-import { describe, ErrorCode, inputError, LensCacheError, setupError } from '../shared/errors.js';
+import { describe, docsLink, ErrorCode, inputError, LensCacheError, setupError } from '../shared/errors.js';
 import { stableStringify } from '../shared/json.js';
 import { NetworkError } from './NetworkError.js';
 import { pathTemplate, type PathParams, type PathTemplate } from './pathParams.js';
@@ -245,7 +245,7 @@ function parseBody(text: string, response: Response, method: string, url: string
       ErrorCode.INVALID_RESPONSE,
       `${method} ${url} answered ${response.status} with a body that is not valid JSON (${(error as Error).message}): ${describe(text)}.\n` +
         'The server must send complete JSON; check it for truncated or mixed output.\n' +
-        'See https://github.com/lenscache/lenscache/blob/main/docs/errors.md#invalid_response',
+        docsLink(ErrorCode.INVALID_RESPONSE),
     );
   }
 }

@@ -26,7 +26,16 @@ export const ErrorCode = {
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
-const DOCS = 'https://github.com/lenscache/lenscache/blob/main/docs/errors.md';
+/**
+ * Where a message sends the reader: the error table shipped inside the package, so the link works
+ * offline and for every installed version (a hosted copy could move or describe another version).
+ */
+const DOCS = 'node_modules/lenscache/docs/errors.md';
+
+/** The line that ends every message: `See node_modules/lenscache/docs/errors.md#<code>`. */
+export function docsLink(code: ErrorCode): string {
+  return `See ${DOCS}#${code.toLowerCase()}`;
+}
 
 /** The plain record an error is stored as in state (never an Error object: state stays JSON). */
 export interface ErrorRecord {
@@ -54,12 +63,12 @@ export class LensCacheError extends Error {
 
 /** Normalize errors all carry status 400: the input, not the cache, is at fault. */
 export function inputError(code: ErrorCode, what: string, fix: string): LensCacheError {
-  return new LensCacheError(code, `${what}\n${fix}\nSee ${DOCS}#${code.toLowerCase()}`, 400);
+  return new LensCacheError(code, `${what}\n${fix}\n${docsLink(code)}`, 400);
 }
 
 /** Errors in how a schema or the cache is set up; thrown where the set-up happens. */
 export function setupError(code: ErrorCode, what: string, fix: string): LensCacheError {
-  return new LensCacheError(code, `${what}\n${fix}\nSee ${DOCS}#${code.toLowerCase()}`);
+  return new LensCacheError(code, `${what}\n${fix}\n${docsLink(code)}`);
 }
 
 /** The plain record stored in state for an error. */

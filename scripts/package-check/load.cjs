@@ -1,0 +1,16 @@
+// Loads both entry points of the installed package with require (scripts/check-package.sh).
+const assert = require('node:assert/strict');
+const { createCache, Entity, RestEndpoint } = require('lenscache');
+const react = require('lenscache/react');
+
+class User extends Entity {
+  id = '';
+  static key = 'User';
+}
+const cache = createCache();
+assert.equal(cache.reducerPath, 'cache');
+assert.equal(new RestEndpoint({ path: '/users/:id', schema: User }).url({ id: '1' }), '/users/1');
+for (const hook of ['CacheProvider', 'useQuery', 'useSuspense', 'useFetch', 'useCache', 'useController']) {
+  assert.equal(typeof react[hook], 'function', `lenscache/react exports ${hook}`);
+}
+console.log('CJS: lenscache and lenscache/react load');

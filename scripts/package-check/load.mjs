@@ -1,0 +1,16 @@
+// Loads both entry points of the installed package as an ES module (scripts/check-package.sh).
+import { createCache, Entity, RestEndpoint } from 'lenscache';
+import * as react from 'lenscache/react';
+import assert from 'node:assert/strict';
+
+class User extends Entity {
+  id = '';
+  static key = 'User';
+}
+const cache = createCache();
+assert.equal(cache.reducerPath, 'cache');
+assert.equal(new RestEndpoint({ path: '/users/:id', schema: User }).url({ id: '1' }), '/users/1');
+for (const hook of ['CacheProvider', 'useQuery', 'useSuspense', 'useFetch', 'useCache', 'useController']) {
+  assert.equal(typeof react[hook], 'function', `lenscache/react exports ${hook}`);
+}
+console.log('ESM: lenscache and lenscache/react load');
