@@ -24,8 +24,47 @@ export class PatchList {
     this.undo.push({ op: 'add', path, value: previous });
   }
 
+  /** Inserts `value` into a list at the path's last step (an index). */
+  insertItem(path: (string | number)[], value: unknown): void {
+    this.patches.push({ op: 'add', path, value });
+    this.undo.push({ op: 'remove', path });
+  }
+
+  /** Removes the list item at the path's last step (an index); `previous` is the item there now. */
+  removeItem(path: (string | number)[], previous: unknown): void {
+    this.patches.push({ op: 'remove', path });
+    this.undo.push({ op: 'add', path, value: previous });
+  }
+
   /** The inverse patches, in the order that undoes the forward list. */
   get inversePatches(): Patch[] {
     return this.undo.slice().reverse();
   }
+}
+
+/**
+ * Patches that turn the list `before` (stored at `path`) into `after`: when `after` is `before`
+ * with items inserted or removed in one place (a push, an unshift, a removal), one patch per
+ * item changed, so the action grows with the items, not with the list; otherwise one patch that
+ * replaces the list.
+ */
+export function listPatches(list: PatchList, path: (string | number)[], before: readonly unknown[], after: readonly unknown[]): void {
+  let prefix = 0;
+  const shorter = Math.min(before.length, after.length);
+  while (prefix < shorter && sameItem(before[prefix], after[prefix])) prefix++;
+  let suffix = 0;
+  while (suffix < shorter - prefix && sameItem(before[before.length - 1 - suffix], after[after.length - 1 - suffix])) suffix++;
+  const removed = before.length - prefix - suffix;
+  const inserted = after.length - prefix - suffix;
+  if (removed > 0 && inserted > 0) {
+    list.set(path, after, before);
+    return;
+  }
+  for (let i = 0; i < removed; i++) list.removeItem([...path, prefix], before[prefix + i]);
+  for (let i = 0; i < inserted; i++) list.insertItem([...path, prefix + i], after[prefix + i]);
+}
+
+/** Items of a stored list: refs (strings) or plain JSON values (polymorphic refs, raw members). */
+function sameItem(a: unknown, b: unknown): boolean {
+  return a === b || (typeof a === 'object' && a !== null && JSON.stringify(a) === JSON.stringify(b));
 }

@@ -9,7 +9,7 @@ import type { WriteMeta } from '../shared/patch.js';
 import type { CacheState, Row } from '../shared/state.js';
 import type { RowPolicy } from '../schema/contract.js';
 import { toJsonValue } from './checkRow.js';
-import type { PatchList } from './PatchList.js';
+import { listPatches, type PatchList } from './PatchList.js';
 
 export interface PendingRow {
   row: Row;
@@ -45,6 +45,7 @@ export function rowPatches(
       if (next !== existing) {
         if (next !== null) Object.freeze(next);
         if (added) added[key] = next;
+        else if (Array.isArray(existing) && Array.isArray(next)) listPatches(list, ['entities', table, key], existing, next);
         else list.set(['entities', table, key], next, existing);
       }
       // A delta applies whatever its age, but an older one leaves the newer meta in place.

@@ -111,8 +111,9 @@ function recordDiffs(before: unknown, after: unknown, patches: readonly Patch[])
     if (path[0] !== 'entities') continue;
     const table = path[1] as string | undefined;
     if (table === undefined) return;
-    // A table written whole, or a path into a row, is not a change of rows by key.
-    if (path.length !== 3) keysByTable.set(table, null);
+    // A table written whole is not a change of rows by key; a path into a row (an item pushed
+    // into a list) changes that row.
+    if (path.length < 3) keysByTable.set(table, null);
     else {
       const keys = keysByTable.get(table);
       if (keys === undefined) keysByTable.set(table, [String(path[2])]);

@@ -4,7 +4,7 @@
  */
 
 import type { Middleware, Reducer, UnknownAction } from '@reduxjs/toolkit';
-import { ErrorCode, isErrorLike, setupError } from '../shared/errors.js';
+import { ErrorCode, isErrorLike, setupError, type LensCacheError } from '../shared/errors.js';
 import type { CacheState } from '../shared/state.js';
 import type { Denormalize, Queried } from '../schema/types.js';
 import { isSkipArgs } from '../shared/json.js';
@@ -172,7 +172,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
     try {
       current = toLiveSlice(state, refuseState);
     } catch (error) {
-      warn((error as Error).message);
+      warn(`${(error as LensCacheError).code}: ${(error as Error).message}`);
       return state;
     }
     if (!isWriteAction(action, reducerPath)) return current;
@@ -181,7 +181,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       highWater.carry(current, next, action.meta.start);
       return next;
     } catch (error) {
-      warn(`${(error as Error).message}\n(action ${action.type})`);
+      warn(`${(error as LensCacheError).code}: ${(error as Error).message}\n(action ${action.type})`);
       return current;
     }
   };
