@@ -335,3 +335,45 @@ describe('what the store holds is frozen in every build', () => {
     });
   });
 });
+
+describe('the configureStore options docs/architecture.md gives for large caches', () => {
+  function configured(preloadedState?: unknown) {
+    const cache = createCache();
+    const store = configureStore({
+      reducer: { cache: cache.reducer },
+      middleware: getDefault =>
+        getDefault({
+          serializableCheck: { ignoredPaths: [cache.reducerPath] },
+          immutableCheck: { ignoredPaths: [cache.reducerPath] },
+        }).concat(cache.middleware),
+      ...(preloadedState === undefined ? {} : { preloadedState: preloadedState as { cache: CacheState } }),
+    });
+    return { cache, store };
+  }
+
+  test('the cache works under them, and both checks skip its slice', () => {
+    const { cache, store } = configured();
+    store.dispatch(cache.setResponse(getDocs, {}, [{ id: '1', title: 'A' }]));
+    store.dispatch(cache.set(Doc, { id: '1', title: 'B' }));
+    expect((cache.selectQuery(store.getState(), docs, {}) as Doc[])[0]!.title).toBe('B');
+    // A value the serializability check would report, and a mutation the immutability check
+    // would throw on, both inside the slice: neither check looks there any more.
+    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const odd = configured({ cache: { entities: { Doc: { '1': { id: '1', at: new Map() } } }, entitiesMeta: {}, endpoints: {}, meta: {}, lastReset: 0 } });
+    odd.store.dispatch({ type: 'other/any' });
+    expect(errors).not.toHaveBeenCalled();
+    (store.getState().cache.endpoints as Record<string, unknown>)['mutated'] = 1;
+    expect(() => store.dispatch({ type: 'other/any' })).not.toThrow();
+  });
+
+  test('without them, the same value and mutation are reported (the test above can fail)', () => {
+    const cache = createCache();
+    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const preloadedState = { cache: { entities: { Doc: { '1': { id: '1', at: new Map() } } }, entitiesMeta: {}, endpoints: {}, meta: {}, lastReset: 0 } };
+    const odd = configureStore({ reducer: { cache: cache.reducer }, preloadedState: preloadedState as unknown as { cache: CacheState } });
+    odd.dispatch({ type: 'other/any' });
+    expect(errors).toHaveBeenCalled();
+    (odd.getState().cache.endpoints as Record<string, unknown>)['mutated'] = 1;
+    expect(() => odd.dispatch({ type: 'other/any' })).toThrow(/mutation/);
+  });
+});
