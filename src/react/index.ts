@@ -8,4 +8,4 @@ export { useSuspense } from './useSuspense.js';
 export { useFetch } from './useFetch.js';
 export { useCache } from './useCache.js';
 export { useController } from './useController.js';
-export type { SkippableArgs } from './response.js';
+export type { SkippableArgs } from './useResponse.js';

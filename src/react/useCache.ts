@@ -4,7 +4,7 @@ import type { ArgsOf, ResponseData } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';
 import type { ResponseState } from '../store/selectors.js';
 import { useCacheContext } from './CacheProvider.js';
-import { useResponse, type SkippableArgs } from './response.js';
+import { useResponse, type SkippableArgs } from './useResponse.js';
 
 /**
  * The endpoint's data for args as stored, stale or not; `undefined` where `useSuspense` would

@@ -4,7 +4,7 @@ import type { ArgsOf, ResponseData } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';
 import type { ResponseState } from '../store/selectors.js';
 import { useCacheContext } from './CacheProvider.js';
-import { settledOf, useResponse, type ReadEndpoint, type SkippableArgs } from './response.js';
+import { useResponse, type ReadEndpoint, type SkippableArgs } from './useResponse.js';
 
 /**
  * Fetches when the stored response is missing, stale or invalid, and returns the request's
@@ -21,8 +21,8 @@ import { settledOf, useResponse, type ReadEndpoint, type SkippableArgs } from '.
 export function useFetch<E extends ReadEndpoint>(endpoint: E, ...args: SkippableArgs<ArgsOf<E>>): Promise<ResponseData<E> | undefined> | undefined;
 export function useFetch(endpoint: EndpointLike, ...args: unknown[]): Promise<unknown> | undefined {
   const cache = useCacheContext('useFetch');
-  const { request } = useResponse(cache, 'useFetch', endpoint, args, sameDecision, true);
-  return request && settledOf(request);
+  const { request, runtime } = useResponse(cache, 'useFetch', endpoint, args, sameDecision, true);
+  return request && runtime.settledOf(request);
 }
 
 /** The hook renders again only when whether to fetch changes. */

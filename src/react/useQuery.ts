@@ -1,12 +1,12 @@
-/** useQuery: any queryable read from the cache, never fetching (BEHAVIOR §14). */
+/** useQuery: any queryable read from the cache, never fetching . */
 
 import { useMemo } from 'react';
-import { useSelector } from 'react-redux';
-import { argsKey } from '../shared/json.js';
+import { useSelector, useStore } from 'react-redux';
+import { argsKey, isSkipArgs } from '../shared/json.js';
 import type { Queried } from '../schema/types.js';
 import { internalsOf } from '../store/createCache.js';
 import { useCacheContext } from './CacheProvider.js';
-import { unlessSliceChanged } from './response.js';
+import { unlessSliceChanged, useHold } from './useResponse.js';
 
 /**
  * `cache.selectQuery` for the store in context: the denormalized value, or `undefined` when it
@@ -22,12 +22,15 @@ import { unlessSliceChanged } from './response.js';
  */
 export function useQuery<S>(queryable: S, ...args: unknown[]): Queried<S> | undefined {
   const cache = useCacheContext('useQuery');
-  // Args are compared by value (§14): inline object literals keep the same selector.
+  // Args are compared by value: inline object literals keep the same selector.
   // The memo key is computed once per args, not once per store change.
   const key = argsKey(args);
   const selector = useMemo(() => {
     const reads = internalsOf(cache);
     return unlessSliceChanged(cache, state => reads.query(state, queryable, args, key) as Queried<S> | undefined);
   }, [cache, queryable, key]);
+  const runtime = internalsOf(cache).runtime(useStore());
+  const held = isSkipArgs(args) || typeof queryable !== 'object' && typeof queryable !== 'function' ? undefined : runtime.subscriptions.queryKey(queryable as object, key);
+  useHold(runtime, 'query', held, () => ({ target: queryable, args }));
   return useSelector(selector);
 }

@@ -5,7 +5,7 @@ import type { ArgsOf, ResponseData } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';
 import type { ResponseState } from '../store/selectors.js';
 import { useCacheContext } from './CacheProvider.js';
-import { settledOf, useResponse, type ReadEndpoint, type SkippableArgs } from './response.js';
+import { useResponse, type ReadEndpoint, type SkippableArgs } from './useResponse.js';
 
 /**
  * Returns the endpoint's data for args. While nothing valid is cached it fetches and suspends
@@ -30,7 +30,7 @@ export function useSuspense(endpoint: EndpointLike, ...args: unknown[]): unknown
   // Background revalidation (stale) needs no handling here: the request is watched, and its
   // failure is stored.
   if (current.expiryStatus === 'invalid') {
-    if (request) throw settledOf(request);
+    if (request) throw read.runtime.settledOf(request);
     if (read.settledInvalid) {
       throw (
         current.error ??

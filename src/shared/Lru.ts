@@ -29,6 +29,11 @@ export class Lru<K, V> {
     if (key === this.newest) this.newest = undefined;
   }
 
+  clear(): void {
+    this.map.clear();
+    this.newest = undefined;
+  }
+
   get size(): number {
     return this.map.size;
   }

@@ -19,6 +19,7 @@ import { initialState } from './initialState.js';
 import { Selectors, type RequestKeys, type ResponseState } from './selectors.js';
 import { Controller, type StoreLike } from './Controller.js';
 import { Requests, type FetchPromise } from './Requests.js';
+import { StoreRuntime } from './StoreRuntime.js';
 import { computeExpire, computeInvalidate, computeReset, computeResolve, computeSet, type ResolveInput, type Resolved } from './writes.js';
 
 export interface CacheOptions<P extends string = 'cache'> {
@@ -92,6 +93,8 @@ export interface CacheInternals {
   slice(rootState: unknown): CacheState;
   query(rootState: unknown, schema: unknown, args: readonly unknown[], memoKey: string): unknown;
   response(rootState: unknown, endpoint: EndpointLike, args: readonly unknown[], keys: RequestKeys): ResponseState;
+  /** The store's runtime: requests, settled marks, the Controller, subscriptions. */
+  runtime(store: StoreLike): StoreRuntime;
 }
 const internals = new WeakMap<object, CacheInternals>();
 
@@ -209,28 +212,33 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       return resolved;
     });
 
-  // Requests in flight belong to a store: a cache mounted in several stores (tests, SSR) keeps
-  // each store's requests, dedupe and resets apart. `getState` is the store's own function.
-  const requestsByStore = new WeakMap<object, Requests>();
-  const requestsOf = (getState: () => unknown): Requests => {
-    let requests = requestsByStore.get(getState);
-    if (!requests) {
-      requests = new Requests({
+  // What this cache knows about each store outside the state lives in one StoreRuntime per store
+  // (requests in flight, the start clock, settled marks, the Controller, subscriptions): a cache
+  // mounted in several stores (tests, SSR) keeps them apart. Keyed by the store's own `getState`,
+  // which thunks receive too.
+  const runtimes = new WeakMap<object, StoreRuntime>();
+  const runtimeOf = (store: StoreLike): StoreRuntime => {
+    let runtime = runtimes.get(store.getState);
+    if (!runtime) {
+      const requests = new Requests({
         resolve,
         data: (rootState, endpoint, args, result) => selectors.denormalized(slice(rootState), endpoint.schema, args, result),
         highWater: rootState => highWater.of(slice(rootState)),
       });
-      requestsByStore.set(getState, requests);
+      const metaOf = (key: string) => slice(store.getState()).meta[key];
+      runtime = new StoreRuntime(requests, new Controller(cache, store), metaOf);
+      runtimes.set(store.getState, runtime);
     }
-    return requests;
+    return runtime;
   };
-  const controllers = new WeakMap<object, Controller<P>>();
+  const requestsOf = (getState: () => unknown, dispatch: (action: UnknownAction) => unknown): Requests =>
+    runtimeOf({ getState, dispatch }).requests;
 
   const invalidateKeys = (keysOf: (state: CacheState) => Iterable<string>): CacheThunk =>
     thunk((dispatch, getState) => {
       const state = slice(getState());
       const keys = [...keysOf(state)];
-      const requests = requestsOf(getState);
+      const requests = requestsOf(getState, dispatch);
       // A request already in flight started before the invalidation: the next fetch starts anew.
       for (const key of keys) requests.forget(key);
       const start = requests.stamp(getState());
@@ -253,7 +261,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
           next = value(current);
         }
         if (next === undefined) return;
-        const start = requestsOf(getState).stamp(getState());
+        const start = requestsOf(getState, dispatch).stamp(getState());
         const payload = computeSet(slice(getState()), schema, args, next, Date.now(), start, normalizeOptions);
         dispatchWrite(dispatch, writeAction(ActionTypes.set, reducerPath, payload, { start }));
       });
@@ -262,7 +270,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       const args = argsAndResponse.slice(0, -1);
       const response = argsAndResponse[argsAndResponse.length - 1];
       return thunk((dispatch, getState) =>
-        resolve(endpoint, { args, response, fetchedAt: requestsOf(getState).stamp(getState()) })(dispatch, getState),
+        resolve(endpoint, { args, response, fetchedAt: requestsOf(getState, dispatch).stamp(getState()) })(dispatch, getState),
       );
     },
     resolve,
@@ -270,7 +278,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       const args = argsAndError.slice(0, -1);
       const error = argsAndError[argsAndError.length - 1];
       return thunk((dispatch, getState) =>
-        resolve(endpoint, { args, error, fetchedAt: requestsOf(getState).stamp(getState()) })(dispatch, getState),
+        resolve(endpoint, { args, error, fetchedAt: requestsOf(getState, dispatch).stamp(getState()) })(dispatch, getState),
       ) as CacheThunk;
     },
     selectQuery(rootState, schema, ...args) {
@@ -280,12 +288,12 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       return selectors.response(slice(rootState), endpoint, args, Date.now()) as never;
     },
     fetch(endpoint, ...args) {
-      return thunk((dispatch, getState) => requestsOf(getState).fetch(endpoint, args, dispatch, getState)) as never;
+      return thunk((dispatch, getState) => requestsOf(getState, dispatch).fetch(endpoint, args, dispatch, getState)) as never;
     },
     fetchIfStale(endpoint, ...args) {
       return thunk((dispatch, getState) => {
         const response = selectors.response(slice(getState()), endpoint, args, Date.now());
-        return response.expiryStatus === 'valid' ? response.data : requestsOf(getState).fetch(endpoint, args, dispatch, getState);
+        return response.expiryStatus === 'valid' ? response.data : requestsOf(getState, dispatch).fetch(endpoint, args, dispatch, getState);
       }) as never;
     },
     invalidate(endpoint, ...args) {
@@ -301,20 +309,19 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
     },
     resetEntireStore() {
       return thunk((dispatch, getState) => {
-        const requests = requestsOf(getState);
-        requests.clear();
-        const start = requests.stamp(getState());
+        const runtime = runtimeOf({ getState, dispatch });
+        runtime.reset();
+        const start = runtime.requests.stamp(getState());
         dispatchWrite(dispatch, writeAction(ActionTypes.reset, reducerPath, computeReset(slice(getState()), start), { start }));
       });
     },
     controller(store) {
-      let controller = controllers.get(store);
-      if (!controller) controllers.set(store, (controller = new Controller(cache, store)));
-      return controller;
+      return runtimeOf(store).controller as Controller<P>;
     },
   };
   internals.set(cache, {
     slice,
+    runtime: runtimeOf,
     query: (rootState, schema, args, memoKey) => selectors.query(slice(rootState), schema, args, memoKey),
     response: (rootState, endpoint, args, keys) => selectors.response(slice(rootState), endpoint, args, Date.now(), keys),
   });

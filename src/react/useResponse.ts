@@ -1,15 +1,19 @@
 /**
- * What useSuspense, useFetch and useCache share (BEHAVIOR §14): an endpoint's response for args,
- * read through react-redux's `useSelector`, and the fetch decision made from it during render.
+ * What useSuspense, useFetch and useCache share: an endpoint's response for args, read through
+ * react-redux's `useSelector`, and the fetch decision made from it during render. The rules
+ * (when a settled request must not be sent again) and the state (requests, marks, who reads
+ * what) belong to the store's runtime (store/StoreRuntime.ts); this file only binds them to React.
  */
 
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useSelector, useStore } from 'react-redux';
 import { ErrorCode, setupError, describe } from '../shared/errors.js';
 import { argsKey, isSkipArgs } from '../shared/json.js';
-import { internalsOf, type Cache, type CacheInternals } from '../store/createCache.js';
+import { internalsOf, type Cache } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';
 import type { FetchPromise } from '../store/Requests.js';
+import type { StoreRuntime } from '../store/StoreRuntime.js';
+import type { HeldKind, HeldRead } from '../store/Subscriptions.js';
 import type { RequestKeys, ResponseState } from '../store/selectors.js';
 
 /** Args whose params (`args[0]`) may be `null`, which skips the read and the fetch. */
@@ -34,14 +38,14 @@ export interface ResponseRead {
   stored: boolean;
   /** The last request settled, nothing changed since, and the response is still invalid: no new request was started. */
   settledInvalid: boolean;
+  /** The store's runtime (requests, settled marks, who reads what). */
+  runtime: StoreRuntime;
 }
-
-type Store = ReturnType<typeof useStore>;
 
 /**
  * Reads `endpoint`'s response for args. With `fetch`, a response that is not valid starts (or
  * joins) its request during render. That is safe there: starting a fetch dispatches nothing, the
- * network call is made in a microtask (§13.7), and identical reads in flight share one request
+ * network call is made in a microtask, and identical reads in flight share one request
  * (StrictMode's second render joins the first one's).
  */
 export function useResponse(
@@ -61,7 +65,7 @@ export function useResponse(
   }
   const store = useStore();
   const reads = internalsOf(cache);
-  // Args are compared by value (§14), so inline object literals do not make a new selector. The
+  // Args are compared by value, so inline object literals do not make a new selector. The
   // keys are computed once per args, not once per store change.
   const memoKey = isSkipArgs(args) ? null : argsKey(args);
   const { keys, selector } = useMemo(() => {
@@ -71,21 +75,28 @@ export function useResponse(
     // `args` is represented by its memo key.
   }, [cache, endpoint, memoKey]);
   const response = useSelector(selector, same);
-  if (!keys) return { response, current: response, request: undefined, key: undefined, stored: false, settledInvalid: false };
+  const runtime = reads.runtime(store);
+  useHold(runtime, 'request', keys?.request, () => ({ target: endpoint, args }));
+  if (!keys) return { response, current: response, request: undefined, key: undefined, stored: false, settledInvalid: false, runtime };
   // The decision reads the store again, at this render's time: the selection is only re-run on
-  // store changes, and its equality ignores `expiresAt`, but expiry depends on the clock (§13.9).
+  // store changes, and its equality ignores `expiresAt`, but expiry depends on the clock.
   // The read is memoized, so this costs a lookup.
   const state = store.getState();
   const current = reads.response(state, endpoint, args, keys);
   const key = keys.request;
   const slice = reads.slice(state);
-  const read = { response, current, key, stored: slice.endpoints[key] !== undefined };
-  if (fetch && settledInvalid(store, key, slice.meta[key], current.expiryStatus === 'invalid')) {
+  const read = { response, current, key, stored: slice.endpoints[key] !== undefined, runtime };
+  if (fetch && runtime.settledInvalid(key, slice.meta[key], current.expiryStatus === 'invalid')) {
     return { ...read, request: undefined, settledInvalid: true };
   }
-  const request = fetch && current.expiryStatus !== 'valid' ? (cache.controller(store).fetch(endpoint, ...args) as FetchPromise<unknown>) : undefined;
-  if (request) watch(reads, store, key, request);
+  const request = fetch && current.expiryStatus !== 'valid' ? (runtime.controller.fetch(endpoint, ...args) as FetchPromise<unknown>) : undefined;
+  if (request) runtime.watch(key, request);
   return { ...read, request, settledInvalid: false };
+}
+
+/** Registers a mounted reader of `key` with the store's runtime for as long as it is mounted. */
+export function useHold(runtime: StoreRuntime, kind: HeldKind, key: string | undefined, read: () => HeldRead): void {
+  useEffect(() => (key === undefined ? undefined : runtime.subscriptions.retain(kind, key, read())), [runtime, kind, key]);
 }
 
 /**
@@ -104,61 +115,4 @@ export function unlessSliceChanged<T>(cache: Cache<string>, select: (state: unkn
     ran = true;
     return result;
   };
-}
-
-const watched = new WeakSet<Promise<unknown>>();
-/**
- * Per store and request key: the meta record the last settled request left. While that very
- * record is still the key's meta, nothing was written for the key since; if the response reads as
- * invalid then, the request did not help, and suspending again would send it again without end.
- */
-const settledMeta = new WeakMap<Store, Map<string, object>>();
-
-/** Handles the request's rejection (the error is stored, and nobody else may hold the promise) and notes the meta it left. */
-function watch(reads: CacheInternals, store: Store, key: string, request: Promise<unknown>): void {
-  if (watched.has(request)) return;
-  watched.add(request);
-  const note = (): void => {
-    const meta = reads.slice(store.getState()).meta[key];
-    if (!meta) return;
-    let marks = settledMeta.get(store);
-    if (!marks) settledMeta.set(store, (marks = new Map()));
-    marks.set(key, meta);
-  };
-  request.then(note, note);
-}
-
-/**
- * True when the last request for `key` settled, nothing was written for the key since (`meta` is
- * the record it left), and the response still reads as invalid: a root entity kept deleted by a
- * newer tombstone, an error that expired at once. The mark stays while that holds (React's own
- * retry of a throwing render, and an error boundary's, get the same answer); any write for the
- * key (`invalidate`, a reset, a new answer) or a usable read forgets it.
- */
-function settledInvalid(store: Store, key: string, meta: object | undefined, invalid: boolean): boolean {
-  const marks = settledMeta.get(store);
-  const mark = marks?.get(key);
-  if (mark === undefined) return false;
-  if (invalid && mark === meta) return true;
-  marks!.delete(key);
-  return false;
-}
-
-const settledPromises = new WeakMap<Promise<unknown>, Promise<unknown>>();
-
-/**
- * A promise that settles with `request` and never rejects: its value on success, `undefined` on
- * failure (the error is stored, and read with selectResponse or useSuspense). The same promise
- * for the same request, so React sees one thenable per request.
- */
-export function settledOf<T>(request: Promise<T>): Promise<T | undefined> {
-  let settled = settledPromises.get(request);
-  if (!settled) {
-    settled = request.then(
-      value => value,
-      () => undefined,
-    );
-    settledPromises.set(request, settled);
-  }
-  return settled as Promise<T | undefined>;
 }

@@ -1,0 +1,95 @@
+/**
+ * One runtime per cache and store (src/store/StoreRuntime.ts): requests, settled marks, the
+ * Controller and who reads what live there, and the rules hold without React.
+ */
+import { createCache, Entity, type CacheState } from '../../src/index';
+import { internalsOf } from '../../src/store/createCache';
+import { makeStore } from '../fixtures/store';
+
+class Note extends Entity {
+  id = '';
+  static override key = 'Note';
+  static override process(input: object) {
+    return (input as { gone?: boolean }).gone ? undefined : { ...input };
+  }
+}
+
+test('one runtime per store: the same Controller, requests and registry for thunks and for cache.controller', async () => {
+  const cache = createCache();
+  const one = makeStore({}, { cache });
+  const two = makeStore({}, { cache });
+  const runtime = internalsOf(cache).runtime(one.store);
+  expect(internalsOf(cache).runtime(one.store)).toBe(runtime);
+  expect(cache.controller(one.store)).toBe(runtime.controller);
+  expect(internalsOf(cache).runtime(two.store)).not.toBe(runtime);
+  let calls = 0;
+  const endpoint = { key: () => 'GET /n', schema: Note, fetch: () => (calls++, Promise.resolve({ id: 'n' })) };
+  // Identical reads dispatched through the store and through the Controller share one request.
+  const first = one.store.dispatch(cache.fetch(endpoint));
+  const second = runtime.controller.fetch(endpoint);
+  expect(second).toBe(first);
+  await first;
+  expect(calls).toBe(1);
+});
+
+test('a request that settles and leaves its response invalid is marked, without React, until something is written for it', async () => {
+  const { cache, store } = makeStore();
+  const runtime = internalsOf(cache).runtime(store);
+  const endpoint = { key: () => 'GET /gone', schema: Note, fetch: () => Promise.resolve({ id: 'g', gone: true }) };
+  const request = store.dispatch(cache.fetch(endpoint));
+  runtime.watch('GET /gone', request);
+  await request;
+  await Promise.resolve();
+  const meta = () => (store.getState().cache as CacheState).meta['GET /gone'];
+  expect(runtime.settledInvalid('GET /gone', meta(), true)).toBe(true);
+  // React's retry of the same render gets the same answer.
+  expect(runtime.settledInvalid('GET /gone', meta(), true)).toBe(true);
+  store.dispatch(cache.invalidate(endpoint));
+  expect(runtime.settledInvalid('GET /gone', meta(), true)).toBe(false);
+});
+
+test('resetEntireStore drops the settled marks with the requests in flight', async () => {
+  const { cache, store } = makeStore();
+  const runtime = internalsOf(cache).runtime(store);
+  const endpoint = { key: () => 'GET /gone', schema: Note, fetch: () => Promise.resolve({ id: 'g', gone: true }) };
+  const request = store.dispatch(cache.fetch(endpoint));
+  runtime.watch('GET /gone', request);
+  await request;
+  await Promise.resolve();
+  const meta = (store.getState().cache as CacheState).meta['GET /gone'];
+  store.dispatch(cache.resetEntireStore());
+  expect(runtime.settledInvalid('GET /gone', meta, true)).toBe(false);
+});
+
+test('settled marks are bounded: the oldest go first', async () => {
+  const { cache, store } = makeStore();
+  const runtime = internalsOf(cache).runtime(store);
+  const keys = Array.from({ length: 1_001 }, (_, i) => `GET /gone/${i}`);
+  for (const key of keys) {
+    const endpoint = { key: () => key, schema: Note, fetch: () => Promise.resolve({ id: key, gone: true }) };
+    const request = store.dispatch(cache.fetch(endpoint));
+    runtime.watch(key, request);
+    await request;
+  }
+  await Promise.resolve();
+  const meta = (key: string) => (store.getState().cache as CacheState).meta[key];
+  expect(runtime.settledInvalid(keys[0]!, meta(keys[0]!), true)).toBe(false);
+  expect(runtime.settledInvalid(keys[1_000]!, meta(keys[1_000]!), true)).toBe(true);
+});
+
+test('the registry counts holders per key and forgets a key its last holder releases', () => {
+  const { cache, store } = makeStore();
+  const { subscriptions } = internalsOf(cache).runtime(store);
+  const read = { target: Note, args: [] };
+  const first = subscriptions.retain('request', 'GET /a', read);
+  const second = subscriptions.retain('request', 'GET /a', read);
+  subscriptions.retain('query', 'q', read);
+  expect(subscriptions.count('request', 'GET /a')).toBe(2);
+  first();
+  first();
+  expect(subscriptions.count('request', 'GET /a')).toBe(1);
+  second();
+  expect(subscriptions.count('request', 'GET /a')).toBe(0);
+  expect(subscriptions.held('request')).toEqual([]);
+  expect(subscriptions.held('query')).toEqual([['q', read]]);
+});
