@@ -82,7 +82,15 @@ export class Requests {
         });
         response = await untilAborted(request, controller.signal);
       } catch (error) {
-        failure = { error: error ?? new Error(`The request ${key} failed without a reason.`) };
+        failure = {
+          error:
+            error ??
+            setupError(
+              ErrorCode.NETWORK_ERROR,
+              `The request ${key} failed without a reason: it was rejected with ${describe(error)}.`,
+              'Make the endpoint reject with an Error that says what went wrong.',
+            ),
+        };
       } finally {
         release();
       }

@@ -4,21 +4,18 @@
  */
 
 import type { Middleware, Reducer, UnknownAction } from '@reduxjs/toolkit';
-import { ErrorCode, isErrorLike, setupError, type LensCacheError } from '../shared/errors.js';
+import { describe, ErrorCode, isErrorLike, setupError } from '../shared/errors.js';
 import type { CacheState } from '../shared/state.js';
 import type { Denormalize, Queried } from '../schema/types.js';
 import { isSkipArgs } from '../shared/json.js';
-import { warn } from '../shared/env.js';
 import { Reader } from '../memo/Reader.js';
-import { ActionTypes, isWriteAction, writeAction, type WriteAction } from './actions.js';
-import { applyPatches } from './applyPatches.js';
-import { markLive, toLiveSlice } from './liveSlice.js';
-import { HighWater } from './StartClock.js';
-import type { EndpointLike } from './endpoint.js';
-import { initialState } from './initialState.js';
-import { Selectors, type RequestKeys, type ResponseState } from './selectors.js';
+import { ActionTypes, writeAction, type WriteAction } from './actions.js';
 import { Controller, type StoreLike } from './Controller.js';
+import type { EndpointLike } from './endpoint.js';
+import { createMiddleware, createReducer, createSliceReader, thunk, type CacheThunk } from './reducer.js';
 import { Requests, type FetchPromise } from './Requests.js';
+import { Selectors, type RequestKeys, type ResponseState } from './selectors.js';
+import { HighWater } from './StartClock.js';
 import { StoreRuntime } from './StoreRuntime.js';
 import { computeExpire, computeInvalidate, computeReset, computeResolve, computeSet, type ResolveInput, type Resolved } from './writes.js';
 
@@ -33,8 +30,7 @@ export interface CacheOptions<P extends string = 'cache'> {
   lensCacheSize?: number;
 }
 
-/** A thunk of this cache: dispatch it with `store.dispatch(...)`. */
-export type CacheThunk<R = void> = (dispatch: (action: UnknownAction) => unknown, getState: () => unknown) => R;
+export type { CacheThunk } from './reducer.js';
 
 type SchemaOf<E> = E extends { schema?: infer S } ? S : unknown;
 /** The args an endpoint takes, from its `key` (RestEndpoint: from its path and searchParams). */
@@ -82,8 +78,6 @@ export interface Cache<P extends string = 'cache'> {
   controller(store: StoreLike): Controller<P>;
 }
 
-const THUNK = Symbol('lenscache.thunk');
-
 /**
  * What lenscache/react needs beyond the public API: the slice, and reads with keys the hook
  * computed once per render instead of once per store change and subscriber. Not exported from
@@ -101,7 +95,13 @@ const internals = new WeakMap<object, CacheInternals>();
 /** The internals of a cache made by createCache. */
 export function internalsOf(cache: Cache<string>): CacheInternals {
   const found = internals.get(cache);
-  if (!found) throw new TypeError('Not a cache made by createCache().');
+  if (!found) {
+    throw setupError(
+      ErrorCode.CACHE_PROVIDER_MISSING,
+      `Expected a cache made by createCache(), but received ${describe(cache)}.`,
+      'Pass the object createCache() returned, e.g. <CacheProvider cache={cache}>.',
+    );
+  }
   return found;
 }
 
@@ -129,73 +129,11 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
     argsCacheSize,
   );
 
-  // The last slice read and its live shape: a state restored from JSON is read like the live one
-  // (liveSlice.ts), and the common case, the store's own slice read again, costs one comparison.
-  let lastRead: unknown;
-  let lastLive: CacheState | undefined;
-  const slice = (rootState: unknown): CacheState => {
-    const state = (rootState as Record<string, CacheState> | undefined)?.[reducerPath];
-    if (state === lastRead && lastLive) return lastLive;
-    if (!state || typeof state !== 'object' || !state.entities) {
-      throw setupError(
-        ErrorCode.CACHE_NOT_MOUNTED,
-        `The cache slice was not found at state.${reducerPath}.`,
-        `Mount it: configureStore({ reducer: { ${reducerPath}: cache.reducer, ... } }).`,
-      );
-    }
-    const live = toLiveSlice(state, what => {
-      throw setupError(
-        ErrorCode.CACHE_NOT_MOUNTED,
-        `The cache slice at state.${reducerPath} is not a cache slice: ${what}.`,
-        `Mount cache.reducer there, and restore only state it made (a JSON copy of it is fine).`,
-      );
-    });
-    lastRead = state;
-    lastLive = live;
-    return live;
-  };
-
-  const thunk = <R>(run: CacheThunk<R>): CacheThunk<R> => Object.assign(run, { [THUNK]: true });
-
-  const refuseState = (what: string): never => {
-    throw setupError(
-      ErrorCode.INVALID_ACTION,
-      `The state given to the cache reducer at ${reducerPath} is not a cache slice: ${what}. It is left as it is, and reads will fail.`,
-      'Restore only state this cache made (a JSON copy of it is fine), or leave the slice out of preloadedState.',
-    );
-  };
-
+  const slice = createSliceReader(reducerPath);
   // The highest start stamp in each slice this cache's reducer made (StartClock.ts).
   const highWater = new HighWater();
-
-  // Never throws and never corrupts: a state restored from JSON is brought to the live shape
-  // once, and a write that does not fit the slice is refused whole (warned in development).
-  const reducer: Reducer<CacheState> = (state = markLive(initialState()), action) => {
-    let current: CacheState;
-    try {
-      current = toLiveSlice(state, refuseState);
-    } catch (error) {
-      warn(`${(error as LensCacheError).code}: ${(error as Error).message}`);
-      return state;
-    }
-    if (!isWriteAction(action, reducerPath)) return current;
-    try {
-      const next = markLive(applyPatches(current, (action.payload as Partial<WriteAction['payload']> | undefined)?.patches as never));
-      highWater.carry(current, next, action.meta.start);
-      return next;
-    } catch (error) {
-      warn(`${(error as LensCacheError).code}: ${(error as Error).message}\n(action ${action.type})`);
-      return current;
-    }
-  };
-
-  // Runs this cache's thunks itself, so they work in stores without the thunk middleware.
-  const middleware: Middleware = api => next => action => {
-    if (typeof action === 'function' && (action as { [THUNK]?: boolean })[THUNK]) {
-      return (action as CacheThunk<unknown>)(api.dispatch as (action: UnknownAction) => unknown, api.getState);
-    }
-    return next(action);
-  };
+  const reducer = createReducer(reducerPath, highWater);
+  const middleware = createMiddleware();
 
   const dispatchWrite = (dispatch: (action: UnknownAction) => unknown, action: WriteAction): void => {
     if (action.payload.patches.length > 0) dispatch(action as unknown as UnknownAction);

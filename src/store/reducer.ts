@@ -1,0 +1,102 @@
+/**
+ * The cache's Redux parts: the slice reducer, the middleware that runs the cache's thunks, and
+ * the reader that finds the slice in a root state. createCache assembles them.
+ */
+
+import type { Middleware, Reducer, UnknownAction } from '@reduxjs/toolkit';
+import { warn } from '../shared/env.js';
+import { ErrorCode, setupError, type LensCacheError } from '../shared/errors.js';
+import type { CacheState } from '../shared/state.js';
+import { isWriteAction, type WriteAction } from './actions.js';
+import { applyPatches } from './applyPatches.js';
+import { initialState } from './initialState.js';
+import { markLive, toLiveSlice } from './liveSlice.js';
+import type { HighWater } from './StartClock.js';
+
+/** A thunk of a cache: dispatch it with `store.dispatch(...)`. */
+export type CacheThunk<R = void> = (dispatch: (action: UnknownAction) => unknown, getState: () => unknown) => R;
+
+const THUNK = Symbol('lenscache.thunk');
+
+/** Marks `run` as a cache thunk, which the cache's middleware runs. */
+export function thunk<R>(run: CacheThunk<R>): CacheThunk<R> {
+  return Object.assign(run, { [THUNK]: true });
+}
+
+/**
+ * A cache's middleware: runs the cache's thunks itself, so they work in stores without the thunk
+ * middleware. A new function per cache (RTK refuses the same middleware twice in one store).
+ */
+export function createMiddleware(): Middleware {
+  return api => next => action => {
+    if (typeof action === 'function' && (action as { [THUNK]?: boolean })[THUNK]) {
+      return (action as CacheThunk<unknown>)(api.dispatch as (action: UnknownAction) => unknown, api.getState);
+    }
+    return next(action);
+  };
+}
+
+/**
+ * The slice reducer. It never throws and never corrupts: a state restored from JSON is brought to
+ * the live shape once, and a write that does not fit the slice is refused whole (INVALID_ACTION,
+ * warned in development). `highWater` follows the highest start stamp from slice to slice.
+ */
+export function createReducer(reducerPath: string, highWater: HighWater): Reducer<CacheState> {
+  const refuseState = (what: string): never => {
+    throw setupError(
+      ErrorCode.INVALID_ACTION,
+      `The state given to the cache reducer at ${reducerPath} is not a cache slice: ${what}. It is left as it is, and reads will fail.`,
+      'Restore only state this cache made (a JSON copy of it is fine), or leave the slice out of preloadedState.',
+    );
+  };
+  return (state = markLive(initialState()), action) => {
+    let current: CacheState;
+    try {
+      current = toLiveSlice(state, refuseState);
+    } catch (error) {
+      warn(`${(error as LensCacheError).code}: ${(error as Error).message}`);
+      return state;
+    }
+    if (!isWriteAction(action, reducerPath)) return current;
+    try {
+      const patches = (action.payload as Partial<WriteAction['payload']> | undefined)?.patches;
+      const next = markLive(applyPatches(current, patches as WriteAction['payload']['patches']));
+      highWater.carry(current, next, action.meta.start);
+      return next;
+    } catch (error) {
+      warn(`${(error as LensCacheError).code}: ${(error as Error).message}\n(action ${action.type})`);
+      return current;
+    }
+  };
+}
+
+/**
+ * Finds the cache's slice in a root state, in the live shape (a restored one is converted once).
+ * The last slice read is remembered: the store's own slice read again costs one comparison.
+ */
+export function createSliceReader(reducerPath: string): (rootState: unknown) => CacheState {
+  let lastRead: unknown;
+  let lastLive: CacheState | undefined;
+  const notASlice = (what: string): never => {
+    throw setupError(
+      ErrorCode.CACHE_NOT_MOUNTED,
+      `The cache slice at state.${reducerPath} is not a cache slice: ${what}.`,
+      'Mount cache.reducer there, and restore only state it made (a JSON copy of it is fine).',
+    );
+  };
+  return rootState => {
+    const state = (rootState as Record<string, CacheState> | undefined)?.[reducerPath];
+    if (state === lastRead && lastLive) return lastLive;
+    if (!state || typeof state !== 'object' || !state.entities) {
+      throw setupError(
+        ErrorCode.CACHE_NOT_MOUNTED,
+        `The cache slice was not found at state.${reducerPath}.`,
+        `Mount it: configureStore({ reducer: { ${reducerPath}: cache.reducer, ... } }).`,
+      );
+    }
+    const live = toLiveSlice(state, notASlice);
+    lastRead = state;
+    lastLive = live;
+    return live;
+  };
+}
