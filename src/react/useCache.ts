@@ -1,4 +1,4 @@
-/** useCache: an endpoint's stored data, without fetching (BEHAVIOR §14). */
+/** useCache: an endpoint's stored data, without fetching (docs/useCache.md). */
 
 import type { ArgsOf, ResponseData } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';

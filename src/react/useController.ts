@@ -1,4 +1,4 @@
-/** useController: the Controller of the store in context (BEHAVIOR §14). */
+/** useController: the Controller of the store in context (docs/useController.md). */
 
 import { useStore } from 'react-redux';
 import type { Controller } from '../store/Controller.js';

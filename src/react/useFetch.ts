@@ -1,4 +1,4 @@
-/** useFetch: starts the fetch an endpoint's response needs, without suspending (BEHAVIOR §14). */
+/** useFetch: starts the fetch an endpoint's response needs, without suspending (docs/useFetch.md). */
 
 import type { ArgsOf, ResponseData } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';

@@ -1,4 +1,4 @@
-/** useSuspense: an endpoint's data, suspending while it is missing or invalid (BEHAVIOR §14). */
+/** useSuspense: an endpoint's data, suspending while it is missing or invalid (docs/useSuspense.md). */
 
 import { ErrorCode, setupError } from '../shared/errors.js';
 import type { ArgsOf, ResponseData } from '../store/createCache.js';
@@ -43,7 +43,7 @@ export function useSuspense(endpoint: EndpointLike, ...args: unknown[]): unknown
     }
   }
   const { data, error } = response;
-  // A soft error (a server error while a result is stored for the request, §13.5) keeps showing
+  // A soft error (a server error while a result is stored for the request, docs/store.md) keeps showing
   // the data; any other throws, including a server error on data read through a query key.
   if (error && !(isServerError(error) && data !== undefined && read.stored)) throw error;
   return data;

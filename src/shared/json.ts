@@ -1,4 +1,4 @@
-/** JSON helpers: the equality behind no-op writes (D8) and the stable keys of args. */
+/** JSON helpers: the equality behind no-op writes and the stable keys of args. */
 
 import { hasOwn } from './dict.js';
 
@@ -53,7 +53,7 @@ function sortKeys(value: unknown): unknown {
   return sorted;
 }
 
-/** `null` as the params (`args[0]`) means "skip this read": nothing is read or fetched (§13.1, §14). */
+/** `null` as the params (`args[0]`) means "skip this read": nothing is read or fetched (docs/store.md). */
 export function isSkipArgs(args: readonly unknown[]): boolean {
   return args[0] === null;
 }
@@ -61,7 +61,7 @@ export function isSkipArgs(args: readonly unknown[]): boolean {
 /**
  * The memo key of a read's args: stable, and the same for args that read the same thing.
  * Trailing `undefined` args are dropped, and a lone params object with no defined keys counts as
- * no args at all (`[]`, `[undefined]` and `[{}]` are one read, BEHAVIOR §12).
+ * no args at all (`[]`, `[undefined]` and `[{}]` are one read).
  */
 export function argsKey(args: readonly unknown[]): string {
   let length = args.length;

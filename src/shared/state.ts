@@ -1,4 +1,4 @@
-/** The shape of the cache slice (BEHAVIOR §1.1). Everything in it is plain JSON. */
+/** The shape of the cache slice (docs/store.md, "The slice"). Everything in it is plain JSON. */
 
 import type { Dict } from './dict.js';
 import type { ErrorRecord } from './errors.js';

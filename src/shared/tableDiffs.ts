@@ -1,6 +1,6 @@
 /**
  * Which rows each write changed, remembered per table object, so a read can tell whether a table
- * that changed since it last ran changed in a row it read (BEHAVIOR §12): the other nine lenses of
+ * that changed since it last ran changed in a row it read (docs/architecture.md, "Reads and the memo model"): the other nine lenses of
  * a Scalar table stay O(1) when one lens's cell is written.
  *
  * The reducer records, for each table a write replaced row by row, the table it came from and the

@@ -1,5 +1,5 @@
 /**
- * The Controller of API.md: the cache's reads and writes bound to one store, for code outside
+ * The Controller: the cache's reads and writes bound to one store, for code outside
  * React (and behind `useController`). Reads use the store's current state.
  */
 
@@ -23,7 +23,7 @@ export interface StoreLike {
  * await controller.fetch(getPosts, { group: 'react' });
  * controller.get(sortedPosts, { group: 'react' }); // sorted Post instances
  * ```
- * @see docs/Controller.md
+ * @see docs/RestEndpoint.md#the-controller-outside-react
  */
 export class Controller<P extends string = string> {
   constructor(

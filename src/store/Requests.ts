@@ -1,5 +1,5 @@
 /**
- * The requests of one cache in one store (BEHAVIOR §13.7): identical reads in flight share one
+ * The requests of one cache in one store (docs/store.md, "Requests"): identical reads in flight share one
  * request, every request can be aborted, and each settles as one write. In-flight requests live
  * here, not in the state: starting a fetch dispatches nothing.
  */
@@ -94,7 +94,7 @@ export class Requests {
       } finally {
         release();
       }
-      // §1.3.6: the store was reset since this request started; its answer is dropped.
+      // The store was reset since this request started; its answer is dropped.
       if (generation !== this.generation) {
         if (failure) throw failure.error;
         return undefined;
@@ -105,7 +105,7 @@ export class Requests {
       }
       const written = dispatch(this.hooks.resolve(endpoint, { args, response, fetchedAt })) as Resolved | undefined;
       if (written?.error !== undefined) throw written.error;
-      // A request from before a reset writes nothing (§1.3.6); its promise settles with nothing.
+      // A request from before a reset writes nothing; its promise settles with nothing.
       if (!written) return undefined;
       if (!hasSchema(endpoint)) return response;
       return this.hooks.data(getState(), endpoint, args, written.result);

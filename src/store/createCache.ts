@@ -193,7 +193,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       return thunk((dispatch, getState) => {
         let next = value;
         if (typeof value === 'function') {
-          // §1.4: an updater runs only on a cached value; with nothing cached, nothing is written.
+          // An updater runs only on a cached value; with nothing cached, nothing is written.
           const current = this.selectQuery(getState(), schema, ...args);
           if (current === undefined) return;
           next = value(current);

@@ -19,7 +19,7 @@ export interface EndpointLike<S = unknown, A extends readonly unknown[] = any[]>
 
 export const DEFAULT_DATA_EXPIRY = 60_000;
 export const DEFAULT_ERROR_EXPIRY = 1_000;
-/** `set` writes no endpoint, so its rows expire after this fixed time (BEHAVIOR §1.4). */
+/** `set` writes no endpoint, so its rows expire after this fixed time (docs/store.md, "Writes"). */
 export const SET_EXPIRY = 60_000;
 
 /** Whether the endpoint normalizes its responses; without a schema a response is stored as it is. */

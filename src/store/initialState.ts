@@ -1,4 +1,4 @@
-/** The slice's initial value (BEHAVIOR §1.1). */
+/** The slice's initial value (docs/store.md, "The slice"). */
 
 import { createDict } from '../shared/dict.js';
 import type { CacheState } from '../shared/state.js';

@@ -1,4 +1,4 @@
-/** selectQuery and selectResponse (BEHAVIOR §11–13), on top of the memoized Reader. */
+/** selectQuery and selectResponse (docs/store.md, "Reading a response"), on top of the memoized Reader. */
 
 import { INVALID } from '../schema/contract.js';
 import { fromErrorRecord, type ErrorRecord } from '../shared/errors.js';
@@ -34,7 +34,7 @@ export interface RequestKeys {
 }
 
 export class Selectors {
-  /** Errors by their stored record: the original instance where this cache stored it (§13.5). */
+  /** Errors by their stored record: the original instance where this cache stored it (a soft or hard error, docs/store.md). */
   readonly errors = new WeakMap<ErrorRecord, Error>();
   private readonly expiries = new WeakMap<ReadResult, { meta: object; expiresAt: number }>();
   private readonly responses = new WeakMap<object, Lru<string, ResponseState>>();
@@ -112,7 +112,7 @@ export class Selectors {
     return next;
   }
 
-  /** The earliest expiry among the rows a read visited (§13.3); Infinity when it read none. */
+  /** The earliest expiry among the rows a read visited; Infinity when it read none. */
   private rowsExpiry(read: ReadResult | undefined, entitiesMeta: Dict<Dict<WriteMeta>>): number {
     if (!read) return Infinity;
     const cached = this.expiries.get(read);
@@ -133,7 +133,7 @@ export class Selectors {
   }
 }
 
-/** §13.2: a key is usable when defined and, for object keys, every member is, recursively. */
+/** A key is usable when defined and, for object keys, every member is, recursively. */
 function isUsableKey(key: unknown): boolean {
   if (key === undefined) return false;
   if (typeof key !== 'object' || key === null || Array.isArray(key)) return true;

@@ -1,5 +1,5 @@
 /**
- * The writes, computed against the current slice before anything is dispatched (BEHAVIOR §1.3):
+ * The writes, computed against the current slice before anything is dispatched (docs/store.md, "Writes"):
  * each returns the patches of one action, or throws without touching the store.
  */
 
@@ -46,8 +46,8 @@ export interface Resolved extends WritePayload {
 
 /**
  * `cache.resolve` (and so `setResponse`, `setError` and fetches): a response's rows, result and
- * meta; or, when `error` is given or normalizing fails, only the request's error record (D11).
- * Returns undefined when the request started before the last reset (§1.3.6).
+ * meta; or, when `error` is given or normalizing fails, only the request's error record.
+ * Returns undefined when the request started before the last reset.
  */
 export function computeResolve(
   state: CacheState,
@@ -85,7 +85,7 @@ export function computeResolve(
   return { key, patches: list.patches, inversePatches: list.inversePatches, error, record };
 }
 
-/** §1.3.5: an older response's rows still merge row by row, but it never replaces the entry. */
+/** An older response's rows still merge row by row, but it never replaces the entry. */
 function isOlder(meta: EndpointMeta | undefined, fetchedAt: number): boolean {
   return meta !== undefined && fetchedAt < meta.fetchedAt;
 }
@@ -126,7 +126,7 @@ export function computeInvalidate(state: CacheState, keys: Iterable<string>, now
   return { patches: list.patches, inversePatches: list.inversePatches };
 }
 
-/** `expireAll` (§1.4): present responses become stale (refetched without suspense). */
+/** `expireAll`: present responses become stale (refetched without suspense). */
 export function computeExpire(state: CacheState, testKey: (key: string) => boolean): WritePayload {
   const list = new PatchList();
   for (const key of Object.keys(state.meta)) {
