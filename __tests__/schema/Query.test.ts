@@ -6,7 +6,7 @@
  * counted with jest.fn), a Query used as an endpoint's schema, and its errors.
  */
 import { All, Collection, Entity, ErrorCode, Invalidate, Lazy, Query, Union, Values } from '../../src/index';
-import { companies, Company, companyList, getColumnsMap, getCompanies, PortfolioScalar } from '../fixtures/company';
+import { companies, type Company, companyList, getColumnsMap, getCompanies, PortfolioScalar } from '../fixtures/company';
 import { Post, User } from '../fixtures/schemas';
 import { makeStore } from '../fixtures/store';
 import { catchError, endpoint } from '../fixtures/writes';

@@ -6,7 +6,7 @@ import {
   Scalar,
   createCache,
   Entity,
-  Invalidate,
+  type Invalidate,
   Lazy,
   Union,
   Values,

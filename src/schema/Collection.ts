@@ -2,13 +2,13 @@
 
 import { describe, ErrorCode, inputError, setupError } from '../shared/errors.js';
 import { isSkipArgs } from '../shared/json.js';
-import {
-  type DenormalizeDelegate,
-  type NormalizeDelegate,
-  type QueryDelegate,
-  type RootInput,
-  type RowPolicy,
-  type SchemaConstruct,
+import type {
+  DenormalizeDelegate,
+  NormalizeDelegate,
+  QueryDelegate,
+  RootInput,
+  RowPolicy,
+  SchemaConstruct,
 } from './contract.js';
 import { readList, readMap } from './members.js';
 import {

@@ -6,12 +6,12 @@
 
 import { describe, ErrorCode, inputError } from '../shared/errors.js';
 import { copyOwn, setOwn } from '../shared/dict.js';
-import {
-  type DenormalizeDelegate,
-  type NormalizeDelegate,
-  type RootInput,
-  type RowPolicy,
-  type SchemaConstruct,
+import type {
+  DenormalizeDelegate,
+  NormalizeDelegate,
+  RootInput,
+  RowPolicy,
+  SchemaConstruct,
 } from './contract.js';
 import { hasNoDefinedKeys, parsePk, pkMatches } from './collectionKey.js';
 import type { Collection } from './Collection.js';

@@ -2,11 +2,11 @@
 
 import { describe, ErrorCode, inputError } from '../shared/errors.js';
 import { setOwn } from '../shared/dict.js';
-import {
-  type DenormalizeDelegate,
-  type NormalizeDelegate,
-  type RootInput,
-  type SchemaConstruct,
+import type {
+  DenormalizeDelegate,
+  NormalizeDelegate,
+  RootInput,
+  SchemaConstruct,
 } from './contract.js';
 import { readMap } from './members.js';
 import { Polymorphic, type SchemaAttribute } from './polymorphic.js';
