@@ -20,6 +20,7 @@ export const ErrorCode = {
   STILL_INVALID: 'STILL_INVALID',
   NETWORK_ERROR: 'NETWORK_ERROR',
   INVALID_RESPONSE: 'INVALID_RESPONSE',
+  NON_ERROR_THROWN: 'NON_ERROR_THROWN',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -1,6 +1,7 @@
 /** JSON helpers: the equality behind no-op writes (D8) and the stable keys of args. */
 
 import { hasOwn } from './dict.js';
+import { describe, ErrorCode, inputError } from './errors.js';
 
 /**
  * Deep equality as JSON sees it: own enumerable keys, `undefined` properties ignored, key order
@@ -31,25 +32,52 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return leftCount === rightCount;
 }
 
+/** Args nested deeper than this are refused: real params are shallow, and the walk stays far from the stack's limit. */
+export const ARGS_DEPTH_LIMIT = 256;
+
 /**
  * A stable serialization: object keys sorted at every level, `undefined` properties dropped, so
- * the same args in any key order give the same string.
+ * the same args in any key order give the same string. A BigInt, NaN or ±Infinity is written as
+ * its decimal text (a string), as URLs and Collection pks write it. Throws a coded error for a
+ * circular value or one nested deeper than `ARGS_DEPTH_LIMIT`.
  */
 export function stableStringify(value: unknown): string {
   if (value === undefined) return 'undefined';
-  return JSON.stringify(sortKeys(value)) ?? 'undefined';
+  return JSON.stringify(sortKeys(value, [])) ?? 'undefined';
 }
 
-function sortKeys(value: unknown): unknown {
+function sortKeys(value: unknown, ancestors: object[]): unknown {
+  if (typeof value === 'bigint') return String(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
   if (typeof value !== 'object' || value === null) return value;
-  // As JSON.stringify does: a Date (or anything with toJSON) counts as what it serializes to.
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return sortKeys((value as { toJSON(): unknown }).toJSON());
-  if (Array.isArray(value)) return value.map(item => (item === undefined ? null : sortKeys(item)));
-  const sorted: Record<string, unknown> = Object.create(null);
-  for (const key of Object.keys(value).sort()) {
-    const item = (value as Record<string, unknown>)[key];
-    if (item !== undefined) sorted[key] = sortKeys(item);
+  if (ancestors.includes(value)) {
+    throw inputError(
+      ErrorCode.UNEXPECTED_INPUT,
+      `The args contain a circular reference (${describe(value)} holds itself); args must be plain JSON-like values.`,
+      'Pass only the params that identify the request (strings, numbers, plain objects and arrays).',
+    );
   }
+  if (ancestors.length >= ARGS_DEPTH_LIMIT) {
+    throw inputError(
+      ErrorCode.MAX_DEPTH_EXCEEDED,
+      `The args nest deeper than ${ARGS_DEPTH_LIMIT} levels.`,
+      'Pass only the params that identify the request; flatten deeply nested values.',
+    );
+  }
+  ancestors.push(value);
+  let sorted: unknown;
+  // As JSON.stringify does: a Date (or anything with toJSON) counts as what it serializes to.
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') sorted = sortKeys((value as { toJSON(): unknown }).toJSON(), ancestors);
+  else if (Array.isArray(value)) sorted = value.map(item => (item === undefined ? null : sortKeys(item, ancestors)));
+  else {
+    const record: Record<string, unknown> = Object.create(null);
+    for (const key of Object.keys(value).sort()) {
+      const item = (value as Record<string, unknown>)[key];
+      if (item !== undefined) record[key] = sortKeys(item, ancestors);
+    }
+    sorted = record;
+  }
+  ancestors.pop();
   return sorted;
 }
 
