@@ -13,6 +13,7 @@ import { ActionTypes, isWriteAction, writeAction, type WriteAction } from './act
 import { applyPatches } from './applyPatches.js';
 import type { EndpointLike } from './endpoint.js';
 import { initialState } from './initialState.js';
+import { MountCheck } from './mountCheck.js';
 import { Selectors, type RequestKeys, type ResponseState } from './selectors.js';
 import { Controller, type StoreLike } from './Controller.js';
 import { Requests, type FetchPromise } from './Requests.js';
@@ -118,6 +119,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
   const normalizeOptions = { maxEntityDepth: options.maxEntityDepth ?? 64 };
   const argsCacheSize = options.argsCacheSize ?? 100;
   const lensCacheSize = options.lensCacheSize ?? 16;
+  const mount = new MountCheck(reducerPath);
   const selectors = new Selectors(
     new Reader({ argsCacheSize, lensCacheSize, maxEntityDepth: normalizeOptions.maxEntityDepth }),
     argsCacheSize,
@@ -132,21 +134,21 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
         `Mount it: configureStore({ reducer: { ${reducerPath}: cache.reducer, ... } }).`,
       );
     }
-    return state;
+    return mount.check(state);
   };
 
   const thunk = <R>(run: CacheThunk<R>): CacheThunk<R> => Object.assign(run, { [THUNK]: true });
 
   const reducer: Reducer<CacheState> = (state = initialState(), action) =>
-    isWriteAction(action, reducerPath) ? applyPatches(state, action.payload.patches) : state;
+    mount.made(isWriteAction(action, reducerPath) ? applyPatches(state, action.payload.patches) : state);
 
   // Runs this cache's thunks itself, so they work in stores without the thunk middleware.
-  const middleware: Middleware = api => next => action => {
+  const middleware: Middleware = mount.claiming(api => next => action => {
     if (typeof action === 'function' && (action as { [THUNK]?: boolean })[THUNK]) {
       return (action as CacheThunk<unknown>)(api.dispatch as (action: UnknownAction) => unknown, api.getState);
     }
     return next(action);
-  };
+  });
 
   const dispatchWrite = (dispatch: (action: UnknownAction) => unknown, action: WriteAction): void => {
     if (action.payload.patches.length > 0) dispatch(action as unknown as UnknownAction);
