@@ -13,8 +13,8 @@ type Groups<S extends string> = S extends `${string}{${infer Group}}${infer Tail
 type NameOf<S extends string> = S extends `${infer Name}${'/' | '.' | '-' | '{' | '}' | ';' | ','}${string}` ? Name : S;
 type Names<S extends string> = S extends `${string}${':' | '*'}${infer Rest}` ? NameOf<Rest> | Names<Rest> : never;
 
-/** A path param's value: numbers and booleans are written as strings. */
-export type PathValue = string | number | boolean;
+/** A path param's value: numbers, BigInts and booleans are written as strings. */
+export type PathValue = string | number | bigint | boolean;
 
 /** The params a path template takes: `'/:group/posts{/:id}'` → `{ group: PathValue; id?: PathValue }`. */
 export type PathParams<P extends string> = string extends P
