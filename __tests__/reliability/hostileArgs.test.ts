@@ -47,6 +47,18 @@ describe('BigInt values in args', () => {
     expect(() => cache.selectQuery(store.getState(), tasks, { user: 10n, nested: { big: [1n] } })).not.toThrow();
   });
 
+  test('NaN and Infinity in args are keyed as their text, apart from null', () => {
+    const { cache, store } = makeStore();
+    store.dispatch(cache.set(tasks, { page: NaN }, [{ id: '1', title: 'nan' }]));
+    store.dispatch(cache.set(tasks, { page: null }, [{ id: '2', title: 'null' }]));
+    store.dispatch(cache.set(tasks, { page: Infinity }, [{ id: '3', title: 'inf' }]));
+    const ids = (page: unknown) => cache.selectQuery(store.getState(), tasks, { page })?.map(task => task.id);
+    expect(ids(NaN)).toEqual(['1']);
+    expect(ids(null)).toEqual(['2']);
+    expect(ids(Infinity)).toEqual(['3']);
+    expect(ids(NaN)).toEqual(['1']);
+  });
+
   test('a mutation sends them as the key holds them', async () => {
     const server = await startServer();
     try {
