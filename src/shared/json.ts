@@ -1,7 +1,7 @@
 /** JSON helpers: the equality behind no-op writes (D8) and the stable keys of args. */
 
 import { hasOwn } from './dict.js';
-import { describe, ErrorCode, inputError } from './errors.js';
+import { ErrorCode, inputError } from './errors.js';
 
 /**
  * Deep equality as JSON sees it: own enumerable keys, `undefined` properties ignored, key order
@@ -43,42 +43,62 @@ export const ARGS_DEPTH_LIMIT = 256;
  */
 export function stableStringify(value: unknown): string {
   if (value === undefined) return 'undefined';
-  return JSON.stringify(sortKeys(value, [])) ?? 'undefined';
+  let sorted: unknown;
+  try {
+    sorted = sortKeys(value, 0);
+  } catch (error) {
+    throw error === TOO_DEEP ? tooDeepError(value) : error;
+  }
+  return JSON.stringify(sorted) ?? 'undefined';
 }
 
-function sortKeys(value: unknown, ancestors: object[]): unknown {
-  if (typeof value === 'bigint') return String(value);
-  if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
-  if (typeof value !== 'object' || value === null) return value;
-  if (ancestors.includes(value)) {
-    throw inputError(
+/** Thrown inside the walk; the error says whether the value was circular or only deep. */
+const TOO_DEEP = Symbol('too deep');
+
+// Reads key their args with this on every call: it keeps a depth count only (a cycle, too, ends
+// at the depth limit), and looks for the cycle only when it has to say what went wrong.
+function sortKeys(value: unknown, depth: number): unknown {
+  const type = typeof value;
+  if (type !== 'object' || value === null) {
+    if (type === 'bigint' || (type === 'number' && !Number.isFinite(value))) return String(value);
+    return value;
+  }
+  if (depth >= ARGS_DEPTH_LIMIT) throw TOO_DEEP;
+  // As JSON.stringify does: a Date (or anything with toJSON) counts as what it serializes to.
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return sortKeys((value as { toJSON(): unknown }).toJSON(), depth + 1);
+  if (Array.isArray(value)) return value.map(item => (item === undefined ? null : sortKeys(item, depth + 1)));
+  const sorted: Record<string, unknown> = Object.create(null);
+  for (const key of Object.keys(value as object).sort()) {
+    const item = (value as Record<string, unknown>)[key];
+    if (item !== undefined) sorted[key] = sortKeys(item, depth + 1);
+  }
+  return sorted;
+}
+
+function tooDeepError(value: unknown): Error {
+  if (isCircular(value, [])) {
+    return inputError(
       ErrorCode.UNEXPECTED_INPUT,
-      `The args contain a circular reference (${describe(value)} holds itself); args must be plain JSON-like values.`,
+      'The args contain a circular reference (an object that holds itself); args must be plain JSON-like values.',
       'Pass only the params that identify the request (strings, numbers, plain objects and arrays).',
     );
   }
-  if (ancestors.length >= ARGS_DEPTH_LIMIT) {
-    throw inputError(
-      ErrorCode.MAX_DEPTH_EXCEEDED,
-      `The args nest deeper than ${ARGS_DEPTH_LIMIT} levels.`,
-      'Pass only the params that identify the request; flatten deeply nested values.',
-    );
-  }
+  return inputError(
+    ErrorCode.MAX_DEPTH_EXCEEDED,
+    `The args nest deeper than ${ARGS_DEPTH_LIMIT} levels.`,
+    'Pass only the params that identify the request; flatten deeply nested values.',
+  );
+}
+
+/** Whether an object on the path from `value` down holds one of its ancestors (at most the depth limit deep). */
+function isCircular(value: unknown, ancestors: unknown[]): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (ancestors.includes(value)) return true;
+  if (ancestors.length > ARGS_DEPTH_LIMIT) return false;
   ancestors.push(value);
-  let sorted: unknown;
-  // As JSON.stringify does: a Date (or anything with toJSON) counts as what it serializes to.
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') sorted = sortKeys((value as { toJSON(): unknown }).toJSON(), ancestors);
-  else if (Array.isArray(value)) sorted = value.map(item => (item === undefined ? null : sortKeys(item, ancestors)));
-  else {
-    const record: Record<string, unknown> = Object.create(null);
-    for (const key of Object.keys(value).sort()) {
-      const item = (value as Record<string, unknown>)[key];
-      if (item !== undefined) record[key] = sortKeys(item, ancestors);
-    }
-    sorted = record;
-  }
+  for (const key of Object.keys(value)) if (isCircular((value as Record<string, unknown>)[key], ancestors)) return true;
   ancestors.pop();
-  return sorted;
+  return false;
 }
 
 /** `null` as the params (`args[0]`) means "skip this read": nothing is read or fetched (§13.1, §14). */
