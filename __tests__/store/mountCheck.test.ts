@@ -69,6 +69,14 @@ test('one cache in several stores, a state built by hand, and a replaced reducer
   const handMade = JSON.parse(JSON.stringify(one.store.getState())) as { cache: CacheState };
   expect(cache.selectQuery(handMade, Note, '1')?.text).toBe('one');
 
+  // One state object preloaded into the stores of two caches: each reads it, and keeps reading.
+  const preloaded = one.store.getState();
+  const left = makeStore({}, { preloadedState: preloaded });
+  const right = makeStore({}, { preloadedState: preloaded });
+  expect(left.cache.selectQuery(left.store.getState(), Note, '1')?.text).toBe('one');
+  expect(right.cache.selectQuery(right.store.getState(), Note, '1')?.text).toBe('one');
+  expect(cache.selectQuery(one.store.getState(), Note, '1')?.text).toBe('one');
+
   // Hot reloading: a new cache's reducer takes over the slice the old one made.
   const next = createCache();
   one.store.replaceReducer(((state: Record<string, unknown> | undefined, action: { type: string }) => ({

@@ -11,8 +11,9 @@
  *   A slice no reducer made (a state built by hand, or restored and not yet passed through a
  *   reducer) is not refused: only another cache's slice is.
  *
- * The reducer marks every state it returns, also one it was handed unchanged, so a cache that
- * takes over a slice (a reducer replaced by hot reloading) owns it from its first action on.
+ * The reducer marks every state it returns, also one it was handed unchanged; handed another
+ * cache's slice (a reducer replaced by hot reloading, one state object preloaded into the stores
+ * of two caches), it returns a shallow copy of its own, so both caches keep reading.
  */
 
 import type { Middleware } from '@reduxjs/toolkit';
@@ -28,8 +29,15 @@ export class MountCheck {
 
   /** The reducer's result, marked as this cache's slice. */
   made<S>(state: S): S {
-    if (typeof state === 'object' && state !== null && makers.get(state) !== this) makers.set(state, this);
-    return state;
+    if (typeof state !== 'object' || state === null) return state;
+    const maker = makers.get(state);
+    if (maker === this) return state;
+    // Another cache's slice handed to this reducer: a reducer replaced by hot reloading, or one
+    // state object preloaded into the stores of two caches. This cache takes a shallow copy of
+    // its own (once), so the other cache's slice stays the other cache's.
+    const own = maker === undefined ? state : ({ ...state } as S);
+    makers.set(own, this);
+    return own;
   }
 
   /** Throws when `state` (found at `state[reducerPath]`) is another cache's slice. */
