@@ -69,6 +69,10 @@ test('one cache in several stores, a state built by hand, and a replaced reducer
   const handMade = JSON.parse(JSON.stringify(one.store.getState())) as { cache: CacheState };
   expect(cache.selectQuery(handMade, Note, '1')?.text).toBe('one');
 
+  // A cache mounted nowhere is a reader with memo caches of its own: it may read any slice.
+  const reader = createCache();
+  expect(reader.selectQuery(one.store.getState(), Note, '1')?.text).toBe('one');
+
   // One state object preloaded into the stores of two caches: each reads it, and keeps reading.
   const preloaded = one.store.getState();
   const left = makeStore({}, { preloadedState: preloaded });

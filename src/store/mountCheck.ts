@@ -6,10 +6,11 @@
  *
  * - at set-up: each cache's middleware claims its path in its store when the store is made, so a
  *   second cache's middleware with the same path makes `configureStore` throw;
- * - on use: each cache's reducer marks the slice states it returns, so a cache that finds at
- *   `state[reducerPath]` a slice another cache's reducer made throws before reading or writing.
- *   A slice no reducer made (a state built by hand, or restored and not yet passed through a
- *   reducer) is not refused: only another cache's slice is.
+ * - on use: each cache's reducer marks the slice states it returns, so a mounted cache that
+ *   finds at `state[reducerPath]` a slice another cache's reducer made throws before reading or
+ *   writing. A slice no reducer made (a state built by hand, or restored and not yet passed
+ *   through a reducer) is not refused, nor is a cache whose reducer is mounted nowhere (it can
+ *   only read, and a second reader over one state is legitimate).
  *
  * The reducer marks every state it returns, also one it was handed unchanged; handed another
  * cache's slice (a reducer replaced by hot reloading, one state object preloaded into the stores
@@ -25,11 +26,15 @@ const makers = new WeakMap<object, MountCheck>();
 const claims = new WeakMap<object, Map<string, MountCheck>>();
 
 export class MountCheck {
+  /** Whether this cache's reducer has returned a slice yet (it is mounted in some store). */
+  private mounted = false;
+
   constructor(private readonly reducerPath: string) {}
 
   /** The reducer's result, marked as this cache's slice. */
   made<S>(state: S): S {
     if (typeof state !== 'object' || state === null) return state;
+    this.mounted = true;
     const maker = makers.get(state);
     if (maker === this) return state;
     // Another cache's slice handed to this reducer: a reducer replaced by hot reloading, or one
@@ -40,8 +45,13 @@ export class MountCheck {
     return own;
   }
 
-  /** Throws when `state` (found at `state[reducerPath]`) is another cache's slice. */
+  /**
+   * Throws when `state` (found at `state[reducerPath]`) is another cache's slice and this cache's
+   * reducer is mounted too: then the two mix. A cache mounted nowhere only reads (a second reader
+   * over a store's state, with memo caches of its own) and is let through.
+   */
   check<S>(state: S): S {
+    if (!this.mounted) return state;
     const maker = typeof state === 'object' && state !== null ? makers.get(state) : undefined;
     if (maker !== undefined && maker !== this) {
       throw this.conflict('The slice at state.' + this.reducerPath + ' was made by the reducer of another cache with the same reducerPath');
