@@ -32,15 +32,14 @@ export class MountCheck {
   constructor(private readonly reducerPath: string) {}
 
   /** The reducer's result, marked as this cache's slice. */
-  made<S>(state: S): S {
-    if (typeof state !== 'object' || state === null) return state;
+  made<S extends object>(state: S): S {
     this.mounted = true;
     const maker = makers.get(state);
     if (maker === this) return state;
     // Another cache's slice handed to this reducer: a reducer replaced by hot reloading, or one
     // state object preloaded into the stores of two caches. This cache takes a shallow copy of
     // its own (once), so the other cache's slice stays the other cache's.
-    const own = maker === undefined ? state : ({ ...state } as S);
+    const own = maker === undefined ? state : { ...state };
     makers.set(own, this);
     return own;
   }
