@@ -16,8 +16,8 @@ const getPosts = new RestEndpoint({
 const getPost = new RestEndpoint({ path: '/posts/:id', schema: Post });
 const getUsers = new RestEndpoint({ path: '/users' });
 
-expectType<Equal<PathParams<'/:group/posts'>, { group: string | number | boolean }>>(true);
-expectType<Equal<PathParams<'/files{/:folder}'>, { folder?: string | number | boolean }>>(true);
+expectType<Equal<PathParams<'/:group/posts'>, { group: string | number | bigint | boolean }>>(true);
+expectType<Equal<PathParams<'/files{/:folder}'>, { folder?: string | number | bigint | boolean }>>(true);
 
 getPosts.url({ group: 'react', orderBy: 'title' });
 // @ts-expect-error the path param is required

@@ -1,10 +1,14 @@
 /**
- * Rows go into a Redux store that must stay plain JSON (BEHAVIOR §1.1): a value that JSON cannot
- * hold, a circular structure or an absurdly deep one is rejected here, before anything is written.
- * In development the checked values are frozen, as Immer freezes what enters a draft.
+ * Rows go into a Redux store that must stay plain JSON: a value that JSON cannot hold (a function,
+ * a class instance, NaN or Infinity), a circular structure or an absurdly deep one is rejected
+ * here, before anything is written.
+ *
+ * What passes is copied: the store owns every object it holds, so a caller who later mutates the
+ * object they wrote changes nothing in the state, and the store's copies are frozen in every
+ * build (as Immer freezes what enters a draft) without freezing the caller's objects. One pass
+ * both checks and copies; see docs/reliability.md for what it costs.
  */
 
-import { isDevelopment } from '../shared/env.js';
 import { setOwn } from '../shared/dict.js';
 import { describe, ErrorCode, inputError } from '../shared/errors.js';
 
@@ -12,64 +16,80 @@ import { describe, ErrorCode, inputError } from '../shared/errors.js';
 export const RAW_DEPTH_LIMIT = 256;
 
 /**
- * Returns `value` as the store may hold it: the same object when it is already plain JSON without
- * `undefined` properties (the common case, no copy), else a copy without them (`undefined` array
- * items become `null`, as JSON would write them). Throws on what JSON cannot hold.
+ * Returns `value` as the store may hold it: a frozen copy of every object and array in it,
+ * without `undefined` properties (`undefined` array items become `null`), symbol keys or `-0`,
+ * as JSON would write them. Throws on what JSON cannot hold.
  */
 export function toJsonValue<T>(value: T, where: string): T {
-  if (typeof value !== 'object' || value === null) {
-    checkPrimitive(value, where);
-    return value;
-  }
-  return visitValue(value, where, [], isDevelopment()) as T;
+  const path: Path = { where, ancestors: [], keys: [] };
+  if (typeof value !== 'object' || value === null) return checkPrimitive(value, path);
+  return visitValue(value, path) as T;
 }
 
-const SKIP = Symbol('skip');
+/** Where the walk is; the text of a path is only built for an error message. */
+interface Path {
+  readonly where: string;
+  readonly ancestors: object[];
+  readonly keys: Array<string | number>;
+}
 
-function visitValue(value: object, where: string, ancestors: object[], freeze: boolean): object {
+function nameOf(path: Path): string {
+  return path.where + path.keys.map(key => `.${key}`).join('');
+}
+
+function visitValue(value: object, path: Path): object {
+  const { ancestors } = path;
   if (ancestors.includes(value)) {
     throw inputError(
       ErrorCode.UNEXPECTED_INPUT,
-      `${where} contains a circular reference; the cache stores plain JSON.`,
+      `${nameOf(path)} contains a circular reference; the cache stores plain JSON.`,
       'Break the cycle, or give the nested objects an Entity schema so they are stored by reference.',
     );
   }
   if (ancestors.length >= RAW_DEPTH_LIMIT) {
     throw inputError(
       ErrorCode.MAX_DEPTH_EXCEEDED,
-      `${where} nests deeper than ${RAW_DEPTH_LIMIT} levels.`,
+      `${nameOf(path)} nests deeper than ${RAW_DEPTH_LIMIT} levels.`,
       'Flatten the data, or describe the nested parts with schemas.',
     );
   }
-  const isArray = Array.isArray(value);
-  if (!isArray) checkPlainObject(value, where);
   ancestors.push(value);
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record);
-  let copy: Record<string, unknown> | unknown[] | undefined;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
-    const item = record[key];
-    let next: unknown;
-    if (item === undefined) next = isArray ? null : SKIP;
-    else if (typeof item === 'object' && item !== null) next = visitValue(item, `${where}.${key}`, ancestors, freeze);
-    else next = checkPrimitive(item, `${where}.${key}`);
-    if (copy === undefined && next !== item) {
-      copy = isArray ? (value as unknown[]).slice(0, i) : {};
-      if (!isArray) for (let j = 0; j < i; j++) setOwn(copy as Record<string, unknown>, keys[j]!, record[keys[j]!]);
+  let copy: object;
+  if (Array.isArray(value)) {
+    const items: unknown[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) items[i] = visitItem(value[i], path, i, null);
+    copy = items;
+  } else {
+    checkPlainObject(value, path);
+    // Object.keys leaves symbol keys out, as JSON.stringify does: they are never stored.
+    const record = value as Record<string, unknown>;
+    const fields: Record<string, unknown> = {};
+    const keys = Object.keys(record);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const item = record[key];
+      if (item !== undefined) setOwn(fields, key, visitItem(item, path, key, item));
     }
-    if (copy !== undefined && next !== SKIP) {
-      if (isArray) (copy as unknown[]).push(next);
-      else setOwn(copy as Record<string, unknown>, key, next);
-    }
+    copy = fields;
   }
   ancestors.pop();
-  const result = copy ?? value;
-  if (freeze) Object.freeze(result);
-  return result;
+  // Every object is copied, even one the store made and froze before (a value read back and
+  // written again): remembering those in a WeakSet cost more (about 200 ns per object, and GC
+  // work) than copying them.
+  return Object.freeze(copy);
 }
 
-function checkPlainObject(value: object, where: string): void {
+function visitItem(item: unknown, path: Path, key: string | number, ifUndefined: unknown): unknown {
+  if (item === undefined) return ifUndefined;
+  const isObject = typeof item === 'object' && item !== null;
+  if (!isObject && typeof item !== 'number' && typeof item !== 'function' && typeof item !== 'symbol' && typeof item !== 'bigint') return item;
+  path.keys.push(key);
+  const next = isObject ? visitValue(item, path) : checkPrimitive(item, path);
+  path.keys.pop();
+  return next;
+}
+
+function checkPlainObject(value: object, path: Path): void {
   const proto = Object.getPrototypeOf(value);
   if (proto === Object.prototype || proto === null) return;
   const hint =
@@ -78,17 +98,29 @@ function checkPlainObject(value: object, where: string): void {
       : '';
   throw inputError(
     ErrorCode.UNEXPECTED_INPUT,
-    `${where} holds ${describe(value)}; the cache stores plain JSON (objects, arrays, strings, numbers, booleans, null).`,
+    `${nameOf(path)} holds ${describe(value)}; the cache stores plain JSON (objects, arrays, strings, numbers, booleans, null).`,
     `Convert it to plain data before writing.${hint}`,
   );
 }
 
-function checkPrimitive<T>(value: T, where: string): T {
+function checkPrimitive<T>(value: T, path: Path): T {
   const type = typeof value;
+  if (type === 'number') {
+    // JSON writes NaN and ±Infinity as null: stored, they would not read back the same.
+    if (!Number.isFinite(value)) {
+      throw inputError(
+        ErrorCode.UNEXPECTED_INPUT,
+        `${nameOf(path)} holds the number ${String(value)}, which JSON cannot hold (it would become null); the cache stores plain JSON.`,
+        'Send null (or leave the field out) for a missing number, or a string such as "Infinity" if the value matters.',
+      );
+    }
+    // -0 is written as 0 by JSON; store what a round trip gives.
+    return (value === 0 ? 0 : value) as T;
+  }
   if (type === 'function' || type === 'symbol' || type === 'bigint') {
     throw inputError(
       ErrorCode.UNEXPECTED_INPUT,
-      `${where} holds ${describe(value)}; the cache stores plain JSON.`,
+      `${nameOf(path)} holds ${describe(value)}; the cache stores plain JSON.`,
       'Convert it to a string or number before writing.',
     );
   }

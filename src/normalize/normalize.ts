@@ -3,7 +3,8 @@
  * (BEHAVIOR §2.1). It reads the current slice to merge and order rows, and writes nothing.
  */
 
-import { describe, ErrorCode, inputError, jsonStringHint } from '../shared/errors.js';
+import { describe, ErrorCode, inputError, isErrorLike, jsonStringHint, setupError, type LensCacheError } from '../shared/errors.js';
+import { stableStringify } from '../shared/json.js';
 import type { Patch, WriteMeta } from '../shared/patch.js';
 import type { CacheState, Row } from '../shared/state.js';
 import {
@@ -47,12 +48,34 @@ export function normalize(
   options: NormalizeOptions,
 ): Normalized {
   checkRoot(rootInputOf(schema), input);
+  // Args reach Collection pks and user callbacks: a circular or absurdly deep one is refused
+  // here with a coded error, before any walk could overflow the stack.
+  stableStringify(args);
   const walk = new Walk(args, state, options.maxEntityDepth);
-  // At the top level the input is its own parent, as in data-client (a `pk(value, parent)` may read it).
-  const result = toJsonValue(walk.visit(schema, input, input, undefined), 'The result');
-  const list = new PatchList();
-  rowPatches(list, state, walk.pending, meta);
-  return { result, patches: list.patches, inversePatches: list.inversePatches };
+  try {
+    // At the top level the input is its own parent, as in data-client (a `pk(value, parent)` may read it).
+    const result = toJsonValue(walk.visit(schema, input, input, undefined), 'The result');
+    const list = new PatchList();
+    rowPatches(list, state, walk.pending, meta);
+    return { result, patches: list.patches, inversePatches: list.inversePatches };
+  } catch (caught) {
+    throw isErrorLike(caught) ? caught : nonErrorThrown(caught);
+  }
+}
+
+/**
+ * A schema callback (`process`, `pk`, `merge`, `validate`, a lens) threw something that is not an
+ * Error. Callers tell "failed" from "succeeded" by whether an error exists, and `throw undefined`
+ * would read as success: every failure leaves here as an Error, the thrown value as its `cause`.
+ */
+function nonErrorThrown(thrown: unknown): LensCacheError {
+  const error = setupError(
+    ErrorCode.NON_ERROR_THROWN,
+    `Normalizing threw ${describe(thrown)}, not an Error: a schema callback (process, pk, merge, validate, a lens or argsKey) threw it.`,
+    'Throw an Error (throw new Error("…")) from your callbacks, so that the failure has a message and a stack.',
+  );
+  Object.defineProperty(error, 'cause', { value: thrown, configurable: true, writable: true });
+  return error;
 }
 
 function checkRoot(expected: RootInput, input: unknown): void {

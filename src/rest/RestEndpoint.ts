@@ -157,7 +157,8 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     if (signal) init.signal = signal;
     const body = args[1];
     if (this.sideEffect && body !== undefined) {
-      init.body = JSON.stringify(body);
+      // The text the key holds: canonical, bounded, and BigInt values as their decimal text.
+      init.body = stableStringify(body);
       if (!headers.has('Content-Type')) headers.set('Content-Type', 'application/json');
     }
     const response = await fetch(url, init);

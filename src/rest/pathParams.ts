@@ -13,8 +13,8 @@ type Groups<S extends string> = S extends `${string}{${infer Group}}${infer Tail
 type NameOf<S extends string> = S extends `${infer Name}${'/' | '.' | '-' | '{' | '}' | ';' | ','}${string}` ? Name : S;
 type Names<S extends string> = S extends `${string}${':' | '*'}${infer Rest}` ? NameOf<Rest> | Names<Rest> : never;
 
-/** A path param's value: numbers and booleans are written as strings. */
-export type PathValue = string | number | boolean;
+/** A path param's value: numbers, BigInts and booleans are written as strings. */
+export type PathValue = string | number | bigint | boolean;
 
 /** The params a path template takes: `'/:group/posts{/:id}'` → `{ group: PathValue; id?: PathValue }`. */
 export type PathParams<P extends string> = string extends P
@@ -56,27 +56,11 @@ export function pathTemplate(path: string): PathTemplate {
         const value = hasOwn(params, name) ? params[name] : undefined;
         if (value === undefined || value === null) continue;
         if (Array.isArray(value)) {
-          // Wildcards (`/files/*path`) take a list of segments.
-          values[name] = value.map(String);
+          // Wildcards (`/files/*path`) take a list of segments, each checked as a single param is.
+          values[name] = value.map(segment => checkedSegment(segment, name, path));
           continue;
         }
-        if (typeof value === 'object' || typeof value === 'function' || typeof value === 'symbol') {
-          throw inputError(
-            ErrorCode.UNEXPECTED_INPUT,
-            `The path param "${name}" of ${JSON.stringify(path)} must be a string or a number, but received ${describe(value)}.`,
-            `Pass a plain value: { ${name}: '…' }.`,
-          );
-        }
-        const text = String(value);
-        if (text === '' || text === '.' || text === '..') {
-          // An empty or dot segment would request another resource ('/posts/' or a parent path).
-          throw inputError(
-            ErrorCode.UNEXPECTED_INPUT,
-            `The path param "${name}" of ${JSON.stringify(path)} is ${JSON.stringify(text)}, which would change the path rather than fill it.`,
-            `Pass a non-empty value for ${name} (or leave an optional {…} part out by omitting it).`,
-          );
-        }
-        values[name] = text;
+        values[name] = checkedSegment(value, name, path);
       }
       try {
         return toPath(values);
@@ -91,6 +75,41 @@ export function pathTemplate(path: string): PathTemplate {
   };
   templates.set(path, template);
   return template;
+}
+
+/**
+ * A param value as the path segment it fills. An empty or dot segment would request another
+ * resource (`'/posts/'`, or a parent path): it is refused, also when the dots are percent-encoded
+ * (`%2e%2e`) or sit between slashes or backslashes (`'../admin'`, `'..\\admin'`), since a server
+ * or proxy that decodes and normalizes the path again would then climb out of it.
+ */
+function checkedSegment(value: unknown, name: string, path: string): string {
+  if (typeof value === 'object' || typeof value === 'function' || typeof value === 'symbol' || value === undefined) {
+    throw inputError(
+      ErrorCode.UNEXPECTED_INPUT,
+      `The path param "${name}" of ${JSON.stringify(path)} must be a string or a number${isWildcard(path, name) ? ' (or a list of them, for a wildcard)' : ''}, but received ${describe(value)}.`,
+      `Pass a plain value: { ${name}: '…' }.`,
+    );
+  }
+  const text = String(value);
+  if (text === '' || hasDotSegment(text)) {
+    throw inputError(
+      ErrorCode.UNEXPECTED_INPUT,
+      `The path param "${name}" of ${JSON.stringify(path)} is ${JSON.stringify(text)}, which would change the path rather than fill it (an empty, "." or ".." segment).`,
+      `Pass a non-empty value for ${name} that is not "." or ".." (or leave an optional {…} part out by omitting it).`,
+    );
+  }
+  return text;
+}
+
+function hasDotSegment(text: string): boolean {
+  if (!text.includes('.') && !/%2e/i.test(text)) return false;
+  const decoded = text.replace(/%2e/gi, '.').replace(/%2f|%5c|\\/gi, '/');
+  return decoded.split('/').some(part => part === '.' || part === '..');
+}
+
+function isWildcard(path: string, name: string): boolean {
+  return path.includes(`*${name}`);
 }
 
 function collectNames(tokens: readonly Token[], names: Set<string>): void {

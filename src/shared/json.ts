@@ -1,6 +1,7 @@
 /** JSON helpers: the equality behind no-op writes and the stable keys of args. */
 
 import { hasOwn } from './dict.js';
+import { ErrorCode, inputError } from './errors.js';
 
 /**
  * Deep equality as JSON sees it: own enumerable keys, `undefined` properties ignored, key order
@@ -31,26 +32,73 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return leftCount === rightCount;
 }
 
+/** Args nested deeper than this are refused: real params are shallow, and the walk stays far from the stack's limit. */
+export const ARGS_DEPTH_LIMIT = 256;
+
 /**
  * A stable serialization: object keys sorted at every level, `undefined` properties dropped, so
- * the same args in any key order give the same string.
+ * the same args in any key order give the same string. A BigInt, NaN or ±Infinity is written as
+ * its decimal text (a string), as URLs and Collection pks write it. Throws a coded error for a
+ * circular value or one nested deeper than `ARGS_DEPTH_LIMIT`.
  */
 export function stableStringify(value: unknown): string {
   if (value === undefined) return 'undefined';
-  return JSON.stringify(sortKeys(value)) ?? 'undefined';
+  let sorted: unknown;
+  try {
+    sorted = sortKeys(value, 0);
+  } catch (error) {
+    throw error === TOO_DEEP ? tooDeepError(value) : error;
+  }
+  return JSON.stringify(sorted) ?? 'undefined';
 }
 
-function sortKeys(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null) return value;
+/** Thrown inside the walk; the error says whether the value was circular or only deep. */
+const TOO_DEEP = Symbol('too deep');
+
+// Reads key their args with this on every call: it keeps a depth count only (a cycle, too, ends
+// at the depth limit), and looks for the cycle only when it has to say what went wrong.
+function sortKeys(value: unknown, depth: number): unknown {
+  const type = typeof value;
+  if (type !== 'object' || value === null) {
+    if (type === 'bigint' || (type === 'number' && !Number.isFinite(value))) return String(value);
+    return value;
+  }
+  if (depth >= ARGS_DEPTH_LIMIT) throw TOO_DEEP;
   // As JSON.stringify does: a Date (or anything with toJSON) counts as what it serializes to.
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return sortKeys((value as { toJSON(): unknown }).toJSON());
-  if (Array.isArray(value)) return value.map(item => (item === undefined ? null : sortKeys(item)));
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return sortKeys((value as { toJSON(): unknown }).toJSON(), depth + 1);
+  if (Array.isArray(value)) return value.map(item => (item === undefined ? null : sortKeys(item, depth + 1)));
   const sorted: Record<string, unknown> = Object.create(null);
-  for (const key of Object.keys(value).sort()) {
+  for (const key of Object.keys(value as object).sort()) {
     const item = (value as Record<string, unknown>)[key];
-    if (item !== undefined) sorted[key] = sortKeys(item);
+    if (item !== undefined) sorted[key] = sortKeys(item, depth + 1);
   }
   return sorted;
+}
+
+function tooDeepError(value: unknown): Error {
+  if (isCircular(value, [])) {
+    return inputError(
+      ErrorCode.UNEXPECTED_INPUT,
+      'The args contain a circular reference (an object that holds itself); args must be plain JSON-like values.',
+      'Pass only the params that identify the request (strings, numbers, plain objects and arrays).',
+    );
+  }
+  return inputError(
+    ErrorCode.MAX_DEPTH_EXCEEDED,
+    `The args nest deeper than ${ARGS_DEPTH_LIMIT} levels.`,
+    'Pass only the params that identify the request; flatten deeply nested values.',
+  );
+}
+
+/** Whether an object on the path from `value` down holds one of its ancestors (at most the depth limit deep). */
+function isCircular(value: unknown, ancestors: unknown[]): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (ancestors.includes(value)) return true;
+  if (ancestors.length > ARGS_DEPTH_LIMIT) return false;
+  ancestors.push(value);
+  for (const key of Object.keys(value)) if (isCircular((value as Record<string, unknown>)[key], ancestors)) return true;
+  ancestors.pop();
+  return false;
 }
 
 /** `null` as the params (`args[0]`) means "skip this read": nothing is read or fetched (docs/store.md). */

@@ -107,7 +107,8 @@ export class Requests {
       if (written?.error !== undefined) throw written.error;
       // A request from before a reset writes nothing; its promise settles with nothing.
       if (!written) return undefined;
-      if (!hasSchema(endpoint)) return response;
+      // Without a schema the store keeps its own frozen copy: resolve to it, as selectResponse reads it.
+      if (!hasSchema(endpoint)) return response === undefined ? undefined : written.result;
       return this.hooks.data(getState(), endpoint, args, written.result);
     };
     const abort = (reason?: unknown): void => {

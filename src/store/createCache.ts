@@ -11,6 +11,7 @@ import { isSkipArgs } from '../shared/json.js';
 import { Reader } from '../memo/Reader.js';
 import { ActionTypes, writeAction, type WriteAction } from './actions.js';
 import { Controller, type StoreLike } from './Controller.js';
+import { MountCheck } from './mountCheck.js';
 import type { EndpointLike } from './endpoint.js';
 import { createMiddleware, createReducer, createSliceReader, thunk, type CacheThunk } from './reducer.js';
 import { Requests, type FetchPromise } from './Requests.js';
@@ -124,16 +125,18 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
   const normalizeOptions = { maxEntityDepth: options.maxEntityDepth ?? 64 };
   const argsCacheSize = options.argsCacheSize ?? 100;
   const lensCacheSize = options.lensCacheSize ?? 16;
+  const mount = new MountCheck(reducerPath);
   const selectors = new Selectors(
     new Reader({ argsCacheSize, lensCacheSize, maxEntityDepth: normalizeOptions.maxEntityDepth }),
     argsCacheSize,
   );
 
-  const slice = createSliceReader(reducerPath);
+  const slice = createSliceReader(reducerPath, mount);
   // The highest start stamp in each slice this cache's reducer made (StartClock.ts).
   const highWater = new HighWater();
-  const reducer = createReducer(reducerPath, highWater);
-  const middleware = createMiddleware();
+  const reducer = createReducer(reducerPath, highWater, mount);
+  // One cache per reducerPath in a store: the middleware claims the path (mountCheck.ts).
+  const middleware = mount.claiming(createMiddleware());
 
   const dispatchWrite = (dispatch: (action: UnknownAction) => unknown, action: WriteAction): void => {
     if (action.payload.patches.length > 0) dispatch(action as unknown as UnknownAction);

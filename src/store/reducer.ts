@@ -11,6 +11,7 @@ import { isWriteAction, type WriteAction } from './actions.js';
 import { applyPatches } from './applyPatches.js';
 import { initialState } from './initialState.js';
 import { markLive, toLiveSlice } from './liveSlice.js';
+import type { MountCheck } from './mountCheck.js';
 import type { HighWater } from './StartClock.js';
 
 /** A thunk of a cache: dispatch it with `store.dispatch(...)`. */
@@ -41,7 +42,7 @@ export function createMiddleware(): Middleware {
  * the live shape once, and a write that does not fit the slice is refused whole (INVALID_ACTION,
  * warned in development). `highWater` follows the highest start stamp from slice to slice.
  */
-export function createReducer(reducerPath: string, highWater: HighWater): Reducer<CacheState> {
+export function createReducer(reducerPath: string, highWater: HighWater, mount: MountCheck): Reducer<CacheState> {
   const refuseState = (what: string): never => {
     throw setupError(
       ErrorCode.INVALID_ACTION,
@@ -57,15 +58,15 @@ export function createReducer(reducerPath: string, highWater: HighWater): Reduce
       warn(`${(error as LensCacheError).code}: ${(error as Error).message}`);
       return state;
     }
-    if (!isWriteAction(action, reducerPath)) return current;
+    if (!isWriteAction(action, reducerPath)) return mount.made(current);
     try {
       const patches = (action.payload as Partial<WriteAction['payload']> | undefined)?.patches;
       const next = markLive(applyPatches(current, patches as WriteAction['payload']['patches']));
       highWater.carry(current, next, action.meta.start);
-      return next;
+      return mount.made(next);
     } catch (error) {
       warn(`${(error as LensCacheError).code}: ${(error as Error).message}\n(action ${action.type})`);
-      return current;
+      return mount.made(current);
     }
   };
 }
@@ -74,7 +75,7 @@ export function createReducer(reducerPath: string, highWater: HighWater): Reduce
  * Finds the cache's slice in a root state, in the live shape (a restored one is converted once).
  * The last slice read is remembered: the store's own slice read again costs one comparison.
  */
-export function createSliceReader(reducerPath: string): (rootState: unknown) => CacheState {
+export function createSliceReader(reducerPath: string, mount: MountCheck): (rootState: unknown) => CacheState {
   let lastRead: unknown;
   let lastLive: CacheState | undefined;
   const notASlice = (what: string): never => {
@@ -94,7 +95,7 @@ export function createSliceReader(reducerPath: string): (rootState: unknown) => 
         `Mount it: configureStore({ reducer: { ${reducerPath}: cache.reducer, ... } }).`,
       );
     }
-    const live = toLiveSlice(state, notASlice);
+    const live = toLiveSlice(mount.check(state), notASlice);
     lastRead = state;
     lastLive = live;
     return live;
