@@ -1,7 +1,7 @@
 /**
- * Redux dev checks on a large cache (DESIGN "Performance model" 5, BEHAVIOR §1.1): with RTK's
- * default middleware (immutability and serializability checks on), writing and reading a few
- * thousand rows logs nothing: no non-serializable value, no mutation.
+ * Redux dev checks on a large cache (see docs/architecture.md, "Redux's development checks on
+ * large caches"): with RTK's default middleware (immutability and serializability checks on),
+ * writing and reading a few thousand rows logs nothing: no non-serializable value, no mutation.
  *
  * RTK also warns when a check takes longer than 32 ms. That warning depends on the machine, and
  * tests must not fail on a slow one, so it is left out here; `npm run dev-checks` measures it.

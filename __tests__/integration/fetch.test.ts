@@ -1,6 +1,7 @@
 /**
- * The fetch thunks end to end (BEHAVIOR §1.3–1.4, §13, §15): a real store, real requests to a real
- * local server. Requests are counted at the server; answers are held back to choose their order.
+ * The fetch thunks end to end (writes, requests and errors as docs/store.md states them): a real
+ * store, real requests to a real local server. Requests are counted at the server; answers are
+ * held back to choose their order.
  */
 import { configureStore } from '@reduxjs/toolkit';
 import { NetworkError, type CacheState } from '../../src/index';
@@ -304,7 +305,7 @@ describe('expiry, invalidation and reset', () => {
     expect(server.count('GET /stats/S')).toBe(count + 2);
   });
 
-  test('a Collection with a stable pk is valid at a new lens without its own entry (§13)', async () => {
+  test('a Collection with a stable pk is valid at a new lens without its own entry', async () => {
     server.on('GET /companies', () => ({ json: companies }));
     const { cache, store } = setup();
     await store.dispatch(cache.fetch(api.getCompanies, { portfolio: 'A' }));
@@ -349,7 +350,7 @@ describe('expiry, invalidation and reset', () => {
     failing.open();
     await expect(doomed).rejects.toMatchObject({ status: 500 });
     expect(slice()).toBe(resetAgain);
-    // A resolve whose request started before the reset is dropped (§1.3.6).
+    // A resolve whose request started before the reset is dropped.
     const state = store.getState();
     store.dispatch(cache.resolve(api.getTicker, { args: [{ product_id: 'V' }], response: { product_id: 'V', price: 1 }, fetchedAt: resetAgain.lastReset - 1 }));
     expect(store.getState()).toBe(state);

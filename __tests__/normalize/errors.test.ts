@@ -1,5 +1,5 @@
 /**
- * Normalize errors (BEHAVIOR §15): thrown synchronously out of `cache.set` with the store unchanged,
+ * Normalize errors (see docs/errors.md): thrown synchronously out of `cache.set` with the store unchanged,
  * stored as a plain record by `cache.setResponse` (which does not throw) with no entity written.
  */
 import { Collection, Entity, ErrorCode, LensCacheError, normalize, Union, Values } from '../../src/index';
@@ -306,7 +306,7 @@ test('ErrorCode values are their own names (stable string codes)', () => {
   expect(ErrorCode.MISSING_PK).toBe('MISSING_PK');
 });
 
-describe('nothing is dispatched when normalizing fails (§1.3.2)', () => {
+describe('nothing is dispatched when normalizing fails', () => {
   test('cache.set dispatches no action; setResponse dispatches one action with only the error record', () => {
     const { cache, store, actions } = makeRecordingStore();
     const ep = endpoint('GET /post', Post);
@@ -319,7 +319,7 @@ describe('nothing is dispatched when normalizing fails (§1.3.2)', () => {
   });
 });
 
-describe('MISSING_PK in every build (D10)', () => {
+describe('MISSING_PK in every build', () => {
   const env = process.env.NODE_ENV;
   afterEach(() => {
     process.env.NODE_ENV = env;

@@ -1,5 +1,5 @@
 /**
- * normalize() output (BEHAVIOR §1.3, DESIGN "The flow"): Immer-format patches that, applied with
+ * normalize() output (see docs/architecture.md, "The flow"): Immer-format patches that, applied with
  * Immer's own applyPatches to a JSON copy of the slice, give the store's new state; inverse patches
  * that give the old state back; and no side effects on the store.
  */
@@ -176,7 +176,7 @@ describe("Immer's applyPatches reproduces the store's write, and the inverse und
         store.dispatch(cache.resolve(getPost, { args: [], response: { ...postInput('Old'), subtitle: 's' }, fetchedAt: 100 })),
     ],
     [
-      'an identical rewrite (meta only, D8)',
+      'an identical rewrite (a no-op write: meta only)',
       ({ cache, store }) => store.dispatch(cache.resolve(getPosts, { args: [], response: [postInput()], fetchedAt: 100 })),
       ({ cache, store }) => store.dispatch(cache.resolve(getPosts, { args: [], response: [postInput()], fetchedAt: 200 })),
     ],

@@ -2,7 +2,7 @@
  * @jest-environment ./__tests__/fixtures/jsdomWithFetch.js
  */
 /**
- * The Company portfolio demo of BEHAVIOR §14, exactly as the spec observes it: a real store, a
+ * The Company portfolio demo (see docs/hooks.md, "The Company demo"), step by step: a real store, a
  * real local server, real components. Requests are counted at the server and commits with a
  * React Profiler; the rendered objects are compared by identity.
  */

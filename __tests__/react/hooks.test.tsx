@@ -2,7 +2,7 @@
  * @jest-environment ./__tests__/fixtures/jsdomWithFetch.js
  */
 /**
- * The hooks of lenscache/react (BEHAVIOR §14) under a real configureStore store and a real local
+ * The hooks of lenscache/react (see docs/hooks.md) under a real configureStore store and a real local
  * server: what each returns, when it fetches, suspends or throws, and that it renders only when
  * its own result changes (render counts).
  */

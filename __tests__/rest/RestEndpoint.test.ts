@@ -1,5 +1,5 @@
 /**
- * RestEndpoint on its own (API.md "REST"): URLs and keys for every example endpoint of the spec,
+ * RestEndpoint on its own (see docs/RestEndpoint.md): URLs and keys for every example endpoint,
  * and `endpoint.fetch` against a real local server: bodies, statuses, malformed JSON, aborts.
  */
 import { Collection, ErrorCode, LensCacheError, NetworkError, RestEndpoint, Values } from '../../src/index';

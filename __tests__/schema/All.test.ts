@@ -1,4 +1,4 @@
-/** All on the write side (BEHAVIOR §6.1): normalizes like a list; the result is undefined. */
+/** All on the write side (see docs/All.md): normalizes like a list; the result is undefined. */
 import { All, Entity, ErrorCode, LensCacheError } from '../../src/index';
 import { User } from '../fixtures/schemas';
 import { makeStore, snapshot } from '../fixtures/store';

@@ -1,4 +1,4 @@
-/** Collection (BEHAVIOR §7): argument-keyed lists, their pks, refetches, and reads without a response. */
+/** Collection (see docs/Collection.md): argument-keyed lists, their pks, refetches, and reads without a response. */
 import { Collection, Entity, ErrorCode, Union, Values } from '../../src/index';
 import { Post, User } from '../fixtures/schemas';
 import { makeStore, snapshot } from '../fixtures/store';
@@ -57,7 +57,7 @@ describe('table and pk', () => {
   });
 });
 
-describe('refetch and ordering (§7.2)', () => {
+describe('refetch and ordering', () => {
   test('a refetch replaces the list rather than merging it', () => {
     const { cache, store } = makeStore();
     store.dispatch(cache.setResponse(getPosts, { group: 'react' }, [post('1'), post('2')]));
@@ -149,7 +149,7 @@ describe('nested collections (nestKey)', () => {
   });
 });
 
-describe('reads without a response (§11) and identity (§12)', () => {
+describe('reads without a response, and identity', () => {
   test('readable once its row exists, an empty list included; undefined before', () => {
     const { cache, store } = makeStore();
     expect(cache.selectQuery(store.getState(), posts, { group: 'react' })).toBeUndefined();

@@ -1,8 +1,8 @@
 /**
- * Collection creation and movement schemas (BEHAVIOR §7.3): `push`, `unshift`, `assign`, `remove`
+ * Collection creation and movement schemas (see docs/Collection.md, "Creates, removals and moves"): `push`, `unshift`, `assign`, `remove`
  * and `move`. Which stored lists an op reaches (matching, non-filter keys), what it does to each,
  * what it returns, and that it never creates a list, breaks ordering, or touches the store on
- * bad input (§1.3, §15).
+ * bad input.
  */
 import { Collection, Entity, ErrorCode, Union, Values } from '../../src/index';
 import { Post, User } from '../fixtures/schemas';
@@ -69,7 +69,7 @@ afterEach(() => {
   jest.restoreAllMocks();
 });
 
-describe('matching (§7.3)', () => {
+describe('matching', () => {
   function sortedStore() {
     const { cache, store } = makeStore();
     seed(store, cache, sortedPosts, [
@@ -174,7 +174,7 @@ describe('matching (§7.3)', () => {
     expect(titles(author.posts)).toEqual(['Post 1', 'Post 9']);
   });
 
-  test('pk keys named __proto__ match as ordinary data, never through the prototype (§1.6)', () => {
+  test('pk keys named __proto__ match as ordinary data, never through the prototype', () => {
     const protoArgs = () => JSON.parse('{"__proto__":"x"}') as object;
     const { cache, store } = makeStore();
     seed(store, cache, posts, [
@@ -192,7 +192,7 @@ describe('matching (§7.3)', () => {
   });
 });
 
-describe('nonFilterArgumentKeys (§7.1.5)', () => {
+describe('nonFilterArgumentKeys', () => {
   test('by default keys starting with "order" are not filters; others are', () => {
     const { cache, store } = makeStore();
     seed(store, cache, posts, [
@@ -345,7 +345,7 @@ describe('push and unshift', () => {
   });
 });
 
-describe('ops ignore fetchedAt ordering (§7.3.3)', () => {
+describe('ops ignore fetchedAt ordering', () => {
   const getPosts = endpoint('GET /:group/posts', posts);
   const createPost = endpoint('POST /:group/posts', posts.push);
   const prependPost = endpoint('POST /:group/posts/first', posts.unshift);
@@ -417,7 +417,7 @@ describe('assign (Values collections)', () => {
     expect(snapshot(slice(store).endpoints[addMember.key({ team: 'a' }, {})])).toEqual({ z: '4' });
   });
 
-  test('an assign with content the map already holds keeps the row object (D8)', () => {
+  test('an assign with content the map already holds keeps the row object', () => {
     const { cache, store } = teamStore();
     const teamA = row(store, usersByKey, { team: 'a' });
     store.dispatch(cache.set(usersByKey.assign, { team: 'a' }, { x: { id: '1', name: 'A' } }));
@@ -463,7 +463,7 @@ describe('remove', () => {
     ['no params', []],
     ['params whose keys are all undefined', [{ group: undefined }]],
     ['{} params, even with a body naming a group (judged on args[0])', [{}, { group: 'react' }]],
-  ])('with %s it removes from every list of the table (D2)', (_name, args) => {
+  ])('with %s it removes from every list of the table', (_name, args) => {
     const { cache, store } = groupsStore();
     store.dispatch(cache.set(posts.remove, ...args, { id: '1' }));
     expect(row(store, posts, { group: 'react' })).toEqual(['2']);
@@ -527,7 +527,7 @@ describe('remove', () => {
   });
 });
 
-describe('move (§7.3.2)', () => {
+describe('move', () => {
   const movePost = endpoint('PATCH /:group/posts/:id', posts.move);
 
   function fiveTenStore() {
@@ -680,7 +680,7 @@ describe('move (§7.3.2)', () => {
   });
 });
 
-describe('placeholder pks for created items (§3.2.3)', () => {
+describe('placeholder pks for created items', () => {
   function reactStore() {
     const { cache, store } = makeStore();
     seed(store, cache, posts, [[{ group: 'react' }, [post('1')]]]);
@@ -728,7 +728,7 @@ describe('placeholder pks for created items (§3.2.3)', () => {
   });
 });
 
-describe('read identity after an op (§12)', () => {
+describe('read identity after an op', () => {
   test('a push to react leaves the vue read the same array and reuses untouched members', () => {
     const { cache, store } = makeStore();
     seed(store, cache, posts, [
@@ -756,7 +756,7 @@ describe('read identity after an op (§12)', () => {
   });
 });
 
-describe('bad input (§15)', () => {
+describe('bad input', () => {
   function reactStore() {
     const { cache, store } = makeStore();
     seed(store, cache, posts, [[{ group: 'react' }, [post('1')]]]);
@@ -818,7 +818,7 @@ describe('bad input (§15)', () => {
   });
 });
 
-describe('unknown polymorphic types (D13)', () => {
+describe('unknown polymorphic types', () => {
   test('an unknown type pushed into a [Union] collection is kept raw in the list and warned once', () => {
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     const { cache, store } = makeStore();

@@ -1,4 +1,4 @@
-/** Entity on the write side: pks, keys, nested schemas, process/merge/shouldReorder/validate, ordering, D8, §1.6. */
+/** Entity on the write side: pks, keys, nested schemas, process/merge/shouldReorder/validate, ordering, no-op writes, prototype keys. */
 import { applyPatches, enablePatches, type Patch as ImmerPatch } from 'immer';
 import { Entity, ErrorCode, Invalidate, LensCacheError, normalize, type CacheState } from '../../src/index';
 import { Comment, Post, User } from '../fixtures/schemas';
@@ -18,7 +18,7 @@ class Article extends Entity {
   static override key = 'Article';
 }
 
-describe('pk rules (§3.2)', () => {
+describe('pk rules', () => {
   test('a number pk is stored under String(pk) and the row keeps the number', () => {
     const { cache, store } = makeStore();
     store.dispatch(cache.set(Article, { id: 5, title: 'five' }));
@@ -185,7 +185,7 @@ describe('nested schemas', () => {
     }
   });
 
-  test('a string or number where an entity is expected is a ref: no row is written (§2.1.2)', () => {
+  test('a string or number where an entity is expected is a ref: no row is written', () => {
     const { cache, store } = makeStore();
     store.dispatch(cache.set(Post, { id: 'p1', title: 't', author: 7, comments: ['c9'] }));
     const { entities } = store.getState().cache;
@@ -352,7 +352,7 @@ describe('validate', () => {
   });
 });
 
-describe('fetchedAt ordering (§3.4)', () => {
+describe('fetchedAt ordering', () => {
   const getArticle = endpoint('GET /article', Article);
   const deleteArticle = endpoint('DELETE /article', new Invalidate(Article));
 
@@ -463,7 +463,7 @@ describe('fetchedAt ordering (§3.4)', () => {
     expect(meta()!.fetchedAt).toBe(200);
   });
 
-  test('an older response still merges its rows but does not replace the endpoint entry (§1.3.5)', () => {
+  test('an older response still merges its rows but does not replace the endpoint entry', () => {
     const getArticles = endpoint('GET /articles', [Article]);
     const { cache, store } = makeStore();
     store.dispatch(cache.resolve(getArticles, { args: [], response: [{ id: '1', title: 'new' }], fetchedAt: 200 }));
@@ -479,7 +479,7 @@ describe('fetchedAt ordering (§3.4)', () => {
   });
 });
 
-describe('undefined properties (§2.1.5)', () => {
+describe('undefined properties', () => {
   test('are not stored', () => {
     const { cache, store } = makeStore();
     store.dispatch(cache.set(Article, { id: '1', title: 'a', body: undefined }));
@@ -495,7 +495,7 @@ describe('undefined properties (§2.1.5)', () => {
     expect(store.getState().cache.entities.Post!['p1']).toEqual({ id: 'p1', title: 'a', author: 'u1', comments: [], extra: 'x' });
   });
 
-  test('no undefined value reaches the slice, even inside a raw nested object (§1.1)', () => {
+  test('no undefined value reaches the slice, even inside a raw nested object', () => {
     const { cache, store } = makeStore();
     store.dispatch(cache.set(Article, { id: '1', title: 'a', info: { pages: 3, draft: undefined } }));
     const row = store.getState().cache.entities.Article!['1'] as { info: object };
@@ -505,7 +505,7 @@ describe('undefined properties (§2.1.5)', () => {
 });
 
 describe('arrays and untouched data', () => {
-  test('an array inside a row is replaced whole, never concatenated (§3.4)', () => {
+  test('an array inside a row is replaced whole, never concatenated', () => {
     const ep = endpoint('GET /article/tags', Article);
     const { cache, store } = makeStore();
     store.dispatch(cache.resolve(ep, { args: [], response: { id: '1', tags: ['a', 'b', 'c'] }, fetchedAt: 100 }));
@@ -515,7 +515,7 @@ describe('arrays and untouched data', () => {
     expect(store.getState().cache.entities.Article!['1']).toEqual({ id: '1', tags: ['d'] });
   });
 
-  test('tables and rows a write does not touch keep their identity (§1.3.3)', () => {
+  test('tables and rows a write does not touch keep their identity', () => {
     const { cache, store } = makeStore();
     store.dispatch(cache.set([Article], [{ id: '1', title: 'one' }, { id: '2', title: 'two' }]));
     store.dispatch(cache.set(Post, { id: 'p1', title: 'P', author: { id: 'u1', name: 'A' } }));
@@ -532,7 +532,7 @@ describe('arrays and untouched data', () => {
   });
 });
 
-describe('cache.set with an updater (§1.4)', () => {
+describe('cache.set with an updater', () => {
   test('the updater receives selectQuery(state, schema, ...args) and its return value is written', () => {
     const { cache, store } = makeStore();
     store.dispatch(cache.set(Article, { id: '1', title: 'draft', body: 'b' }));
@@ -627,7 +627,7 @@ describe('one write', () => {
   });
 });
 
-describe('cycles (§2.1.7)', () => {
+describe('cycles', () => {
   class Node extends Entity {
     id = '';
     name = '';
@@ -661,7 +661,7 @@ describe('cycles (§2.1.7)', () => {
   });
 });
 
-describe('no-op writes (D8)', () => {
+describe('no-op writes', () => {
   const getPosts = endpoint('GET /posts', [Post]);
   const input = () => [
     {
@@ -730,7 +730,7 @@ describe('no-op writes (D8)', () => {
   });
 });
 
-describe('prototype keys (§1.6)', () => {
+describe('prototype keys', () => {
   class Page extends Entity {
     id = '';
     title = '';

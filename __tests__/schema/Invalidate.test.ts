@@ -1,4 +1,4 @@
-/** Invalidate on the write side (BEHAVIOR §8, §3.6): the item or its pk becomes a tombstone. */
+/** Invalidate on the write side (see docs/Invalidate.md): the item or its pk becomes a tombstone. */
 import { Entity, ErrorCode, Invalidate, LensCacheError, Union } from '../../src/index';
 import { User } from '../fixtures/schemas';
 import { makeStore, snapshot } from '../fixtures/store';

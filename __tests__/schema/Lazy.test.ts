@@ -1,4 +1,4 @@
-/** Lazy on the write side (BEHAVIOR §8): normalizes through the inner schema given by a function. */
+/** Lazy on the write side (see docs/Lazy.md): normalizes through the inner schema given by a function. */
 import { Entity, ErrorCode, Lazy, LensCacheError } from '../../src/index';
 import { User } from '../fixtures/schemas';
 import { makeStore, snapshot } from '../fixtures/store';

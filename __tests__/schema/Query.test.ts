@@ -1,9 +1,9 @@
 /**
- * Query (BEHAVIOR §9, with §11 and §12): a programmatic read of the cache.
+ * Query (see docs/Query.md): a programmatic read of the cache.
  *
  * Covers the four canonical uses as users write them (sort, count, group-by, join with fallback),
- * every inner kind of the §9 table, when `process` is skipped, the memoization of its output (D3,
- * counted with jest.fn), a Query used as an endpoint's schema, and its errors.
+ * every kind of inner queryable, when `process` is skipped, the memoization of its output (counted
+ * with jest.fn), a Query used as an endpoint's schema, and its errors.
  */
 import { All, Collection, Entity, ErrorCode, Invalidate, Lazy, Query, Union, Values } from '../../src/index';
 import { companies, type Company, companyList, getColumnsMap, getCompanies, PortfolioScalar } from '../fixtures/company';
@@ -123,7 +123,7 @@ beforeEach(() => {
 // 1. Sort
 // ---------------------------------------------------------------------------------------------
 
-describe('sort by an orderBy arg (§9.5, §9.7)', () => {
+describe('sort by an orderBy arg', () => {
   test('sorts by the orderBy field, leaving the input list and its order untouched', () => {
     const h = setup();
     seedPosts(h);
@@ -200,7 +200,7 @@ describe('sort by an orderBy arg (§9.5, §9.7)', () => {
 // 2. Count
 // ---------------------------------------------------------------------------------------------
 
-describe('count over All (§9.7, §6.2)', () => {
+describe('count over All', () => {
   test('undefined (not 0) before any User is cached, and process is not called', () => {
     const h = setup();
     expect(read(h, userCount)).toBeUndefined();
@@ -258,7 +258,7 @@ describe('count over All (§9.7, §6.2)', () => {
 // 3. Group-by
 // ---------------------------------------------------------------------------------------------
 
-describe('group-by (§9.7)', () => {
+describe('group-by', () => {
   test('groups by author id, entries in table order, the same objects as the All read', () => {
     const h = setup();
     h.store.dispatch(
@@ -294,7 +294,7 @@ describe('group-by (§9.7)', () => {
 // 4. Join
 // ---------------------------------------------------------------------------------------------
 
-describe('join with fallback (§9 plain-object row, §12.1)', () => {
+describe('join with fallback over a plain object', () => {
   const BTC = { product_id: 'BTC' };
 
   test('uses the ticker price when the ticker is cached', () => {
@@ -344,10 +344,10 @@ describe('join with fallback (§9 plain-object row, §12.1)', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// 5. Memoization (D3)
+// 5. Memoization
 // ---------------------------------------------------------------------------------------------
 
-describe('memoization of the output (§9.6, §12)', () => {
+describe('memoization of the output', () => {
   const byTitle = { group: 'r', orderBy: 'title' } as const;
 
   test('same state and same args: the same object, process not called again', () => {
@@ -393,7 +393,7 @@ describe('memoization of the output (§9.6, §12)', () => {
     expect(sortProcess).toHaveBeenCalledTimes(1);
   });
 
-  test('a write with identical content (D8) keeps the output', () => {
+  test('a write with identical content (a no-op write) keeps the output', () => {
     const h = setup();
     seedPosts(h);
     const first = read(h, sortedPosts, byTitle);
@@ -538,7 +538,7 @@ describe('memoization of the output (§9.6, §12)', () => {
 // 6. Inner kinds
 // ---------------------------------------------------------------------------------------------
 
-describe('inner queryables (§9 table)', () => {
+describe('inner queryables', () => {
   test('Query over Query receives the inner output; skipped when the inner is undefined', () => {
     const titles = jest.fn((sorted: Post[]) => sorted.map(item => item.title));
     const sortedTitles = new Query(sortedPosts, titles);
@@ -675,7 +675,7 @@ describe('inner queryables (§9 table)', () => {
 // 7. When process is skipped; undefined results
 // ---------------------------------------------------------------------------------------------
 
-describe('no inner value: undefined, and process is not called (§9.3, §9.4)', () => {
+describe('no inner value: undefined, and process is not called', () => {
   test('an Entity row that is missing or deleted', () => {
     const nameProcess = jest.fn((user: User) => user.name);
     const userName = new Query(User, nameProcess);
@@ -708,7 +708,7 @@ describe('no inner value: undefined, and process is not called (§9.3, §9.4)', 
   });
 });
 
-describe('selectQuery never throws for absent data (§2.2.10, §11)', () => {
+describe('selectQuery never throws for absent data', () => {
   test.each([
     ['sort, unknown group', sortedPosts, [{ group: 'nope', orderBy: 'title' }]],
     ['sort, null args', sortedPosts, [null]],
@@ -737,7 +737,7 @@ describe('selectQuery never throws for absent data (§2.2.10, §11)', () => {
 // 8. As an endpoint's schema
 // ---------------------------------------------------------------------------------------------
 
-describe('a Query as an endpoint schema (§9.1, §9.2)', () => {
+describe('a Query as an endpoint schema', () => {
   const getPosts = endpoint('GET /posts', sortedPosts);
 
   test('normalizes through the inner schema: the collection pk is the stored result', () => {
@@ -801,7 +801,7 @@ describe('a Query as an endpoint schema (§9.1, §9.2)', () => {
 // 9. Errors
 // ---------------------------------------------------------------------------------------------
 
-describe('errors (§9, §15)', () => {
+describe('errors', () => {
   test('new Query without a process function throws INVALID_SCHEMA', () => {
     // @ts-expect-error process is required
     const missing = catchError(() => new Query(User));

@@ -1,5 +1,5 @@
 /**
- * Scalar (BEHAVIOR §10): construction, lens rules, entity-field and standalone writes, cell merge
+ * Scalar (see docs/Scalar.md): construction, lens rules, entity-field and standalone writes, cell merge
  * and ordering, and reads per lens (entity fields and root reads). Every error path checks the
  * store is unchanged; every read that is repeated checks identity.
  */
@@ -33,7 +33,7 @@ function readCompany(cache: Cache, store: Store, id: string, params: object = {}
   return cache.selectQuery(store.getState(), Company, { id, ...params });
 }
 
-/** setResponse stores a normalize error in `meta[key]` and writes nothing else (§15.3). */
+/** setResponse stores a normalize error in `meta[key]` and writes nothing else. */
 function expectStoredError(cache: Cache, store: Store, ep: ReturnType<typeof endpoint>, args: unknown[], response: unknown, code: ErrorCode) {
   const before = slice(store);
   store.dispatch(cache.setResponse(ep, ...args, response));
@@ -44,7 +44,7 @@ function expectStoredError(cache: Cache, store: Store, ep: ReturnType<typeof end
   expect(after.meta[ep.key(...args)]?.error?.code).toBe(code);
 }
 
-describe('the Company example (§1.5)', () => {
+describe('the Company example', () => {
   test.each([
     ['Values(Scalar)', getColumnsMap, { 1: { pct_equity: 0.3, shares: 323 } }],
     ['Collection([Scalar])', getColumnsList, [{ id: '1', pct_equity: 0.3, shares: 323 }]],
@@ -75,7 +75,7 @@ describe('the Company example (§1.5)', () => {
   });
 });
 
-describe('construction (§10.1)', () => {
+describe('construction', () => {
   class NotAnEntity {
     id = '';
   }
@@ -105,7 +105,7 @@ describe('construction (§10.1)', () => {
   });
 });
 
-describe('as an entity field (§10.3.A)', () => {
+describe('as an entity field', () => {
   test('the row holds lens-independent tuples; each lens has one cell with all the row’s Scalar fields', () => {
     const { cache, store } = makeStore();
     store.dispatch(cache.set(Company, A, { id: '1', name: 'Acme', price: 100, pct_equity: 0.5, shares: 10 }));
@@ -183,7 +183,7 @@ describe('as an entity field (§10.3.A)', () => {
     const state = store.getState();
     expect(cache.selectQuery(state, Co, { id: '1', portfolio: 'A' })?.pct).toBe(0.1);
     expect(cache.selectQuery(state, Fund, { id: '1', portfolio: 'A' })?.pct).toBe(0.2);
-    // A root read spans every entity type that shares the table (§10.8.1).
+    // A root read spans every entity type that shares the table.
     const root = cache.selectQuery(state, Shared, A);
     expect(root).toEqual([{ pct: 0.1 }, { pct: 0.2 }]);
     expect(cache.selectQuery(state, Shared, A)).toBe(root);
@@ -253,7 +253,7 @@ describe('as an entity field (§10.3.A)', () => {
   });
 });
 
-describe('composite and custom pks (§10.3.A.2, D7)', () => {
+describe('composite and custom pks', () => {
   class CompositeCompany extends Entity {
     type = '';
     id = '';
@@ -307,7 +307,7 @@ describe('composite and custom pks (§10.3.A.2, D7)', () => {
   });
 });
 
-describe('standalone (§10.3.B, §10.4)', () => {
+describe('standalone', () => {
   test('Values(Scalar): the map key is the entity pk even when the item has another id; no entity row is written', () => {
     const { cache, store } = seeded();
     const companyRows = slice(store).entities.Company;
@@ -456,12 +456,12 @@ describe('standalone (§10.3.B, §10.4)', () => {
   });
 });
 
-describe('lens rules (§10.2)', () => {
+describe('lens rules', () => {
   test('a Scalar value reached without a lens → LENS_UNDEFINED, nothing written', () => {
     const { cache, store } = seeded();
     expectRejected(store, () => store.dispatch(cache.set(Company, { id: '1', pct_equity: 0.5 })), ErrorCode.LENS_UNDEFINED);
     expectRejected(store, () => store.dispatch(cache.set(Company, {}, { id: '1', pct_equity: 0.5 })), ErrorCode.LENS_UNDEFINED);
-    // null counts as reached (it is stored, D5).
+    // null counts as reached (a null is stored in the cell).
     expectRejected(store, () => store.dispatch(cache.set(Company, {}, { id: '1', shares: null })), ErrorCode.LENS_UNDEFINED);
     // A later item of a list: the earlier items are not written either.
     expectRejected(store, () => store.dispatch(cache.set([Company], {}, [{ id: '3', name: 'Initech' }, { id: '4', shares: 1 }])), ErrorCode.LENS_UNDEFINED);
@@ -542,7 +542,7 @@ describe('lens rules (§10.2)', () => {
   });
 });
 
-describe('reads (§10.7, §10.8)', () => {
+describe('reads', () => {
   test('a missing lens or a missing cell reads undefined, never the initialiser', () => {
     const { cache, store } = seeded();
     for (const params of [{}, B, { other: 'A' }]) {
@@ -612,7 +612,7 @@ describe('reads (§10.7, §10.8)', () => {
       const atA = root(A)!;
       const atB = root(B)!;
       expect(root(A)).toBe(atA);
-      // §12: other args with the same lens (the pk ignores x) give the very same result.
+      // Other args with the same lens (the pk ignores x) give the very same result.
       expect(root({ portfolio: 'A', x: 1 })).toBe(atA);
       store.dispatch({ type: 'other/bump' });
       store.dispatch(cache.set(Sector, { id: 's9', name: 'Other' }));
@@ -639,7 +639,7 @@ describe('reads (§10.7, §10.8)', () => {
   });
 });
 
-describe('cell merge and ordering on every field (§10.6)', () => {
+describe('cell merge and ordering on every field', () => {
   class Stake extends Entity {
     id = '';
     pct_equity = 0;
@@ -699,7 +699,7 @@ describe('cell merge and ordering on every field (§10.6)', () => {
   });
 });
 
-describe('prototype keys are ordinary data (§1.6)', () => {
+describe('prototype keys are ordinary data', () => {
   test('a Scalar field named __proto__, a pk "constructor" and a lens "__proto__" are stored and read back as data', () => {
     const lensScalar = new Scalar({ lens: portfolioLens, key: 'proto' });
     class Odd extends Entity {

@@ -1,4 +1,4 @@
-/** Union on the write side (BEHAVIOR §5). */
+/** Union on the write side (see docs/Union.md). */
 import { Entity, ErrorCode, LensCacheError, Union } from '../../src/index';
 import { makeStore, snapshot } from '../fixtures/store';
 import { catchError, endpoint } from '../fixtures/writes';

@@ -1,4 +1,4 @@
-/** Values on the write side (BEHAVIOR §4): a map of items, each visited with parent = the map, key = its map key. */
+/** Values on the write side (see docs/Values.md): a map of items, each visited with parent = the map, key = its map key. */
 import { Entity, ErrorCode, Values } from '../../src/index';
 import { User } from '../fixtures/schemas';
 import { makeStore, snapshot } from '../fixtures/store';

@@ -1,4 +1,4 @@
-/** Plain array schemas `[S]` on the write side (BEHAVIOR §4, §2.1.4). */
+/** Plain array schemas `[S]` on the write side (see docs/plain-schemas.md). */
 import { Entity, ErrorCode, normalize } from '../../src/index';
 import { Comment, User } from '../fixtures/schemas';
 import { makeStore, snapshot } from '../fixtures/store';
@@ -46,7 +46,7 @@ test('strings and numbers in the list are refs to stored rows', () => {
   expect(state.entities.User).toBeUndefined();
 });
 
-test('members are visited with the array’s own parent and key, not the array and an index (§2.1.4)', () => {
+test('members are visited with the array’s own parent and key, not the array and an index', () => {
   const seen: unknown[][] = [];
   class Tag extends Entity {
     id = '';

@@ -1,4 +1,4 @@
-/** Plain object schemas on the write side (BEHAVIOR §4). */
+/** Plain object schemas on the write side (see docs/plain-schemas.md). */
 import { ErrorCode } from '../../src/index';
 import { Post, User } from '../fixtures/schemas';
 import { makeStore, snapshot } from '../fixtures/store';

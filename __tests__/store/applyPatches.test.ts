@@ -1,5 +1,5 @@
 /**
- * The reducer's patch applier (src/store/applyPatches.ts; BEHAVIOR §1.3.3, §1.6): structural
+ * The reducer's patch applier (src/store/applyPatches.ts; see docs/architecture.md, "Writes"): structural
  * sharing, one copy per container per write, and `__proto__`-safe tables.
  */
 import type { Patch } from '../../src/index';
@@ -118,7 +118,7 @@ describe('structural sharing', () => {
   });
 });
 
-describe('prototype safety (§1.6)', () => {
+describe('prototype safety', () => {
   test('tables are null-prototype objects, also when a patch adds a new table or replaces the root', () => {
     const state = cachedSlice();
     expect(Object.getPrototypeOf(state.entities['User'])).toBeNull();

@@ -1,5 +1,5 @@
 /**
- * The store side of createCache (BEHAVIOR §1.1, §1.3, §1.6; API "The Redux cache"): the slice's
+ * The store side of createCache (see docs/store.md and docs/architecture.md): the slice's
  * shape, one plain serializable action per write, no-op writes, several caches in one store, and
  * reads against a store without the slice.
  */
@@ -38,7 +38,7 @@ afterEach(() => {
   jest.restoreAllMocks();
 });
 
-describe('state shape (§1.1)', () => {
+describe('state shape', () => {
   test('the initial slice', () => {
     const { slice } = makeRecordingStore();
     expect(snapshot(slice())).toEqual({ entities: {}, entitiesMeta: {}, endpoints: {}, meta: {}, lastReset: 0 });
@@ -71,7 +71,7 @@ describe('state shape (§1.1)', () => {
     expect(state.meta['GET /posts {"page":3}']?.error).toEqual({ name: 'Error', message: 'boom', status: 500 });
   });
 
-  test('pks __proto__, constructor and prototype are own properties of a null-prototype table (§1.6)', () => {
+  test('pks __proto__, constructor and prototype are own properties of a null-prototype table', () => {
     const { cache, store, slice } = makeRecordingStore();
     store.dispatch(cache.set([User], [
       { id: '__proto__', name: 'Proto' },
@@ -92,7 +92,7 @@ describe('state shape (§1.1)', () => {
   });
 });
 
-describe('actions (§1.3.1)', () => {
+describe('actions', () => {
   test('set, resolve, setResponse and setError each dispatch exactly one action of their type', () => {
     const { cache, store, actions } = makeRecordingStore();
     const cases: Array<[string, () => unknown]> = [

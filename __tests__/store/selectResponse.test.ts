@@ -1,6 +1,6 @@
 /**
- * `cache.selectResponse` (BEHAVIOR §13): data, expiry status, expiresAt and errors of an endpoint's
- * stored response, with the clock under the test's control; plus the endpoint ordering of §1.3.5.
+ * `cache.selectResponse` (see docs/store.md): data, expiry status, expiresAt and errors of an endpoint's
+ * stored response, with the clock under the test's control; plus the ordering of endpoint entries.
  */
 import { configureStore } from '@reduxjs/toolkit';
 import { Invalidate, LensCacheError, createCache } from '../../src/index';
@@ -96,7 +96,7 @@ describe('data and expiry', () => {
     expect(response.expiryStatus).toBe('valid');
     expect(response.data).toBeInstanceOf(User);
     expect(response.data).toBe(cache.selectQuery(store.getState(), User, 'u1'));
-    // §13.3: the minimum expiresAt of the rows read; `set` rows expire after 60 s.
+    // No meta for the key: the earliest expiresAt of the rows read; `set` rows expire after 60 s.
     expect(response.expiresAt).toBe(70_000);
 
     now = 70_001;
@@ -116,7 +116,7 @@ describe('data and expiry', () => {
   });
 });
 
-describe('errors (§13.5)', () => {
+describe('errors', () => {
   test('a stored error is the original Error instance, with its code, on every read', () => {
     const { cache, store, slice } = setup();
     const error = Object.assign(new Error('boom'), { code: 'E_BOOM', status: 503 });
@@ -214,7 +214,7 @@ describe('identity of the returned object', () => {
   });
 });
 
-describe('endpoint ordering (§1.3.5)', () => {
+describe('endpoint ordering', () => {
   test('an older resolve does not replace endpoints[key] or meta[key]; its rows follow the row rules', () => {
     const { cache, store, slice } = setup();
     const key = 'GET /posts {}';
