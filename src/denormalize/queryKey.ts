@@ -1,4 +1,4 @@
-/** The key a read uses when there is no stored response: built from the store and args (BEHAVIOR §11). */
+/** The key a read uses when there is no stored response: built from the store and args (docs/store.md, "Reading a response"). */
 
 import { isConstruct, isPlainObjectSchema, type QueryDelegate } from '../schema/contract.js';
 import { objectQueryKey } from '../schema/plainObject.js';

@@ -1,4 +1,4 @@
-/** The read walker's dispatch: a stored ref and its schema → the value users see (BEHAVIOR §2.2). */
+/** The read walker's dispatch: a stored ref and its schema → the value users see (docs/architecture.md, "Reads and the memo model"). */
 
 import { INVALID, isConstruct, isPlainObjectSchema, type DenormalizeDelegate } from '../schema/contract.js';
 import { denormalizeArray } from '../schema/plainArray.js';
@@ -17,7 +17,7 @@ export function unvisit(schema: unknown, input: unknown, delegate: DenormalizeDe
 const constructs = new WeakMap<Function, boolean>();
 
 /**
- * A plain function in a schema is a deserializer (§3.5): the row keeps the raw value and reads
+ * A plain function in a schema is a deserializer (docs/Entity.md): the row keeps the raw value and reads
  * apply the function. Classes (Date, or a user's value class) are called with `new`.
  */
 function deserialize(fn: Function, value: unknown): unknown {

@@ -1,6 +1,6 @@
 /**
  * normalize: a pure walk from a response to rows, a result and the patches that write them
- * (BEHAVIOR §2.1). It reads the current slice to merge and order rows, and writes nothing.
+ * (docs/architecture.md, "The flow"). It reads the current slice to merge and order rows, and writes nothing.
  */
 
 import { describe, ErrorCode, inputError, isErrorLike, jsonStringHint, setupError, type LensCacheError } from '../shared/errors.js';
@@ -24,7 +24,7 @@ import { PatchList } from './PatchList.js';
 import { rowPatches, type PendingRow } from './rowPatches.js';
 
 export interface NormalizeOptions {
-  /** Entity nesting deeper than this throws MAX_DEPTH_EXCEEDED (BEHAVIOR §2.1.8). */
+  /** Entity nesting deeper than this throws MAX_DEPTH_EXCEEDED (docs/errors.md). */
   maxEntityDepth: number;
 }
 
@@ -37,7 +37,7 @@ export interface Normalized {
 /**
  * Normalizes `input` by `schema` against `state`. Throws (and so writes nothing) on bad input.
  * The patches write every row the input holds, with `meta`, except rows whose merged content is
- * unchanged (D8): those keep their object and only their meta moves forward.
+ * unchanged (a no-op write): those keep their object and only their meta moves forward.
  */
 export function normalize(
   schema: unknown,
@@ -173,7 +173,7 @@ class Walk implements NormalizeDelegate {
       rows.set(key, { row: incoming, policy });
       return;
     }
-    // §2.1.6: the same row twice in one write merges in document order, later wins, no time check.
+    // The same row twice in one write merges in document order, later wins, no time check.
     earlier.row =
       earlier.row !== null && incoming !== null && !Array.isArray(incoming)
         ? policy.merge(earlier.row, incoming)
@@ -186,7 +186,7 @@ class Walk implements NormalizeDelegate {
   }
 
   /**
-   * §2.1.7: an input object met again for the same table while it is still being walked is a
+   * An input object met again for the same table while it is still being walked is a
    * cycle, and gets its ref without a second walk. (An object merely repeated elsewhere in the
    * response is walked again; that merges identical content, and avoids hashing every input.)
    */
@@ -227,7 +227,7 @@ class Walk implements NormalizeDelegate {
 let placeholderCount = 0;
 
 /**
- * A pk for a pushed item the server has not named yet (open point 18). The time part keeps keys
+ * A pk for a pushed item the server has not named yet (docs/Collection.md, "Items without a pk"). The time part keeps keys
  * unique across page loads when the store is persisted; the counter, within one.
  */
 function nextPlaceholder(): string {
@@ -235,7 +235,7 @@ function nextPlaceholder(): string {
   return `placeholder:${Date.now().toString(36)}:${placeholderCount}`;
 }
 
-/** §2.1.5: undefined properties are never stored and never erase anything. */
+/** Undefined properties are never stored and never erase anything (docs/Entity.md). */
 function withoutUndefined(row: object): object {
   const record = row as Record<string, unknown>;
   for (const key in record) {

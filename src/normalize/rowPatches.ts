@@ -1,6 +1,7 @@
 /**
  * Turns the rows one write queued into patches against the stored slice: the merge and ordering
- * rules of BEHAVIOR §3.4, and no patch for a row whose merged content is unchanged (D8).
+ * rules of docs/Entity.md ("Rules worth knowing"), and no patch for a row whose merged content is
+ * unchanged (a no-op write, docs/store.md).
  */
 
 import { copyDict, createDict, type Dict } from '../shared/dict.js';
@@ -80,7 +81,7 @@ function metaPatches(list: PatchList, table: string, storedMeta: Dict<WriteMeta>
   for (const key of keys) list.set(['entitiesMeta', table, key], meta, storedMeta[key]);
 }
 
-/** BEHAVIOR §3.4: which row a write leaves, given the stored one and the ordering decision. */
+/** Which row a write leaves, given the stored one and the ordering decision (docs/Entity.md). */
 function merged(existing: Row | undefined, incoming: Row, reorder: boolean, policy: RowPolicy): Row {
   if (existing === undefined) return incoming;
   if (existing === null || incoming === null || Array.isArray(existing) || Array.isArray(incoming)) {

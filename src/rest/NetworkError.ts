@@ -1,4 +1,4 @@
-/** The error of a request the server answered with a non-2xx status (BEHAVIOR §15). */
+/** The error of a request the server answered with a non-2xx status (docs/errors.md#network_error). */
 
 import { describe, docsLink, ErrorCode, LensCacheError } from '../shared/errors.js';
 

@@ -173,7 +173,7 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     return new RestEndpoint({ ...this.options, ...options } as unknown as Extended<O, E>);
   }
 
-  /** POSTs an item, then appends it to every cached list its args match (BEHAVIOR §7.3). */
+  /** POSTs an item, then appends it to every cached list its args match (docs/Collection.md). */
   get push(): OpEndpoint<O, 'push', 'POST'> {
     return this.op('push', 'POST') as never;
   }
