@@ -65,7 +65,7 @@ export class All<S = unknown> implements SchemaConstruct {
     return readList(input, ref => this.poly.denormalizeValue(ref, delegate));
   }
 
-  /** @internal The live row keys of the table(s); INVALID when no member table exists (§6). */
+  /** @internal The live row keys of the table(s); INVALID when no member table exists (docs/All.md). */
   queryKey(args: readonly unknown[], delegate: QueryDelegate): unknown {
     const refs: unknown[] = [];
     let found = false;

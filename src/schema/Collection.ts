@@ -34,7 +34,7 @@ export interface CollectionOptions {
 }
 
 /**
- * A list replaced on refetch (§7.2): an older response never replaces a newer one, and within one
+ * A list replaced on refetch (docs/Collection.md): an older response never replaces a newer one, and within one
  * write the later list wins.
  */
 const listPolicy: RowPolicy = {
@@ -70,7 +70,7 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
   private readonly member: unknown;
   /**
    * Who a list is built for in the read memo: the member schema, so collections over the same
-   * member (a nested one and an endpoint's) read one row as one array (§7.2.3).
+   * member (a nested one and an endpoint's) read one row as one array (docs/Collection.md).
    */
   private readonly readOwner: object;
   private readonly ops = new Map<CollectionOpName, CollectionOp<S, CollectionOpName>>();
@@ -99,7 +99,7 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
   }
 
   /**
-   * True for an args key that sorts or pages rather than filters (§7.3 matching): by default the
+   * True for an args key that sorts or pages rather than filters (docs/Collection.md): by default the
    * `nonFilterArgumentKeys` option. A subclass may override it as a method, as in data-client.
    */
   nonFilterArgumentKeys(key: string): boolean {
@@ -131,7 +131,7 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
     return this.op('move', undefined);
   }
 
-  /** The pk string of the list that `args` name (§7.1). */
+  /** The pk string of the list that `args` name (docs/Collection.md). */
   pk(...args: readonly unknown[]): string {
     return this.checkedPk(this.argsKeyFn, withParams(args), 'argsKey');
   }
@@ -152,7 +152,7 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
     return delegate.entity(this.key, input, (row, hold) => this.denormalizeMembers(row, hold, delegate), this.readOwner);
   }
 
-  /** @internal §11: readable whenever the row for these args exists, an empty list included. */
+  /** @internal Readable whenever the row for these args exists, an empty list included. */
   queryKey(args: readonly unknown[], delegate: QueryDelegate): unknown {
     if (isSkipArgs(args)) return undefined;
     // Reads never throw for args that cannot name a list: such a list is simply not cached.
@@ -255,14 +255,14 @@ function withParams(args: readonly unknown[]): readonly unknown[] {
   return args[0] === undefined ? [{}, ...args.slice(1)] : args;
 }
 
-/** §7.1.2: the params object, copied, or `{}` when there is none. */
+/** The params object, copied, or `{}` when there is none. */
 function defaultArgsKey(...args: unknown[]): object {
   const params = args[0];
   if (params === undefined || params === null) return {};
   return typeof params === 'object' && !Array.isArray(params) ? { ...params } : (params as object);
 }
 
-/** The member part of a table key (§1.2): the entity key, or a Union's keys joined by `;`. */
+/** The member part of a table key (docs/store.md): the entity key, or a Union's keys joined by `;`. */
 function memberKeyOf(schema: unknown): string {
   if (isEntityClass(schema)) return schema.key;
   if (schema instanceof Union) return polymorphicKey(schema.poly.members);
@@ -285,7 +285,7 @@ function polymorphicKey(members: Readonly<Record<string, unknown>> | undefined):
   );
 }
 
-/** §7 bad input: a list collection takes an array, a map collection an object. */
+/** Bad input: a list collection takes an array, a map collection an object. */
 function checkShape(collection: Collection<any>, input: unknown, list: boolean, key: string | undefined): void {
   const isObject = typeof input === 'object' && input !== null;
   if (list ? Array.isArray(input) : isObject && !Array.isArray(input)) return;

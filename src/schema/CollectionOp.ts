@@ -1,6 +1,6 @@
 /**
  * The creation and movement schemas of a Collection: `push`, `unshift`, `assign`, `remove` and
- * `move` (BEHAVIOR §7.3). Each normalizes its items like the collection's members, then edits
+ * `move` (docs/Collection.md). Each normalizes its items like the collection's members, then edits
  * every stored list of the collection's table that the args match. They never create a list.
  */
 
@@ -23,7 +23,7 @@ export type CollectionOpName = 'push' | 'unshift' | 'assign' | 'remove' | 'move'
 
 /**
  * Ops are deltas against the list as this write finds it: they apply whatever their age (a late
- * push still appends), and an older one leaves the list's newer meta in place (§7.3.3).
+ * push still appends), and an older one leaves the list's newer meta in place (docs/Collection.md).
  */
 const deltaPolicy: RowPolicy = {
   merge: (existing, incoming) => incoming,
@@ -87,7 +87,7 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
   private add(input: unknown, delegate: NormalizeDelegate, atEnd: boolean): unknown[] {
     const refs: unknown[] = [];
     for (const item of itemsOf(input, this.op)) {
-      // A created item may not have its server pk yet; it is stored under a placeholder (§15).
+      // A created item may not have its server pk yet; it is stored under a placeholder (docs/Collection.md).
       if (typeof item === 'object') delegate.allowPlaceholder(item as object);
       const ref = this.collection.normalizeMember(item, undefined, undefined, delegate);
       if (ref !== undefined) refs.push(ref);
@@ -118,7 +118,7 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
 
   private remove(input: unknown, delegate: NormalizeDelegate): unknown[] {
     const refs = itemsOf(input, this.op).map(item => this.collection.normalizeMember(item, undefined, undefined, delegate));
-    // D2: a remove without params reaches every list of the table.
+    // A remove without params reaches every list of the table.
     const sources = hasNoDefinedKeys(delegate.args[0]) ? undefined : sourcesOf(delegate.args);
     this.eachRow(delegate, sources, (rowKey, row) => {
       const next = without(row, refs);
@@ -128,7 +128,7 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
   }
 
   /**
-   * §7.3.2: an item leaves the lists its old values match and joins those its new values match.
+   * An item leaves the lists its old values match and joins those its new values match.
    * Old values come from the stored row (and the params); new ones from the body and the item.
    */
   private move(input: unknown, delegate: NormalizeDelegate): unknown[] {
@@ -164,7 +164,7 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
     return refs;
   }
 
-  /** The stored row of the item before this write (`E` of §7.3.2), found through process and pk. */
+  /** The stored row of the item before this write (the old values of a move), found through process and pk. */
   private snapshot(item: object, delegate: NormalizeDelegate): { existing: object | undefined; processed: object } {
     const cls = this.collection.memberClass(item);
     if (!cls) return { existing: undefined, processed: item };
@@ -191,7 +191,7 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
   }
 }
 
-/** §7.3: params and body both decide which lists an op reaches. */
+/** Params and body both decide which lists an op reaches. */
 function sourcesOf(args: readonly unknown[]): unknown[] {
   return [args[0] ?? {}, args[1]];
 }

@@ -53,7 +53,7 @@ export class Lazy<S = unknown> implements SchemaConstruct {
     return rootInputOf(this.schema);
   }
 
-  /** A stable Queryable that reads the inner schema (BEHAVIOR §8). */
+  /** A stable Queryable that reads the inner schema (docs/Lazy.md). */
   get query(): LazyQuery<S> {
     if (!this.queryable) this.queryable = new LazyQuery(this);
     return this.queryable;

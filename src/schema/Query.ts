@@ -55,15 +55,15 @@ export class Query<S = unknown, R = unknown> implements SchemaConstruct {
     this.rootInput = rootInputOf(queryable);
   }
 
-  /** @internal §9.1: as an endpoint's schema, a Query stores what its inner schema stores. */
+  /** @internal As an endpoint's schema, a Query stores what its inner schema stores. */
   normalize(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
     return delegate.visit(this.schema, input, parent, key);
   }
 
   /**
-   * @internal §9.3: no inner value → `undefined`, and `process` is not called. An invalid inner
+   * @internal No inner value → `undefined`, and `process` is not called. An invalid inner
    * value (deleted) stays invalid, so reads show `undefined` and an endpoint reports `'invalid'`
-   * (and refetches) as it would with the inner schema itself (§13.4).
+   * (and refetches) as it would with the inner schema itself (docs/store.md).
    */
   denormalize(input: unknown, delegate: DenormalizeDelegate): unknown {
     const value = delegate.unvisit(this.schema, input);
@@ -71,7 +71,7 @@ export class Query<S = unknown, R = unknown> implements SchemaConstruct {
     return delegate.computed(this, value, () => this.process(value as Queried<S>, ...delegate.args));
   }
 
-  /** @internal §9.2 */
+  /** @internal */
   queryKey(args: readonly unknown[], delegate: QueryDelegate): unknown {
     return delegate.queryKey(this.schema, args);
   }

@@ -24,7 +24,7 @@ export interface ScalarOptions {
   entity?: EntityClass;
 }
 
-/** Cells merge like entity rows (§10.6): not older → incoming fields win; older → stored ones do. */
+/** Cells merge like entity rows (docs/Scalar.md): not older → incoming fields win; older → stored ones do. */
 const cellPolicy: RowPolicy = {
   merge: (existing, incoming) => ({ ...existing, ...incoming }),
   shouldReorder: (existingMeta, incomingMeta) => incomingMeta.fetchedAt < existingMeta.fetchedAt,
@@ -58,7 +58,7 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
   /** @internal A Collection of this Scalar stores its lists in `[Scalar(<key>)]`. */
   readonly collectionMemberKey: string;
   readonly rootInput: RootInput = 'object';
-  /** @internal A field value of `null` is stored in the cell (D5). */
+  /** @internal A field value of `null` is stored in the cell (docs/Scalar.md). */
   readonly normalizesNull = true;
   /** Type-only: the shape of one cell. */
   declare readonly __cell?: Cell;
@@ -81,7 +81,7 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
   }
 
   /**
-   * The pk of the entity a standalone item belongs to (§10.4): the map key inside `Values`, else
+   * The pk of the entity a standalone item belongs to (docs/Scalar.md): the map key inside `Values`, else
    * the bound entity's pk of the item. Override it when the item names its entity differently.
    */
   entityPk(input: object, parent: unknown, key: string | undefined, args: readonly unknown[]): unknown {
@@ -108,12 +108,12 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
   denormalize(input: unknown, delegate: DenormalizeDelegate): unknown {
     if (Array.isArray(input)) return readList(input, cpk => this.denormalize(cpk, delegate));
     if (typeof input !== 'string') return input;
-    // §10.7.4: copies of the cells, never the stored objects.
+    // Copies of the cells, never the stored objects.
     return delegate.entity(this.table, input, row => freezeInDevelopment(copyOwn(row)), cellCopies);
   }
 
   /**
-   * @internal §10.7.1–3: an entity field. `stored` is the row's tuple, `undefined` when the row
+   * @internal An entity field. `stored` is the row's tuple, `undefined` when the row
    * lacks the field (read as the tuple it would hold), or a raw value kept from older data.
    */
   denormalizeField(stored: unknown, rowKey: string, field: string, entityKey: string, delegate: DenormalizeDelegate): unknown {
@@ -122,7 +122,7 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
     let cellEntity = entityKey;
     if (Array.isArray(stored) && stored.length === 3) [pk, cellField, cellEntity] = stored as [string, string, string];
     else if (stored !== undefined) return stored;
-    // The read reports a bad lens as undefined (§10.2), so there is no cell to read.
+    // The read reports a bad lens as undefined (docs/Scalar.md), so there is no cell to read.
     const lens = delegate.lens(this.lens);
     if (lens === undefined) return undefined;
     const cell = delegate.row(this.table, cellKey(cellEntity, pk, lens));
@@ -130,7 +130,7 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
     return (cell as Record<string, unknown>)[cellField];
   }
 
-  /** @internal §10.8: the keys of the lens's live cells, in table order; `undefined` when there are none. */
+  /** @internal The keys of the lens's live cells, in table order; `undefined` when there are none. */
   queryKey(args: readonly unknown[], delegate: QueryDelegate): unknown {
     const lens = this.lens(args);
     if (!isValidLens(lens)) return undefined;
@@ -146,7 +146,7 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
     return cpks.length === 0 ? undefined : cpks;
   }
 
-  /** §10.3.A: the value goes to the cell of the parent entity's row; the row keeps a tuple. */
+  /** An entity field: the value goes to the cell of the parent entity's row; the row keeps a tuple. */
   private normalizeField(value: unknown, entityKey: string, rowKey: string, field: string, delegate: NormalizeDelegate): unknown {
     const lens = this.checkedLens(delegate.args);
     const cell: Record<string, unknown> = {};
@@ -155,7 +155,7 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
     return [rowKey, field, entityKey];
   }
 
-  /** §10.3.B: the whole item is merged into its entity's cell; no entity row is written. */
+  /** A standalone item: the whole item is merged into its entity's cell; no entity row is written. */
   private normalizeItem(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): string {
     const entity = this.entity;
     if (entity === undefined) {
@@ -186,7 +186,7 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
     return cpk;
   }
 
-  /** §10.2: a write that reaches a Scalar needs a string lens without `|`. */
+  /** A write that reaches a Scalar needs a string lens without `|`. */
   private checkedLens(args: readonly unknown[]): string {
     const lens = this.lens(args);
     if (lens === undefined) {
@@ -215,7 +215,7 @@ function cellKey(entityKey: string, pk: string, lens: string): string {
   return `${entityKey}|${pk}|${lens}`;
 }
 
-/** §10.2: a lens is a string without `|`; anything else reads as no lens. */
+/** A lens is a string without `|`; anything else reads as no lens. */
 export function isValidLens(lens: unknown): lens is string {
   return typeof lens === 'string' && !lens.includes('|');
 }

@@ -56,7 +56,7 @@ export class Union<M extends Record<string, EntityClass> = Record<string, Entity
     return this.poly.denormalizeValue(input, delegate);
   }
 
-  /** @internal §5.5: the member named by the attribute of args[0], else the first member with a hit. */
+  /** @internal The member named by the attribute of args[0], else the first member with a hit. */
   queryKey(args: readonly unknown[], delegate: QueryDelegate): unknown {
     const first = args[0];
     if (first === undefined || first === null) return undefined;

@@ -52,7 +52,7 @@ export class Values<S = unknown> implements SchemaConstruct {
     return refs;
   }
 
-  /** @internal Members that read falsy or invalid drop out, key and all (§2.2.5). */
+  /** @internal Members that read falsy or invalid drop out, key and all (docs/plain-schemas.md). */
   denormalize(input: unknown, delegate: DenormalizeDelegate): unknown {
     if (typeof input !== 'object' || input === null) return input;
     return readMap(input as Record<string, unknown>, ref => this.poly.denormalizeValue(ref, delegate));

@@ -1,5 +1,5 @@
 /**
- * Collection pks and the matching rules of creates and moves (BEHAVIOR §7.1, §7.3).
+ * Collection pks and the matching rules of creates and moves (docs/Collection.md).
  *
  * A pk is the canonical JSON of the object `argsKey` (or `nestKey`) returns: keys sorted at every
  * level, numbers and booleans as strings, `undefined` dropped. `?group=react&page=1` and
@@ -93,7 +93,7 @@ export function parsePk(rowKey: string): Record<string, unknown> | undefined {
 }
 
 /**
- * §7.3: a stored row matches when each of its filter keys has an equal canonical value in some
+ * A stored row matches when each of its filter keys has an equal canonical value in some
  * source. Rows with fewer keys match more (down to `{}`, which every create reaches); a filter
  * key the sources lack blocks the match; extra source keys never do.
  */
@@ -119,7 +119,7 @@ export function pkMatches(
   return true;
 }
 
-/** True when `params` has no defined keys (a `remove` with such params reaches every row, D2). */
+/** True when `params` has no defined keys (a `remove` with such params reaches every row, docs/Collection.md). */
 export function hasNoDefinedKeys(params: unknown): boolean {
   if (typeof params !== 'object' || params === null) return true;
   for (const key of Object.keys(params)) if ((params as Record<string, unknown>)[key] !== undefined) return false;

@@ -18,7 +18,7 @@ import type { Row } from '../shared/state.js';
 
 export type { Row };
 
-/** How the normalize walker merges a row into what is already stored (BEHAVIOR §3.4). */
+/** How the normalize walker merges a row into what is already stored (docs/Entity.md). */
 export interface RowPolicy {
   /** Merges two rows; `existing` is the older side of the merge, `incoming` wins on overlap. */
   merge(existing: object, incoming: object): object;
@@ -26,7 +26,7 @@ export interface RowPolicy {
   shouldReorder(existingMeta: WriteMeta, incomingMeta: WriteMeta, existing: Row, incoming: Row): boolean;
   /**
    * A delta (a push, a removal) was computed from the row as this write found it, so it applies
-   * whatever the ordering; the row's meta then becomes the newer of the two (§7.3.3).
+   * whatever the ordering; the row's meta then becomes the newer of the two (docs/Collection.md).
    */
   readonly delta?: boolean;
 }
@@ -50,9 +50,9 @@ export interface NormalizeDelegate {
    */
   enterEntity(input: object, table: string, ref: string, row: object, fields: Readonly<Record<string, unknown>> | undefined): void;
   leaveEntity(): void;
-  /** The nearest enclosing entity of the walk (§10.3.A.1), if any. */
+  /** The nearest enclosing entity of the walk, if any (a Scalar field writes to its cell). */
   parentEntity(): EntityFrame | undefined;
-  /** Lets `input` be stored under a placeholder pk when it has none (pushed items, §15). */
+  /** Lets `input` be stored under a placeholder pk when it has none (pushed items, docs/Collection.md). */
   allowPlaceholder(input: object): void;
   /** A fresh placeholder row key when `input` was allowed one, else `undefined`. */
   placeholderPk(input: object): string | undefined;
@@ -86,18 +86,18 @@ export interface DenormalizeDelegate {
   /** The stored row, tracked as a dependency of the value being built. */
   row(table: string, key: string): Row | undefined;
   /**
-   * `lens(args)` for this read, `undefined` when it is not a valid lens (§10.2). The value being built (and its containers) is then cached per
+   * `lens(args)` for this read, `undefined` when it is not a valid lens (docs/Scalar.md). The value being built (and its containers) is then cached per
    * lens value: views under different lenses coexist, and views that read no lens are shared.
    */
   lens(lens: (args: readonly unknown[]) => unknown): string | undefined;
   /**
    * `compute()`, memoized per owner and args: reused while `input` is the same object, or a plain
-   * container holding the very same members (Query's D3).
+   * container holding the very same members (docs/Query.md, "Memoization").
    */
   computed(owner: object, input: unknown, compute: () => unknown): unknown;
 }
 
-/** What a construct may ask when building a query key from the store (BEHAVIOR §11). */
+/** What a construct may ask when building a query key from the store (docs/store.md). */
 export interface QueryDelegate {
   readonly args: readonly unknown[];
   /** The stored row, tracked as a dependency of the read. */
@@ -117,7 +117,7 @@ export interface SchemaConstruct {
   /** `undefined` when the construct cannot be read without a stored response. */
   queryKey(args: readonly unknown[], delegate: QueryDelegate): unknown;
   readonly rootInput: RootInput;
-  /** True when a `null` value must still reach `normalize` (a Scalar field stores `null`, §10.3). */
+  /** True when a `null` value must still reach `normalize` (a Scalar field stores `null`, docs/Scalar.md). */
   readonly normalizesNull?: boolean;
 }
 
@@ -137,7 +137,7 @@ export function isPlainObjectSchema(schema: unknown): schema is Record<string, u
   return proto === Object.prototype || proto === null;
 }
 
-/** What a schema accepts at the root of a write (BEHAVIOR §2.1.3). */
+/** What a schema accepts at the root of a write (docs/plain-schemas.md). */
 export function rootInputOf(schema: unknown): RootInput {
   if (Array.isArray(schema)) return 'object-or-list';
   if (isConstruct(schema)) return schema.rootInput;

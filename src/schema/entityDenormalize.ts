@@ -1,4 +1,4 @@
-/** How an Entity row becomes an instance of its class (BEHAVIOR §3.5, §3.7). */
+/** How an Entity row becomes an instance of its class (docs/Entity.md). */
 
 import { isDevelopment } from '../shared/env.js';
 import { hasOwn } from '../shared/dict.js';
@@ -56,7 +56,7 @@ function buildInstance(
   hold(instance);
   for (const [field, fieldSchema] of info.schemaEntries) {
     if (isScalarField(fieldSchema)) {
-      // §10.7.2: a Scalar field reads its cell even when the row lacks it, never the initialiser.
+      // a Scalar field reads its cell even when the row lacks it, never the initialiser.
       const stored = hasOwn(data, field) ? data[field] : undefined;
       defineField(instance, info, proto, field, fieldSchema.denormalizeField(stored, rowKey, field, cls.key, delegate));
       continue;
@@ -64,7 +64,7 @@ function buildInstance(
     if (!hasOwn(data, field)) continue;
     const value = delegate.unvisit(fieldSchema, data[field]);
     if (value === INVALID) {
-      // §3.5: a truthy initialiser makes the field required; otherwise it just reads as undefined.
+      // a truthy initialiser makes the field required; otherwise it just reads as undefined.
       if (info.required.has(field)) return INVALID;
       defineField(instance, info, proto, field, undefined);
     } else {
@@ -77,7 +77,7 @@ function buildInstance(
 
 /**
  * Row fields are data: assignment is used where it cannot reach a prototype setter or getter
- * (own initialised fields, names the prototype lacks), property definition elsewhere (§1.6).
+ * (own initialised fields, names the prototype lacks), property definition elsewhere (docs/architecture.md).
  */
 function defineField(instance: Record<string, unknown>, info: EntityInfo, proto: object, field: string, value: unknown): void {
   if (info.defaultKeys.has(field) || (field !== '__proto__' && !(field in proto))) {

@@ -8,7 +8,7 @@
  * changed, or the entity was deleted) leaves a tombstone (`null`) in the index.
  *
  * Reads check the row they find still holds the value: a write merged under an older one
- * (§3.4) may leave an entry the row no longer matches, and such an entry is a miss.
+ * (docs/Entity.md) may leave an entry the row no longer matches, and such an entry is a miss.
  */
 
 import { hasOwn } from '../shared/dict.js';

@@ -77,7 +77,7 @@ function checkKey(cls: EntityLike): void {
   );
 }
 
-/** Two classes with one key share the table (BEHAVIOR §16.19); that is allowed, but rarely meant. */
+/** Two classes with one key share the table (docs/Entity.md); that is allowed, but rarely meant. */
 function noteKey(cls: EntityLike): void {
   const other = classesByKey.get(cls.key)?.deref();
   if (other && other !== cls) {

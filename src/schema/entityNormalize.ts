@@ -1,4 +1,4 @@
-/** How an Entity turns input into a row and a ref (BEHAVIOR §3.2–3.4). */
+/** How an Entity turns input into a row and a ref (docs/Entity.md). */
 
 import { describe, ErrorCode, inputError } from '../shared/errors.js';
 import { hasOwn, setOwn } from '../shared/dict.js';
@@ -16,7 +16,7 @@ export function normalizeEntity(
   key: string | undefined,
   delegate: NormalizeDelegate,
 ): unknown {
-  // A string or number in a nested position is a ref to a row stored earlier (§2.1.2).
+  // A string or number in a nested position is a ref to a row stored earlier (docs/plain-schemas.md).
   if (typeof input === 'string' || typeof input === 'number') return String(input);
   // An array is accepted when a custom `process` turns it into an object (an order book's
   // `[price, size]` rows); the object check then applies to what `process` returns.
@@ -80,7 +80,7 @@ export function normalizeEntity(
   return rowKey;
 }
 
-/** The row key for a pk, or MISSING_PK (§3.2). */
+/** The row key for a pk, or MISSING_PK (docs/Entity.md). */
 export function checkedPk(cls: EntityClass, info: EntityInfo, pk: unknown, value: object): string {
   if (isUsablePk(pk)) return String(pk);
   const hint = info.defaultPk

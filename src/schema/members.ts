@@ -1,5 +1,5 @@
 /**
- * How containers read their members (BEHAVIOR §2.2.4–5), shared by plain arrays, `All`, `Values`,
+ * How containers read their members (docs/plain-schemas.md), shared by plain arrays, `All`, `Values`,
  * collections and their ops, and root Scalar reads. Each takes the container to fill, so a caller
  * that must hold it before its members are read (a collection list, for cycles) can pass it in.
  */

@@ -1,4 +1,4 @@
-/** The pk rules every construct shares (BEHAVIOR §3.2). */
+/** The pk rules every construct shares (docs/Entity.md). */
 
 /** A usable pk is a finite number, or a string other than `''` and `'undefined'`. */
 export function isUsablePk(pk: unknown): pk is string | number {

@@ -1,4 +1,4 @@
-/** Plain array schemas, `[S]` (BEHAVIOR §4): exactly one member schema. */
+/** Plain array schemas, `[S]` (docs/plain-schemas.md): exactly one member schema. */
 
 import { describe, ErrorCode, inputError, setupError } from '../shared/errors.js';
 import type { DenormalizeDelegate, NormalizeDelegate } from './contract.js';
@@ -29,7 +29,7 @@ export function listItems(input: unknown, what: string): readonly unknown[] {
   );
 }
 
-/** Members keep their order; each is visited with the array's own parent and key (§2.1.4). */
+/** Members keep their order; each is visited with the array's own parent and key (docs/plain-schemas.md). */
 export function normalizeArray(
   schema: readonly unknown[],
   input: unknown,
@@ -47,7 +47,7 @@ export function normalizeArray(
   return refs;
 }
 
-/** Members that come back undefined or invalid are dropped; null members are kept (§2.2.4). */
+/** Members that come back undefined or invalid are dropped; null members are kept (docs/plain-schemas.md). */
 export function denormalizeArray(schema: readonly unknown[], input: unknown, delegate: DenormalizeDelegate): unknown {
   if (!Array.isArray(input)) return input;
   const member = memberOf(schema);

@@ -1,4 +1,4 @@
-/** Plain object schemas, `{ ticker: Ticker, stats: Stats, n: 3 }` (BEHAVIOR §4, §2.2.6). */
+/** Plain object schemas, `{ ticker: Ticker, stats: Stats, n: 3 }` (docs/plain-schemas.md). */
 
 import { hasOwn, setOwn } from '../shared/dict.js';
 import { freezeInDevelopment } from '../shared/env.js';
@@ -35,7 +35,7 @@ export function normalizeObject(
   return result;
 }
 
-/** Any invalid member makes the whole object invalid; undefined members stay (§2.2.6). */
+/** Any invalid member makes the whole object invalid; undefined members stay (docs/plain-schemas.md). */
 export function denormalizeObject(
   schema: Record<string, unknown>,
   input: unknown,
@@ -56,7 +56,7 @@ export function denormalizeObject(
 /**
  * `{ a: key(A), b: key(B), n: 3 }`: an object whenever every member can be read, so a join runs
  * with absent members `undefined`. A member that is invalid (an `All` of a table never written)
- * makes the whole object invalid, as a deleted member does on read (§2.2.6).
+ * makes the whole object invalid, as a deleted member does on read (docs/plain-schemas.md).
  */
 export function objectQueryKey(
   schema: Record<string, unknown>,

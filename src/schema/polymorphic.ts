@@ -1,6 +1,6 @@
 /**
  * The shared rules of schemas whose members may be of several entity types, picked by an
- * attribute (Union, and the polymorphic forms of Values and All): BEHAVIOR §5.
+ * attribute (Union, and the polymorphic forms of Values and All): docs/Union.md.
  */
 
 import { describe, ErrorCode, setupError } from '../shared/errors.js';
@@ -64,7 +64,7 @@ export class Polymorphic {
     return hasOwn(this.members, name) ? this.members[name] : undefined;
   }
 
-  /** Member input → ref; a polymorphic member becomes `{ id, schema }`, an unknown one stays raw (D13). */
+  /** Member input → ref; a polymorphic member becomes `{ id, schema }`, an unknown one stays raw (docs/Union.md). */
   normalizeValue(value: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
     if (this.isSingle) return delegate.visit(this.single, value, parent, key);
     if (value === null || value === undefined) return value;
