@@ -56,7 +56,7 @@ function buildInstance(
   hold(instance);
   for (const [field, fieldSchema] of info.schemaEntries) {
     if (isScalarField(fieldSchema)) {
-      // a Scalar field reads its cell even when the row lacks it, never the initialiser.
+      // A Scalar field reads its cell even when the row lacks it, never the initialiser.
       const stored = hasOwn(data, field) ? data[field] : undefined;
       defineField(instance, info, proto, field, fieldSchema.denormalizeField(stored, rowKey, field, cls.key, delegate));
       continue;
@@ -64,7 +64,7 @@ function buildInstance(
     if (!hasOwn(data, field)) continue;
     const value = delegate.unvisit(fieldSchema, data[field]);
     if (value === INVALID) {
-      // a truthy initialiser makes the field required; otherwise it just reads as undefined.
+      // A truthy initialiser makes the field required; otherwise it just reads as undefined.
       if (info.required.has(field)) return INVALID;
       defineField(instance, info, proto, field, undefined);
     } else {
