@@ -51,7 +51,7 @@ export function normalize(
   // Args reach Collection pks and user callbacks: a circular or absurdly deep one is refused
   // here with a coded error, before any walk could overflow the stack.
   stableStringify(args);
-  const walk = new Walk(args, state, options.maxEntityDepth);
+  const walk = new WriteWalk(args, state, options.maxEntityDepth);
   try {
     // At the top level the input is its own parent, as in data-client (a `pk(value, parent)` may read it).
     const result = toJsonValue(walk.visit(schema, input, input, undefined), 'The result');
@@ -97,7 +97,8 @@ function checkRoot(expected: RootInput, input: unknown): void {
   );
 }
 
-class Walk implements NormalizeDelegate {
+/** The state of one write walk: the rows it queued, the entities it is inside, its depth. */
+class WriteWalk implements NormalizeDelegate {
   /** Rows by table and key, in document order (a key is placed when its entity is entered). */
   readonly pending = new Map<string, Map<string, PendingRow | undefined>>();
   /** The entities being walked, outermost first: cycles are detected against this path. */
