@@ -16,6 +16,7 @@
 import type { Dict } from '../shared/dict.js';
 import { Lru } from '../shared/Lru.js';
 import type { Row } from '../shared/state.js';
+import type { LensFn } from '../denormalize/PlainRead.js';
 
 export interface CachedValue {
   /** Flat dependency triples: this value's own row first. */
@@ -28,7 +29,7 @@ export type Entities = Dict<Dict<Row>>;
 /** Marks a lens dependency triple: `LENS, lensFn, the lens value the value was built under`. */
 export const LENS: unique symbol = Symbol('lenscache.lens');
 
-export type LensFn = (args: readonly unknown[]) => unknown;
+export type { LensFn };
 
 /** Gives the current read's value of a lens function. */
 type LensOf = (lens: LensFn) => unknown;

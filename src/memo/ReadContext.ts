@@ -1,22 +1,20 @@
 /**
- * One read of the store: implements the delegates the constructs read through, records every row
- * and table the read touches, and serves row-backed values from the EntityCache.
+ * One memoized read of the store: the plain read delegate (denormalize/PlainRead.ts), plus a
+ * record of every row and table the read touches, with row-backed values served from and stored
+ * into the EntityCache and computed results from the ComputedMemo.
  */
 
-import { INVALID, type DenormalizeDelegate, type QueryDelegate } from '../schema/contract.js';
+import { INVALID } from '../schema/contract.js';
 import type { Dict } from '../shared/dict.js';
-import { warnOnce } from '../shared/env.js';
 import type { CacheState, Row } from '../shared/state.js';
-import { queryKey } from '../denormalize/queryKey.js';
-import { isValidLens } from '../schema/Scalar.js';
-import { unvisit } from '../denormalize/unvisit.js';
+import { PlainRead, type Build } from '../denormalize/PlainRead.js';
 import type { ComputedMemo } from './ComputedMemo.js';
 import { LENS, type CachedValue, type EntityCache, type LensFn } from './EntityCache.js';
 
 /** A table a read depended on: its name, the object the read saw, and whether it read it whole. */
 export type TableRead = readonly [table: string, seen: unknown, whole: boolean];
 
-export class ReadContext implements DenormalizeDelegate, QueryDelegate {
+export class ReadContext extends PlainRead {
   /** Rows the read itself looked up (outside any entity), as `table, key, row` triples. */
   readonly deps: unknown[] = [];
   /**
@@ -28,77 +26,52 @@ export class ReadContext implements DenormalizeDelegate, QueryDelegate {
   /** Tables read whole (e.g. by All), with the object read. */
   private readonly wholeTables = new Map<string, unknown>();
   private frame: unknown[] = this.deps;
-  /** Values being built, by owner and then row: a cycle back to a row gets the same object. */
-  private readonly building = new Map<object, Map<object, object>>();
-  private depth = 0;
-  /** Set when the depth limit cut a read short: such values are not cached (they are incomplete). */
-  private truncated = false;
-  /** Each lens function's value for this read's args, computed once per read. */
-  private readonly lenses = new Map<LensFn, string | undefined>();
-  /**
-   * A lens that is not a string without `|` reads as no lens at all (§10.2), so it is recorded
-   * as `undefined`: args equal by value then share views even when the lens is an object.
-   */
-  private readonly lensOf = (lens: LensFn): string | undefined => {
-    if (this.lenses.has(lens)) return this.lenses.get(lens);
-    const raw = lens(this.args);
-    const value = isValidLens(raw) ? raw : undefined;
-    this.lenses.set(lens, value);
-    return value;
-  };
 
   constructor(
-    readonly state: CacheState,
-    readonly args: readonly unknown[],
+    state: CacheState,
+    args: readonly unknown[],
     /** `argsKey(args)`: the memo key of results computed for these args. */
     private readonly argsKey: string,
     private readonly cache: EntityCache,
     private readonly memo: ComputedMemo,
-    private readonly maxEntityDepth: number,
-  ) {}
+    maxEntityDepth: number,
+  ) {
+    super(state.entities, args, maxEntityDepth);
+  }
 
-  lens(lens: LensFn): string | undefined {
+  override lens(lens: LensFn): string | undefined {
     const value = this.lensOf(lens);
     this.frame.push(LENS, lens, value);
     return value;
   }
 
-  computed(owner: object, input: unknown, compute: () => unknown): unknown {
+  override computed(owner: object, input: unknown, compute: () => unknown): unknown {
     return this.memo.get(owner, this.argsKey, input, compute);
   }
 
-  unvisit(schema: unknown, input: unknown): unknown {
-    return unvisit(schema, input, this);
-  }
-
-  queryKey(schema: unknown, args: readonly unknown[]): unknown {
-    return queryKey(schema, args, this);
-  }
-
-  row(table: string, key: string): Row | undefined {
-    const row = this.state.entities[table]?.[key];
+  override row(table: string, key: string): Row | undefined {
+    const row = this.entities[table]?.[key];
     this.frame.push(table, key, row);
     return row;
   }
 
-  table(table: string): Dict<Row> | undefined {
-    const value = this.state.entities[table];
+  override table(table: string): Dict<Row> | undefined {
+    const value = this.entities[table];
     this.wholeTables.set(table, value);
     return value;
   }
 
-  entity(table: string, key: string, build: (row: object, hold: (value: object) => void) => unknown, owner: object): unknown {
-    const entities = this.state.entities;
+  /** The memoized entity read: a cycle, then the EntityCache, then a walk that records deps. */
+  override entity(table: string, key: string, build: Build, owner: object): unknown {
+    const entities = this.entities;
     const row = entities[table]?.[key];
     if (row === undefined || row === null) {
       this.frame.push(table, key, row);
       return row === null ? INVALID : undefined;
     }
-    let building = this.building.get(owner);
-    if (!building) this.building.set(owner, (building = new Map()));
-    const held = building.get(row);
+    const held = this.held(owner, row);
     if (held) {
-      // A cycle back to a row being built: the same object, as §3.7 asks of recursive graphs.
+      // A cycle back to a row being built: the same object, as recursive graphs need.
       this.frame.push(table, key, row);
       return held;
     }
@@ -107,10 +80,7 @@ export class ReadContext implements DenormalizeDelegate, QueryDelegate {
       this.adopt(cached);
       return cached.value;
     }
-    if (this.depth >= this.maxEntityDepth) {
-      // §2.2.9: reads never throw for depth; deeper refs stay as they are stored.
-      warnOnce(`A read nests entities deeper than maxEntityDepth (${this.maxEntityDepth}); deeper refs are left unresolved.`);
-      this.truncated = true;
+    if (this.tooDeep()) {
       this.frame.push(table, key, row);
       return key;
     }
@@ -119,16 +89,14 @@ export class ReadContext implements DenormalizeDelegate, QueryDelegate {
     const truncatedBefore = this.truncated;
     this.truncated = false;
     this.frame = frame;
-    this.depth++;
     let value: unknown;
     try {
-      value = build(row, instance => building.set(row, instance));
+      value = this.build(owner, row, build);
     } finally {
-      this.depth--;
       this.frame = parent;
-      building.delete(row);
     }
     const built: CachedValue = { deps: frame, value };
+    // Values the depth limit cut short are incomplete: they are not cached.
     if (!this.truncated) this.cache.set(owner, row, built, entities);
     this.truncated ||= truncatedBefore;
     this.adopt(built);
@@ -150,7 +118,7 @@ export class ReadContext implements DenormalizeDelegate, QueryDelegate {
   tablesRead(): TableRead[] {
     const tables: TableRead[] = [...this.wholeTables].map(([table, seen]) => [table, seen, true]);
     const named = new Set(this.wholeTables.keys());
-    const entities = this.state.entities;
+    const entities = this.entities;
     let last: string | undefined;
     this.forEachDep(table => {
       if (table !== last && !named.has(table)) {
