@@ -13,42 +13,17 @@
  * and B must not evict each other), up to `viewsPerRow`, least recently used first out.
  */
 
-import type { Dict } from '../shared/dict.js';
 import { Lru } from '../shared/Lru.js';
-import type { Row } from '../shared/state.js';
 import type { LensFn } from '../denormalize/PlainRead.js';
+import { depsValid, forEachLens, type Entities, type LensOf } from './deps.js';
+
+export { LENS, type Entities } from './deps.js';
+export type { LensFn };
 
 export interface CachedValue {
   /** Flat dependency triples: this value's own row first. */
   readonly deps: readonly unknown[];
   readonly value: unknown;
-}
-
-export type Entities = Dict<Dict<Row>>;
-
-/** Marks a lens dependency triple: `LENS, lensFn, the lens value the value was built under`. */
-export const LENS: unique symbol = Symbol('lenscache.lens');
-
-export type { LensFn };
-
-/** Gives the current read's value of a lens function. */
-type LensOf = (lens: LensFn) => unknown;
-
-/**
- * True when every row dependency is unchanged and, given `lensOf`, every lens gives the value the
- * value was built under. Without `lensOf` lens dependencies are not looked at (a view found by its
- * lens values has them right already).
- */
-export function depsValid(deps: readonly unknown[], entities: Entities, lensOf?: LensOf): boolean {
-  for (let i = 0; i < deps.length; i += 3) {
-    const table = deps[i];
-    if (table === LENS) {
-      if (lensOf && !Object.is(lensOf(deps[i + 1] as LensFn), deps[i + 2])) return false;
-    } else if (entities[table as string]?.[deps[i + 1] as string] !== deps[i + 2]) {
-      return false;
-    }
-  }
-  return true;
 }
 
 /** The views of one row under different lens values, by the values of the lenses they read. */
@@ -122,9 +97,9 @@ function isViews(slot: CachedValue | Views): slot is Views {
 /** The distinct lens functions a value read, in the order first read. */
 function lensesOf(deps: readonly unknown[]): LensFn[] {
   const lenses: LensFn[] = [];
-  for (let i = 0; i < deps.length; i += 3) {
-    if (deps[i] === LENS && !lenses.includes(deps[i + 1] as LensFn)) lenses.push(deps[i + 1] as LensFn);
-  }
+  forEachLens(deps, lens => {
+    if (!lenses.includes(lens)) lenses.push(lens);
+  });
   return lenses;
 }
 
@@ -135,8 +110,12 @@ function sameLenses(a: readonly LensFn[], b: readonly LensFn[]): boolean {
 /** The lens values a cached value was built under, as recorded in its deps. */
 function recordedLens(deps: readonly unknown[]): LensOf {
   return lens => {
-    for (let i = 0; i < deps.length; i += 3) if (deps[i] === LENS && deps[i + 1] === lens) return deps[i + 2];
-    return undefined;
+    let found: unknown;
+    let seen = false;
+    forEachLens(deps, (each, value) => {
+      if (!seen && each === lens) [found, seen] = [value, true];
+    });
+    return found;
   };
 }
 

@@ -9,7 +9,8 @@ import type { Dict } from '../shared/dict.js';
 import type { CacheState, Row } from '../shared/state.js';
 import { PlainRead, type Build } from '../denormalize/PlainRead.js';
 import type { ComputedMemo } from './ComputedMemo.js';
-import { LENS, type CachedValue, type EntityCache, type LensFn } from './EntityCache.js';
+import type { CachedValue, EntityCache, LensFn } from './EntityCache.js';
+import { appendAll, dropSelf, LENS, someDep, VIA } from './deps.js';
 
 /** A table a read depended on: its name, the object the read saw, and whether it read it whole. */
 export type TableRead = readonly [table: string, seen: unknown, whole: boolean];
@@ -26,6 +27,10 @@ export class ReadContext extends PlainRead {
   /** Tables read whole (e.g. by All), with the object read. */
   private readonly wholeTables = new Map<string, unknown>();
   private frame: unknown[] = this.deps;
+  /** The entities being built on the current path, as `owner, row, frame` triples. */
+  private readonly open: unknown[] = [];
+  /** Frames a cycle closed onto: their VIA triples naming themselves are dropped once built. */
+  private closedOnto: Set<unknown[]> | undefined;
 
   constructor(
     state: CacheState,
@@ -71,8 +76,7 @@ export class ReadContext extends PlainRead {
     }
     const held = this.held(owner, row);
     if (held) {
-      // A cycle back to a row being built: the same object, as recursive graphs need.
-      this.frame.push(table, key, row);
+      this.closeCycle(owner, row, table, key);
       return held;
     }
     const cached = this.cache.get(owner, row, entities, this.lensOf);
@@ -89,18 +93,37 @@ export class ReadContext extends PlainRead {
     const truncatedBefore = this.truncated;
     this.truncated = false;
     this.frame = frame;
+    this.open.push(owner, row, frame);
     let value: unknown;
     try {
       value = this.build(owner, row, build);
     } finally {
       this.frame = parent;
+      this.open.length -= 3;
     }
+    if (this.closedOnto?.delete(frame)) dropSelf(frame);
     const built: CachedValue = { deps: frame, value };
     // Values the depth limit cut short are incomplete: they are not cached.
     if (!this.truncated) this.cache.set(owner, row, built, entities);
     this.truncated ||= truncatedBefore;
     this.adopt(built);
     return value;
+  }
+
+  /**
+   * A cycle back to a row being built gets the same object, as recursive graphs need. The value
+   * closing the cycle then holds that object, so it depends on all the entity reads (VIA its frame).
+   */
+  private closeCycle(owner: object, row: object, table: string, key: string): void {
+    this.frame.push(table, key, row);
+    const open = this.open;
+    for (let i = open.length - 3; i >= 0; i -= 3) {
+      if (open[i] !== owner || open[i + 1] !== row) continue;
+      const target = open[i + 2] as unknown[];
+      this.frame.push(VIA, target, undefined);
+      (this.closedOnto ??= new Set()).add(target);
+      return;
+    }
   }
 
   /** Makes a value's dependencies those of the value being built (or of the whole read). */
@@ -129,30 +152,4 @@ export class ReadContext extends PlainRead {
     });
     return tables;
   }
-}
-
-/**
- * True as soon as `test(table, key, row)` is true for a row dependency of a read: its own `deps`,
- * then its top-level `children`'s. Takes the arrays rather than the ReadContext, so what keeps a
- * read's dependencies does not keep the whole context (and the state it read) alive.
- */
-export function someDep(
-  deps: readonly unknown[],
-  children: readonly CachedValue[],
-  test: (table: string, key: string, row: unknown) => boolean,
-): boolean {
-  if (someTriple(deps, test)) return true;
-  for (const child of children) if (someTriple(child.deps, test)) return true;
-  return false;
-}
-
-function someTriple(deps: readonly unknown[], test: (table: string, key: string, row: unknown) => boolean): boolean {
-  for (let i = 0; i < deps.length; i += 3) {
-    if (deps[i] !== LENS && test(deps[i] as string, deps[i + 1] as string, deps[i + 2])) return true;
-  }
-  return false;
-}
-
-function appendAll(target: unknown[], items: readonly unknown[]): void {
-  for (let i = 0; i < items.length; i++) target.push(items[i]);
 }

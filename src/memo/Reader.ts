@@ -17,7 +17,8 @@ import { changedKeys } from '../shared/tableDiffs.js';
 import type { CacheState } from '../shared/state.js';
 import { ComputedMemo } from './ComputedMemo.js';
 import { EntityCache, type Entities } from './EntityCache.js';
-import { ReadContext, someDep, type TableRead } from './ReadContext.js';
+import { someDep } from './deps.js';
+import { ReadContext, type TableRead } from './ReadContext.js';
 import { firstMember, reuse } from './reuse.js';
 
 /** One memoized read. `value` may be INVALID (read as deleted). */

@@ -1,0 +1,96 @@
+/**
+ * The dependency record of a memoized value: flat triples, read in steps of three.
+ * - `table, key, row`: a row the value read, valid while the state holds that very object;
+ * - `LENS, lensFn, value`: the lens value the value was built under;
+ * - `VIA, deps, undefined`: the value closed a cycle onto an entity still being built, so it holds
+ *   that entity's object and depends on all that entity read (`deps`, its record, complete once
+ *   the entity is built). A record never names itself through VIA (cycles are cut when the entity
+ *   is done, `dropSelf`), so following VIA always ends.
+ */
+
+import type { LensFn } from '../denormalize/PlainRead.js';
+import type { Dict } from '../shared/dict.js';
+import type { Row } from '../shared/state.js';
+
+export type Entities = Dict<Dict<Row>>;
+
+/** Marks a lens dependency triple: `LENS, lensFn, the lens value the value was built under`. */
+export const LENS: unique symbol = Symbol('lenscache.lens');
+/** Marks a dependency on the whole record of an entity a cycle closed onto. */
+export const VIA: unique symbol = Symbol('lenscache.via');
+
+/** Gives the current read's value of a lens function. */
+export type LensOf = (lens: LensFn) => unknown;
+
+/**
+ * True when every row dependency is unchanged and, given `lensOf`, every lens gives the value the
+ * value was built under. Without `lensOf` lens dependencies are not looked at (a view found by its
+ * lens values has them right already).
+ */
+export function depsValid(deps: readonly unknown[], entities: Entities, lensOf?: LensOf): boolean {
+  for (let i = 0; i < deps.length; i += 3) {
+    const table = deps[i];
+    if (table === LENS) {
+      if (lensOf && !Object.is(lensOf(deps[i + 1] as LensFn), deps[i + 2])) return false;
+    } else if (table === VIA) {
+      const target = deps[i + 1] as readonly unknown[];
+      if (target !== deps && !depsValid(target, entities, lensOf)) return false;
+    } else if (entities[table as string]?.[deps[i + 1] as string] !== deps[i + 2]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** True as soon as `test` is true for a row triple of `deps`, or of a record it names through VIA. */
+export function someRow(deps: readonly unknown[], test: (table: string, key: string, row: unknown) => boolean): boolean {
+  for (let i = 0; i < deps.length; i += 3) {
+    const table = deps[i];
+    if (table === LENS) continue;
+    if (table === VIA) {
+      if (deps[i + 1] !== deps && someRow(deps[i + 1] as readonly unknown[], test)) return true;
+    } else if (test(table as string, deps[i + 1] as string, deps[i + 2])) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Calls `visit` for each lens triple of `deps` and of the records it names through VIA. */
+export function forEachLens(deps: readonly unknown[], visit: (lens: LensFn, value: unknown) => void): void {
+  for (let i = 0; i < deps.length; i += 3) {
+    if (deps[i] === LENS) visit(deps[i + 1] as LensFn, deps[i + 2]);
+    else if (deps[i] === VIA && deps[i + 1] !== deps) forEachLens(deps[i + 1] as readonly unknown[], visit);
+  }
+}
+
+/** Removes the VIA triples of `deps` that name `deps` itself (cycles closed onto its own entity). */
+export function dropSelf(deps: unknown[]): void {
+  let to = 0;
+  for (let i = 0; i < deps.length; i += 3) {
+    if (deps[i] === VIA && deps[i + 1] === deps) continue;
+    deps[to++] = deps[i];
+    deps[to++] = deps[i + 1];
+    deps[to++] = deps[i + 2];
+  }
+  deps.length = to;
+}
+
+/**
+ * True as soon as `test(table, key, row)` is true for a row dependency of a read: its own `deps`,
+ * then its top-level `children`'s. Takes the arrays rather than the ReadContext, so what keeps a
+ * read's dependencies does not keep the whole context (and the state it read) alive.
+ */
+export function someDep(
+  deps: readonly unknown[],
+  children: readonly { readonly deps: readonly unknown[] }[],
+  test: (table: string, key: string, row: unknown) => boolean,
+): boolean {
+  if (someRow(deps, test)) return true;
+  for (const child of children) if (someRow(child.deps, test)) return true;
+  return false;
+}
+
+export function appendAll(target: unknown[], items: readonly unknown[]): void {
+  for (let i = 0; i < items.length; i++) target.push(items[i]);
+}
