@@ -20,11 +20,15 @@ export type LensFn = (args: readonly unknown[]) => unknown;
 export type Build = (row: object, hold: (value: object) => void) => unknown;
 
 export class PlainRead implements DenormalizeDelegate, QueryDelegate {
-  /** Values being built, by owner and then row: a cycle back to a row gets the same object. */
-  private readonly building = new Map<object, Map<object, object>>();
+  /**
+   * The entities being built on the current path, as `owner, row, object, extra` quads: `object`
+   * once the build holds it (a cycle back to the row then gets that object), `extra` what a
+   * subclass keeps per entity (the memo: its dependency record). Scanned from the top, since
+   * paths are short: cheaper than maps kept per owner.
+   */
+  protected readonly path: unknown[] = [];
   /** Values already built in this read, by owner and then row. */
   private readonly built = new Map<object, Map<object, unknown>>();
-  private depth = 0;
   /** Set when the depth limit cut the value being built short (it is then incomplete). */
   protected truncated = false;
   private readonly lenses = new Map<LensFn, string | undefined>();
@@ -93,12 +97,22 @@ export class PlainRead implements DenormalizeDelegate, QueryDelegate {
 
   /** The object `owner` is building from `row` further up the current path, if any. */
   protected held(owner: object, row: object): object | undefined {
-    return this.building.get(owner)?.get(row);
+    const at = this.heldAt(owner, row);
+    return at < 0 ? undefined : (this.path[at + 2] as object);
+  }
+
+  /** Where on the path `owner` holds an object built from `row`, or -1. */
+  protected heldAt(owner: object, row: object): number {
+    const path = this.path;
+    for (let i = path.length - 4; i >= 0; i -= 4) {
+      if (path[i + 1] === row && path[i] === owner) return path[i + 2] === undefined ? -1 : i;
+    }
+    return -1;
   }
 
   /** True when one more entity would pass `maxEntityDepth`: the ref is then left as stored. */
   protected tooDeep(): boolean {
-    if (this.depth < this.maxEntityDepth) return false;
+    if (this.path.length < this.maxEntityDepth * 4) return false;
     // Reads never throw for depth; deeper refs stay as they are stored.
     warnOnce(`A read nests entities deeper than maxEntityDepth (${this.maxEntityDepth}); deeper refs are left unresolved.`);
     this.truncated = true;
@@ -106,16 +120,16 @@ export class PlainRead implements DenormalizeDelegate, QueryDelegate {
   }
 
   /** Builds a row-backed value one level deeper, with `row` held for cycles while it is built. */
-  protected build(owner: object, row: object, build: Build): unknown {
-    let building = this.building.get(owner);
-    if (!building) this.building.set(owner, (building = new Map()));
-    const rows = building;
-    this.depth++;
+  protected build(owner: object, row: object, build: Build, extra?: unknown): unknown {
+    const path = this.path;
+    const at = path.length;
+    path.push(owner, row, undefined, extra);
     try {
-      return build(row, instance => rows.set(row, instance));
+      return build(row, instance => {
+        path[at + 2] = instance;
+      });
     } finally {
-      this.depth--;
-      rows.delete(row);
+      path.length = at;
     }
   }
 }

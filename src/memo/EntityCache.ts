@@ -2,11 +2,12 @@
  * The memo of row-backed values: entities, collection lists, Scalar cell copies.
  *
  * A value is cached under the row object it was built from, with the list of everything it read
- * (its dependencies, as flat triples): `table, key, row` for each row, and `LENS, lensFn, value`
- * for each lens it read. It is reused while each of those rows is the very same object in the
- * current state and each lens gives the same value for the current args. Because writes keep
- * untouched rows identical, a write invalidates only the values that read a changed row, and
- * their ancestors; and a value that read no lens is shared by every lens.
+ * (its dependencies, as flat triples, memo/deps.ts): `table, key, row` for each row, `LENS,
+ * lensFn, value` for each lens it read, and `VIA` links for cycles. It is reused while each of
+ * those rows is the very same object in the current state and each lens gives the same value for
+ * the current args. Because writes keep untouched rows identical, a write invalidates only the
+ * values that read a changed row, and their ancestors; and a value that read no lens is shared by
+ * every lens.
  *
  * Keys are the row objects themselves in a WeakMap, so cached values are released with their
  * rows. Per row, the views under different lens values coexist (two components at portfolios A

@@ -27,8 +27,6 @@ export class ReadContext extends PlainRead {
   /** Tables read whole (e.g. by All), with the object read. */
   private readonly wholeTables = new Map<string, unknown>();
   private frame: unknown[] = this.deps;
-  /** The entities being built on the current path, as `owner, row, frame` triples. */
-  private readonly open: unknown[] = [];
   /** Frames a cycle closed onto: their VIA triples naming themselves are dropped once built. */
   private closedOnto: Set<unknown[]> | undefined;
 
@@ -74,10 +72,10 @@ export class ReadContext extends PlainRead {
       this.frame.push(table, key, row);
       return row === null ? INVALID : undefined;
     }
-    const held = this.held(owner, row);
-    if (held) {
-      this.closeCycle(owner, row, table, key);
-      return held;
+    const at = this.heldAt(owner, row);
+    if (at >= 0) {
+      this.closeCycle(at, table, key, row);
+      return this.path[at + 2];
     }
     const cached = this.cache.get(owner, row, entities, this.lensOf);
     if (cached) {
@@ -93,13 +91,11 @@ export class ReadContext extends PlainRead {
     const truncatedBefore = this.truncated;
     this.truncated = false;
     this.frame = frame;
-    this.open.push(owner, row, frame);
     let value: unknown;
     try {
-      value = this.build(owner, row, build);
+      value = this.build(owner, row, build, frame);
     } finally {
       this.frame = parent;
-      this.open.length -= 3;
     }
     if (this.closedOnto?.delete(frame)) dropSelf(frame);
     const built: CachedValue = { deps: frame, value };
@@ -114,16 +110,11 @@ export class ReadContext extends PlainRead {
    * A cycle back to a row being built gets the same object, as recursive graphs need. The value
    * closing the cycle then holds that object, so it depends on all the entity reads (VIA its frame).
    */
-  private closeCycle(owner: object, row: object, table: string, key: string): void {
+  private closeCycle(at: number, table: string, key: string, row: object): void {
     this.frame.push(table, key, row);
-    const open = this.open;
-    for (let i = open.length - 3; i >= 0; i -= 3) {
-      if (open[i] !== owner || open[i + 1] !== row) continue;
-      const target = open[i + 2] as unknown[];
-      this.frame.push(VIA, target, undefined);
-      (this.closedOnto ??= new Set()).add(target);
-      return;
-    }
+    const target = this.path[at + 3] as unknown[];
+    this.frame.push(VIA, target, undefined);
+    (this.closedOnto ??= new Set()).add(target);
   }
 
   /** Makes a value's dependencies those of the value being built (or of the whole read). */

@@ -8,11 +8,9 @@
  *   is done, `dropSelf`), so following VIA always ends.
  */
 
-import type { LensFn } from '../denormalize/PlainRead.js';
-import type { Dict } from '../shared/dict.js';
-import type { Row } from '../shared/state.js';
+import type { Entities, LensFn } from '../denormalize/PlainRead.js';
 
-export type Entities = Dict<Dict<Row>>;
+export type { Entities };
 
 /** Marks a lens dependency triple: `LENS, lensFn, the lens value the value was built under`. */
 export const LENS: unique symbol = Symbol('lenscache.lens');
