@@ -73,3 +73,32 @@ test('the closing value read on its own follows a change to what the cycle start
   expect(link.back!.tag.label).toBe('y');
   expect(link.back!.link).toBe(link);
 });
+
+test('two lenses, one read by the cycle start after the link: a view of the link is not reused under the other', () => {
+  class Ring extends Entity {
+    id = '';
+    left = 0;
+    link = Link.fromJS();
+    right = 0;
+    static override key = 'CRing';
+  }
+  class Hop extends Entity {
+    id = '';
+    back: Ring | null = null;
+    static override key = 'CHop';
+  }
+  const left = new Scalar({ lens: args => (args[0] as { l?: string }).l, key: 'cleft', entity: Ring });
+  const right = new Scalar({ lens: args => (args[0] as { r?: string }).r, key: 'cright', entity: Ring });
+  Ring.schema = { left, link: Hop, right };
+  Hop.schema = { back: Ring };
+  const { cache, store } = makeStore();
+  store.dispatch(cache.set(Ring, { l: 'x', r: 'p' }, { id: 'g', left: 1, right: 10, link: { id: 'h', back: { id: 'g' } } }));
+  store.dispatch(cache.setResponse({ key: () => 'left', schema: new Values(left) }, { l: 'y' }, { g: { left: 2 } }));
+  store.dispatch(cache.setResponse({ key: () => 'right', schema: new Values(right) }, { r: 'q' }, { g: { right: 20 } }));
+  const read = (l: string, r: string) => cache.selectQuery(store.getState(), Ring, { id: 'g', l, r }) as Ring;
+  read('x', 'p');
+  read('y', 'p');
+  const ring = read('y', 'q');
+  expect([ring.left, ring.right]).toEqual([2, 20]);
+  expect(ring.link.back).toBe(ring);
+});

@@ -59,7 +59,7 @@ export class EntityCache {
     const key = lensKey(slot.lenses, lensOf);
     const view = slot.byLens.get(key);
     if (view === undefined) return undefined;
-    if (!depsValid(view.deps, entities)) {
+    if (!depsValid(view.deps, entities, undefined, lensOf)) {
       slot.byLens.delete(key);
       return undefined;
     }

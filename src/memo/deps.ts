@@ -23,16 +23,17 @@ export type LensOf = (lens: LensFn) => unknown;
 /**
  * True when every row dependency is unchanged and, given `lensOf`, every lens gives the value the
  * value was built under. Without `lensOf` lens dependencies are not looked at (a view found by its
- * lens values has them right already).
+ * lens values has them right already), except in records named through VIA, checked with
+ * `viaLensOf`: the entity a cycle closed onto may read lenses after the view was keyed.
  */
-export function depsValid(deps: readonly unknown[], entities: Entities, lensOf?: LensOf): boolean {
+export function depsValid(deps: readonly unknown[], entities: Entities, lensOf?: LensOf, viaLensOf?: LensOf): boolean {
   for (let i = 0; i < deps.length; i += 3) {
     const table = deps[i];
     if (table === LENS) {
       if (lensOf && !Object.is(lensOf(deps[i + 1] as LensFn), deps[i + 2])) return false;
     } else if (table === VIA) {
       const target = deps[i + 1] as readonly unknown[];
-      if (target !== deps && !depsValid(target, entities, lensOf)) return false;
+      if (target !== deps && !depsValid(target, entities, lensOf ?? viaLensOf, viaLensOf)) return false;
     } else if (entities[table as string]?.[deps[i + 1] as string] !== deps[i + 2]) {
       return false;
     }
