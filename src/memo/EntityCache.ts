@@ -16,7 +16,7 @@
 
 import { Lru } from '../shared/Lru.js';
 import type { LensFn } from '../denormalize/PlainRead.js';
-import { depsValid, forEachLens, type Entities, type LensOf } from './deps.js';
+import { depsValid, lensesIn, lensValueIn, NOT_READ, type Entities, type LensOf } from './deps.js';
 
 export { LENS, type Entities } from './deps.js';
 export type { LensFn };
@@ -97,11 +97,7 @@ function isViews(slot: CachedValue | Views): slot is Views {
 
 /** The distinct lens functions a value read, in the order first read. */
 function lensesOf(deps: readonly unknown[]): LensFn[] {
-  const lenses: LensFn[] = [];
-  forEachLens(deps, lens => {
-    if (!lenses.includes(lens)) lenses.push(lens);
-  });
-  return lenses;
+  return lensesIn(deps, []);
 }
 
 function sameLenses(a: readonly LensFn[], b: readonly LensFn[]): boolean {
@@ -111,12 +107,8 @@ function sameLenses(a: readonly LensFn[], b: readonly LensFn[]): boolean {
 /** The lens values a cached value was built under, as recorded in its deps. */
 function recordedLens(deps: readonly unknown[]): LensOf {
   return lens => {
-    let found: unknown;
-    let seen = false;
-    forEachLens(deps, (each, value) => {
-      if (!seen && each === lens) [found, seen] = [value, true];
-    });
-    return found;
+    const value = lensValueIn(deps, lens);
+    return value === NOT_READ ? undefined : value;
   };
 }
 

@@ -55,12 +55,31 @@ export function someRow(deps: readonly unknown[], test: (table: string, key: str
   return false;
 }
 
-/** Calls `visit` for each lens triple of `deps` and of the records it names through VIA. */
-export function forEachLens(deps: readonly unknown[], visit: (lens: LensFn, value: unknown) => void): void {
+/** Adds to `lenses` the lens functions `deps` read (and the records it names through VIA read). */
+export function lensesIn(deps: readonly unknown[], lenses: LensFn[]): LensFn[] {
   for (let i = 0; i < deps.length; i += 3) {
-    if (deps[i] === LENS) visit(deps[i + 1] as LensFn, deps[i + 2]);
-    else if (deps[i] === VIA && deps[i + 1] !== deps) forEachLens(deps[i + 1] as readonly unknown[], visit);
+    if (deps[i] === LENS) {
+      if (!lenses.includes(deps[i + 1] as LensFn)) lenses.push(deps[i + 1] as LensFn);
+    } else if (deps[i] === VIA && deps[i + 1] !== deps) {
+      lensesIn(deps[i + 1] as readonly unknown[], lenses);
+    }
   }
+  return lenses;
+}
+
+/** What `lensValueIn` gives for a lens the record never read. */
+export const NOT_READ: unique symbol = Symbol('lenscache.notRead');
+
+/** The value `lens` had when `deps` was recorded (looking through VIA too), or NOT_READ. */
+export function lensValueIn(deps: readonly unknown[], lens: LensFn): unknown {
+  for (let i = 0; i < deps.length; i += 3) {
+    if (deps[i] === LENS && deps[i + 1] === lens) return deps[i + 2];
+    if (deps[i] === VIA && deps[i + 1] !== deps) {
+      const value = lensValueIn(deps[i + 1] as readonly unknown[], lens);
+      if (value !== NOT_READ) return value;
+    }
+  }
+  return NOT_READ;
 }
 
 /** Removes the VIA triples of `deps` that name `deps` itself (cycles closed onto its own entity). */
