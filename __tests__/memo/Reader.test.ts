@@ -1,5 +1,5 @@
 /**
- * Reads through `cache.selectQuery` (BEHAVIOR §2.2, §3.5–3.7, §5.5, §6, §8, §11): what comes back
+ * Reads through `cache.selectQuery` (the construct pages in docs/, and docs/store.md): what comes back
  * for present, missing and deleted data, in every queryable shape.
  */
 import { All, Invalidate, Values } from '../../src/index';
@@ -29,7 +29,7 @@ function setup() {
   return { cache, store, write, read };
 }
 
-describe('Entity reads (§11)', () => {
+describe('Entity reads', () => {
   test('by pk string, number and object args', () => {
     const { write, read } = setup();
     write(User, { id: '1', name: 'Ada' });
@@ -42,7 +42,7 @@ describe('Entity reads (§11)', () => {
 
     const seven = read(User, 7);
     expect(seven?.name).toBe('Seven');
-    // §3.2.4: the row keeps the original field type.
+    // The row keeps the original field type.
     expect(seven?.id).toBe(7);
     expect(read(User, '7')).toBe(seven);
     expect(read(User, { id: 7 })).toBe(seven);
@@ -113,7 +113,7 @@ describe('Entity reads (§11)', () => {
   });
 });
 
-describe('nested fields (§2.2.2, §3.5)', () => {
+describe('nested fields', () => {
   test('a missing nested row reads as an undefined field, and the parent updates once it appears', () => {
     const { write, read } = setup();
     write(Article, { id: 'a1', title: 'T', author: 'u9' });
@@ -165,7 +165,7 @@ describe('nested fields (§2.2.2, §3.5)', () => {
     expect(post?.comments[0]).toBe(read(Comment, 'c1'));
   });
 
-  test('a recursive graph resolves to shared objects (§3.7)', () => {
+  test('a recursive graph resolves to shared objects', () => {
     const { write, read } = setup();
     write(Report, { id: 'r1', title: 'Q1', author: { id: 'p1', name: 'Ada', reports: ['r1', 'r2'] } });
     write(Report, { id: 'r2', title: 'Q2', author: 'p1' });
@@ -180,7 +180,7 @@ describe('nested fields (§2.2.2, §3.5)', () => {
   });
 });
 
-describe('All (§6)', () => {
+describe('All', () => {
   test('every live row in table order; tombstones excluded', () => {
     const { write, read } = setup();
     write([User], [
@@ -236,7 +236,7 @@ describe('All (§6)', () => {
   });
 });
 
-describe('Union queryKey (§5.5)', () => {
+describe('Union queryKey', () => {
   test('the attribute of args[0] picks the member, with no fallback', () => {
     const { write, read } = setup();
     write(User, { id: '1', name: 'User one' });
@@ -265,7 +265,7 @@ describe('Union queryKey (§5.5)', () => {
   });
 });
 
-describe('plain-object joins (§4, §9, §11)', () => {
+describe('plain-object joins', () => {
   test('both members present', () => {
     const { write, read } = setup();
     write(Ticker, { product_id: 'BTC', price: 100 });
@@ -300,7 +300,7 @@ describe('plain-object joins (§4, §9, §11)', () => {
   });
 });
 
-describe('schemas that are not queryable (§11)', () => {
+describe('schemas that are not queryable', () => {
   test('[S] and Values read as undefined even when their rows are cached', () => {
     const { write, read } = setup();
     write([User], [{ id: '1', name: 'Ada' }]);
@@ -312,7 +312,7 @@ describe('schemas that are not queryable (§11)', () => {
   });
 });
 
-describe('Lazy (§8)', () => {
+describe('Lazy', () => {
   test('a lazy field reads back its raw refs; Lazy.query resolves a list of ids, dropping missing ones', () => {
     const { cache, store, write, read } = setup();
     write(Department, {

@@ -1,5 +1,5 @@
 /**
- * The memo caches keyed by args are bounded (BEHAVIOR §16.20, `argsCacheSize`): distinct args
+ * The memo caches keyed by args are bounded (`argsCacheSize`): distinct args
  * beyond the bound evict the least recently read ones, while row-backed entities stay shared.
  */
 import { All, Entity, Query } from '../../src/index';
@@ -34,7 +34,7 @@ test('reads under more distinct args than argsCacheSize evict the oldest, and on
   expect(pkCalls).toBe(calls); // remembered: not walked again
   const secondAgain = read('2');
   expect(pkCalls).toBe(calls + 1); // forgotten, so walked again...
-  // ...and, holding the very same entity (shared by row), it is the same container again (§12.2).
+  // ...and, holding the very same entity (shared by row), it is the same container again.
   expect(secondAgain?.item).toBe(second?.item);
   expect(secondAgain).toBe(second);
   calls = pkCalls;

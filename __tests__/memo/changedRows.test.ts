@@ -1,5 +1,5 @@
 /**
- * Reads skip changes to rows they did not read (BEHAVIOR §12): the reducer records which keys each
+ * Reads skip changes to rows they did not read (docs/architecture.md, "Reads and the memo model"): the reducer records which keys each
  * write changed per table, and a read whose tables changed only elsewhere is served as it was,
  * while a read of any changed (or newly added, or removed) row is walked again.
  */

@@ -9,7 +9,7 @@ class Node extends Entity {
 }
 Node.schema = { next: Node };
 
-describe('read depth (BEHAVIOR §2.2.9)', () => {
+describe('read depth', () => {
   test('refs deeper than maxEntityDepth stay unresolved, with one warning, and reads do not throw', () => {
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => {});
     const { cache, store } = makeStore({ maxEntityDepth: 3 });

@@ -1,5 +1,5 @@
 /**
- * Memoization and referential equality of reads (BEHAVIOR §12): which objects must stay the same
+ * Memoization and referential equality of reads (docs/architecture.md, "Reads and the memo model"): which objects must stay the same
  * (`toBe`) and which must be new (`not.toBe`) after each kind of store update.
  */
 import { All } from '../../src/index';
@@ -114,7 +114,7 @@ describe('unrelated updates keep the whole result', () => {
     expect(read(Post, 'p1')).toBe(p1);
   });
 
-  test('an identical rewrite (D8), even a later one that only moves meta forward', () => {
+  test('an identical rewrite (a no-op write), even a later one that only moves meta forward', () => {
     const { cache, store, write, read } = setup();
     const list = read(posts);
     const p1 = byId(list, 'p1');

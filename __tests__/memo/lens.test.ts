@@ -1,7 +1,7 @@
 /**
- * Lens buckets (BEHAVIOR §12, §10.7.5): views of the Company list at different portfolios coexist,
+ * Lens buckets (docs/architecture.md, "Lens views"): views of the Company list at different portfolios coexist,
  * share every entity that reads no lens, and are invalidated only by the rows and cells they read.
- * Memo caches keyed by lens or args are bounded (`lensCacheSize`, `argsCacheSize`; §16.20).
+ * Memo caches keyed by lens or args are bounded (`lensCacheSize`, `argsCacheSize`).
  *
  * Reads with args equal by value are served whole by the per-args memo; `fresh(lens)` makes args
  * never seen before (the list's pk ignores them), so the read reaches the per-row lens buckets.
@@ -82,7 +82,7 @@ describe('lens switches', () => {
   });
 });
 
-describe('which objects a write replaces (§12 table)', () => {
+describe('which objects a write replaces', () => {
   test('cell Company|1|A changes: lens-B views, company 2 at A and the sector stay; company 1 at A and the A list are new', () => {
     const { cache, store, list, company, sector } = setup();
     const a = list(A);
@@ -153,7 +153,7 @@ describe('which objects a write replaces (§12 table)', () => {
     store.dispatch({ type: 'other/bump' }); // another slice
     store.dispatch(cache.set(Note, { id: 'n1', text: 'hi' })); // another table
     store.dispatch(cache.set(Company, { id: '3', name: 'Initech' })); // a row of a table read, but not read
-    store.dispatch(cache.setResponse(getCompanies, A, companies)); // identical content: meta only (D8)
+    store.dispatch(cache.setResponse(getCompanies, A, companies)); // identical content: meta only (a no-op write)
     expect(store.getState().cache.entities.Company).not.toBe(entities.Company);
     expect(store.getState().cache.entities[CELLS]).toBe(entities[CELLS]);
     expect(list(A)).toBe(a);
@@ -236,7 +236,7 @@ describe('memory bounds', () => {
     });
     // The list row evicted L1, its least recently used view. L1's companies are still cached (the
     // companies were not read since), so the rebuilt list holds the very same members and is the
-    // same container again (§12.2).
+    // same container again.
     expect(list(fresh('L1'))).toBe(views[1]);
     // Each company row evicted L0, the least recently used of its own 16 views: read alone, it is rebuilt.
     const company1 = company('1', fresh('L0'));
@@ -279,7 +279,7 @@ describe('an entity that reads two lens functions', () => {
   });
 
   // Several lens values make one view key: no choice of lens strings may make two combinations
-  // collide. A lens is any string without "|" (§10.2), and a read shows its own lens's cells.
+  // collide. A lens is any string without "|", and a read shows its own lens's cells.
   test('lens strings holding a NUL character do not share a bucket with another combination', () => {
     const first = { l1: 'x\u0000sy', l2: 'z' };
     const second = { l1: 'x', l2: 'y\u0000sz' };
@@ -291,8 +291,8 @@ describe('an entity that reads two lens functions', () => {
 });
 
 describe('invalid lens values', () => {
-  // An invalid lens (here an object, new on every read) reads like no lens (§10.2), so args equal
-  // by value keep the result across an unrelated update (§12).
+  // An invalid lens (here an object, new on every read) reads like no lens, so args equal
+  // by value keep the result across an unrelated update.
   test('an object-valued lens keeps the result across an unrelated update, for args equal by value', () => {
     const { cache, store } = setup();
     const read = () => cache.selectQuery(store.getState(), Company, { id: '1', portfolio: { x: 1 } })!;

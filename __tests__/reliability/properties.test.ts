@@ -1,10 +1,11 @@
 /**
  * Property-based tests (fast-check): random entity graphs round-trip through a write and a read;
  * random sequences of writes, deletes, pushes and lens switches keep the store serializable, keep
- * BEHAVIOR's invariants and agree with a plain model; every failing write leaves the store as it was.
+ * the store's invariants and agree with a plain model; every failing write leaves the store as it was.
  */
 import fc from 'fast-check';
 import { Collection, Entity, Invalidate, LensCacheError, Scalar, Union, Values, type CacheState } from '../../src/index';
+import { classesFor, dataFor, shapeArb, type TypeShape } from '../fixtures/randomSchemas';
 import { jsonProblems } from '../fixtures/recording';
 import { makeStore } from '../fixtures/store';
 import { endpoint } from '../fixtures/writes';
@@ -167,7 +168,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   }),
 );
 
-/** Invariants of BEHAVIOR §1 every state must keep. */
+/** Invariants every state must keep (docs/store.md, "The slice"). */
 function checkInvariants(state: CacheState): void {
   // Plain JSON: no undefined, no Date or class instance, no NaN or Infinity, no cycle.
   expect(jsonProblems(state)).toEqual([]);
@@ -280,55 +281,6 @@ test('random sessions keep the store serializable, keep the invariants and agree
     { numRuns: 120 },
   );
 }, 60_000);
-
-/** A random schema: entity types whose fields are scalars, nested entities, arrays of them or Values of them. */
-interface TypeShape {
-  fields: Array<{ name: string; kind: 'text' | 'number' | 'entity' | 'array' | 'values'; child?: TypeShape }>;
-}
-
-const shapeArb: fc.Arbitrary<TypeShape> = fc.letrec<{ type: TypeShape }>(tie => ({
-  type: fc.record({
-    fields: fc.uniqueArray(
-      fc.oneof(
-        { depthSize: 'small', withCrossShrink: true },
-        fc.record({ name: fc.constantFrom('a', 'b', 'c', 'd', 'e'), kind: fc.constantFrom('text' as const, 'number' as const) }),
-        fc.record({ name: fc.constantFrom('a', 'b', 'c', 'd', 'e'), kind: fc.constantFrom('entity' as const, 'array' as const, 'values' as const), child: tie('type') }),
-      ),
-      { minLength: 1, maxLength: 4, selector: field => field.name },
-    ),
-  }),
-})).type;
-
-/** Entity classes for a shape (each type its own table), and the schema of the root type. */
-function classesFor(shape: TypeShape, prefix = 'R'): typeof Entity {
-  const Type = class extends Entity {
-    id = '';
-  };
-  // As `static override key = …` would: an own static property (Entity's default is a getter).
-  Object.defineProperty(Type, 'name', { value: prefix });
-  Object.defineProperty(Type, 'key', { value: prefix });
-  const schema: Record<string, unknown> = {};
-  shape.fields.forEach((field, i) => {
-    if (!field.child) return;
-    const Child = classesFor(field.child, `${prefix}${i}`);
-    schema[field.name] = field.kind === 'entity' ? Child : field.kind === 'array' ? [Child] : new Values(Child);
-  });
-  Object.defineProperty(Type, 'schema', { value: schema, writable: true });
-  return Type as unknown as typeof Entity;
-}
-
-/** Data for a shape from a seeded generator: unique ids, so no two copies of a row can differ. */
-function dataFor(shape: TypeShape, next: () => number, ids: { n: number }): Record<string, unknown> {
-  const row: Record<string, unknown> = { id: `i${ids.n++}` };
-  for (const field of shape.fields) {
-    if (field.kind === 'text') row[field.name] = `t${next() % 1000}`;
-    else if (field.kind === 'number') row[field.name] = next() % 10_000;
-    else if (field.kind === 'entity') row[field.name] = dataFor(field.child!, next, ids);
-    else if (field.kind === 'array') row[field.name] = Array.from({ length: next() % 3 }, () => dataFor(field.child!, next, ids));
-    else row[field.name] = Object.fromEntries(Array.from({ length: next() % 3 }, (_, k) => [`k${k}`, dataFor(field.child!, next, ids)]));
-  }
-  return row;
-}
 
 test('random schemas: a list of random nested entities, arrays and Values round-trips', () => {
   // The generated schemas do nest: some have an entity three levels down.

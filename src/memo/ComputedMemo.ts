@@ -1,5 +1,5 @@
 /**
- * The memo of computed results (Query's `process`, BEHAVIOR §9.6): per owner (held weakly) and per
+ * The memo of computed results (Query's `process`, docs/Query.md "Memoization"): per owner (held weakly) and per
  * args equal by value (a bounded LRU), the last input and the output computed from it.
  *
  * The output is reused when the input is the same object, or a plain container holding the very

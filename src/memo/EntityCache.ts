@@ -2,52 +2,29 @@
  * The memo of row-backed values: entities, collection lists, Scalar cell copies.
  *
  * A value is cached under the row object it was built from, with the list of everything it read
- * (its dependencies, as flat triples): `table, key, row` for each row, and `LENS, lensFn, value`
- * for each lens it read. It is reused while each of those rows is the very same object in the
- * current state and each lens gives the same value for the current args. Because writes keep
- * untouched rows identical, a write invalidates only the values that read a changed row, and
- * their ancestors; and a value that read no lens is shared by every lens.
+ * (its dependencies, as flat triples, memo/deps.ts): `table, key, row` for each row, `LENS,
+ * lensFn, value` for each lens it read, and `VIA` links for cycles. It is reused while each of
+ * those rows is the very same object in the current state and each lens gives the same value for
+ * the current args. Because writes keep untouched rows identical, a write invalidates only the
+ * values that read a changed row, and their ancestors; and a value that read no lens is shared by
+ * every lens.
  *
  * Keys are the row objects themselves in a WeakMap, so cached values are released with their
  * rows. Per row, the views under different lens values coexist (two components at portfolios A
  * and B must not evict each other), up to `viewsPerRow`, least recently used first out.
  */
 
-import type { Dict } from '../shared/dict.js';
 import { Lru } from '../shared/Lru.js';
-import type { Row } from '../shared/state.js';
+import type { LensFn } from '../denormalize/PlainRead.js';
+import { depsValid, lensesIn, lensValueIn, NOT_READ, type Entities, type LensOf } from './deps.js';
+
+export { LENS, type Entities } from './deps.js';
+export type { LensFn };
 
 export interface CachedValue {
   /** Flat dependency triples: this value's own row first. */
   readonly deps: readonly unknown[];
   readonly value: unknown;
-}
-
-export type Entities = Dict<Dict<Row>>;
-
-/** Marks a lens dependency triple: `LENS, lensFn, the lens value the value was built under`. */
-export const LENS: unique symbol = Symbol('lenscache.lens');
-
-export type LensFn = (args: readonly unknown[]) => unknown;
-
-/** Gives the current read's value of a lens function. */
-type LensOf = (lens: LensFn) => unknown;
-
-/**
- * True when every row dependency is unchanged and, given `lensOf`, every lens gives the value the
- * value was built under. Without `lensOf` lens dependencies are not looked at (a view found by its
- * lens values has them right already).
- */
-export function depsValid(deps: readonly unknown[], entities: Entities, lensOf?: LensOf): boolean {
-  for (let i = 0; i < deps.length; i += 3) {
-    const table = deps[i];
-    if (table === LENS) {
-      if (lensOf && !Object.is(lensOf(deps[i + 1] as LensFn), deps[i + 2])) return false;
-    } else if (entities[table as string]?.[deps[i + 1] as string] !== deps[i + 2]) {
-      return false;
-    }
-  }
-  return true;
 }
 
 /** The views of one row under different lens values, by the values of the lenses they read. */
@@ -82,7 +59,7 @@ export class EntityCache {
     const key = lensKey(slot.lenses, lensOf);
     const view = slot.byLens.get(key);
     if (view === undefined) return undefined;
-    if (!depsValid(view.deps, entities)) {
+    if (!depsValid(view.deps, entities, undefined, lensOf)) {
       slot.byLens.delete(key);
       return undefined;
     }
@@ -120,11 +97,7 @@ function isViews(slot: CachedValue | Views): slot is Views {
 
 /** The distinct lens functions a value read, in the order first read. */
 function lensesOf(deps: readonly unknown[]): LensFn[] {
-  const lenses: LensFn[] = [];
-  for (let i = 0; i < deps.length; i += 3) {
-    if (deps[i] === LENS && !lenses.includes(deps[i + 1] as LensFn)) lenses.push(deps[i + 1] as LensFn);
-  }
-  return lenses;
+  return lensesIn(deps, []);
 }
 
 function sameLenses(a: readonly LensFn[], b: readonly LensFn[]): boolean {
@@ -134,8 +107,8 @@ function sameLenses(a: readonly LensFn[], b: readonly LensFn[]): boolean {
 /** The lens values a cached value was built under, as recorded in its deps. */
 function recordedLens(deps: readonly unknown[]): LensOf {
   return lens => {
-    for (let i = 0; i < deps.length; i += 3) if (deps[i] === LENS && deps[i + 1] === lens) return deps[i + 2];
-    return undefined;
+    const value = lensValueIn(deps, lens);
+    return value === NOT_READ ? undefined : value;
   };
 }
 

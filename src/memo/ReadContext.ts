@@ -1,22 +1,21 @@
 /**
- * One read of the store: implements the delegates the constructs read through, records every row
- * and table the read touches, and serves row-backed values from the EntityCache.
+ * One memoized read of the store: the plain read delegate (denormalize/PlainRead.ts), plus a
+ * record of every row and table the read touches, with row-backed values served from and stored
+ * into the EntityCache and computed results from the ComputedMemo.
  */
 
-import { INVALID, type DenormalizeDelegate, type QueryDelegate } from '../schema/contract.js';
+import { INVALID } from '../schema/contract.js';
 import type { Dict } from '../shared/dict.js';
-import { warnOnce } from '../shared/env.js';
 import type { CacheState, Row } from '../shared/state.js';
-import { queryKey } from '../denormalize/queryKey.js';
-import { isValidLens } from '../schema/Scalar.js';
-import { unvisit } from '../denormalize/unvisit.js';
+import { PlainRead, type Build } from '../denormalize/PlainRead.js';
 import type { ComputedMemo } from './ComputedMemo.js';
-import { LENS, type CachedValue, type EntityCache, type LensFn } from './EntityCache.js';
+import type { CachedValue, EntityCache, LensFn } from './EntityCache.js';
+import { appendAll, dropSelf, LENS, someDep, VIA } from './deps.js';
 
 /** A table a read depended on: its name, the object the read saw, and whether it read it whole. */
 export type TableRead = readonly [table: string, seen: unknown, whole: boolean];
 
-export class ReadContext implements DenormalizeDelegate, QueryDelegate {
+export class ReadContext extends PlainRead {
   /** Rows the read itself looked up (outside any entity), as `table, key, row` triples. */
   readonly deps: unknown[] = [];
   /**
@@ -28,89 +27,62 @@ export class ReadContext implements DenormalizeDelegate, QueryDelegate {
   /** Tables read whole (e.g. by All), with the object read. */
   private readonly wholeTables = new Map<string, unknown>();
   private frame: unknown[] = this.deps;
-  /** Values being built, by owner and then row: a cycle back to a row gets the same object. */
-  private readonly building = new Map<object, Map<object, object>>();
-  private depth = 0;
-  /** Set when the depth limit cut a read short: such values are not cached (they are incomplete). */
-  private truncated = false;
-  /** Each lens function's value for this read's args, computed once per read. */
-  private readonly lenses = new Map<LensFn, string | undefined>();
-  /**
-   * A lens that is not a string without `|` reads as no lens at all (§10.2), so it is recorded
-   * as `undefined`: args equal by value then share views even when the lens is an object.
-   */
-  private readonly lensOf = (lens: LensFn): string | undefined => {
-    if (this.lenses.has(lens)) return this.lenses.get(lens);
-    const raw = lens(this.args);
-    const value = isValidLens(raw) ? raw : undefined;
-    this.lenses.set(lens, value);
-    return value;
-  };
+  /** Frames a cycle closed onto: their VIA triples naming themselves are dropped once built. */
+  private closedOnto: Set<unknown[]> | undefined;
 
   constructor(
-    readonly state: CacheState,
-    readonly args: readonly unknown[],
+    state: CacheState,
+    args: readonly unknown[],
     /** `argsKey(args)`: the memo key of results computed for these args. */
     private readonly argsKey: string,
     private readonly cache: EntityCache,
     private readonly memo: ComputedMemo,
-    private readonly maxEntityDepth: number,
-  ) {}
+    maxEntityDepth: number,
+  ) {
+    super(state.entities, args, maxEntityDepth);
+  }
 
-  lens(lens: LensFn): string | undefined {
+  override lens(lens: LensFn): string | undefined {
     const value = this.lensOf(lens);
     this.frame.push(LENS, lens, value);
     return value;
   }
 
-  computed(owner: object, input: unknown, compute: () => unknown): unknown {
+  override computed(owner: object, input: unknown, compute: () => unknown): unknown {
     return this.memo.get(owner, this.argsKey, input, compute);
   }
 
-  unvisit(schema: unknown, input: unknown): unknown {
-    return unvisit(schema, input, this);
-  }
-
-  queryKey(schema: unknown, args: readonly unknown[]): unknown {
-    return queryKey(schema, args, this);
-  }
-
-  row(table: string, key: string): Row | undefined {
-    const row = this.state.entities[table]?.[key];
+  override row(table: string, key: string): Row | undefined {
+    const row = this.entities[table]?.[key];
     this.frame.push(table, key, row);
     return row;
   }
 
-  table(table: string): Dict<Row> | undefined {
-    const value = this.state.entities[table];
+  override table(table: string): Dict<Row> | undefined {
+    const value = this.entities[table];
     this.wholeTables.set(table, value);
     return value;
   }
 
-  entity(table: string, key: string, build: (row: object, hold: (value: object) => void) => unknown, owner: object): unknown {
-    const entities = this.state.entities;
+  /** The memoized entity read: a cycle, then the EntityCache, then a walk that records deps. */
+  override entity(table: string, key: string, build: Build, owner: object): unknown {
+    const entities = this.entities;
     const row = entities[table]?.[key];
     if (row === undefined || row === null) {
       this.frame.push(table, key, row);
       return row === null ? INVALID : undefined;
     }
-    let building = this.building.get(owner);
-    if (!building) this.building.set(owner, (building = new Map()));
-    const held = building.get(row);
-    if (held) {
-      // A cycle back to a row being built: the same object, as §3.7 asks of recursive graphs.
-      this.frame.push(table, key, row);
-      return held;
+    const at = this.heldAt(owner, row);
+    if (at >= 0) {
+      this.closeCycle(at, table, key, row);
+      return this.path[at + 2];
     }
     const cached = this.cache.get(owner, row, entities, this.lensOf);
     if (cached) {
       this.adopt(cached);
       return cached.value;
     }
-    if (this.depth >= this.maxEntityDepth) {
-      // §2.2.9: reads never throw for depth; deeper refs stay as they are stored.
-      warnOnce(`A read nests entities deeper than maxEntityDepth (${this.maxEntityDepth}); deeper refs are left unresolved.`);
-      this.truncated = true;
+    if (this.tooDeep()) {
       this.frame.push(table, key, row);
       return key;
     }
@@ -119,20 +91,30 @@ export class ReadContext implements DenormalizeDelegate, QueryDelegate {
     const truncatedBefore = this.truncated;
     this.truncated = false;
     this.frame = frame;
-    this.depth++;
     let value: unknown;
     try {
-      value = build(row, instance => building.set(row, instance));
+      value = this.build(owner, row, build, frame);
     } finally {
-      this.depth--;
       this.frame = parent;
-      building.delete(row);
     }
+    if (this.closedOnto?.delete(frame)) dropSelf(frame);
     const built: CachedValue = { deps: frame, value };
+    // Values the depth limit cut short are incomplete: they are not cached.
     if (!this.truncated) this.cache.set(owner, row, built, entities);
     this.truncated ||= truncatedBefore;
     this.adopt(built);
     return value;
+  }
+
+  /**
+   * A cycle back to a row being built gets the same object, as recursive graphs need. The value
+   * closing the cycle then holds that object, so it depends on all the entity reads (VIA its frame).
+   */
+  private closeCycle(at: number, table: string, key: string, row: object): void {
+    this.frame.push(table, key, row);
+    const target = this.path[at + 3] as unknown[];
+    this.frame.push(VIA, target, undefined);
+    (this.closedOnto ??= new Set()).add(target);
   }
 
   /** Makes a value's dependencies those of the value being built (or of the whole read). */
@@ -150,7 +132,7 @@ export class ReadContext implements DenormalizeDelegate, QueryDelegate {
   tablesRead(): TableRead[] {
     const tables: TableRead[] = [...this.wholeTables].map(([table, seen]) => [table, seen, true]);
     const named = new Set(this.wholeTables.keys());
-    const entities = this.state.entities;
+    const entities = this.entities;
     let last: string | undefined;
     this.forEachDep(table => {
       if (table !== last && !named.has(table)) {
@@ -161,30 +143,4 @@ export class ReadContext implements DenormalizeDelegate, QueryDelegate {
     });
     return tables;
   }
-}
-
-/**
- * True as soon as `test(table, key, row)` is true for a row dependency of a read: its own `deps`,
- * then its top-level `children`'s. Takes the arrays rather than the ReadContext, so what keeps a
- * read's dependencies does not keep the whole context (and the state it read) alive.
- */
-export function someDep(
-  deps: readonly unknown[],
-  children: readonly CachedValue[],
-  test: (table: string, key: string, row: unknown) => boolean,
-): boolean {
-  if (someTriple(deps, test)) return true;
-  for (const child of children) if (someTriple(child.deps, test)) return true;
-  return false;
-}
-
-function someTriple(deps: readonly unknown[], test: (table: string, key: string, row: unknown) => boolean): boolean {
-  for (let i = 0; i < deps.length; i += 3) {
-    if (deps[i] !== LENS && test(deps[i] as string, deps[i + 1] as string, deps[i + 2])) return true;
-  }
-  return false;
-}
-
-function appendAll(target: unknown[], items: readonly unknown[]): void {
-  for (let i = 0; i < items.length; i++) target.push(items[i]);
 }

@@ -1,5 +1,5 @@
 /**
- * The memoized reads of one cache instance (BEHAVIOR §12).
+ * The memoized reads of one cache instance (docs/architecture.md, "Reads and the memo model").
  *
  * Two levels:
  * 1. Whole reads, per schema and args (a bounded LRU per schema, the schema held weakly): reused
@@ -17,7 +17,8 @@ import { changedKeys } from '../shared/tableDiffs.js';
 import type { CacheState } from '../shared/state.js';
 import { ComputedMemo } from './ComputedMemo.js';
 import { EntityCache, type Entities } from './EntityCache.js';
-import { ReadContext, someDep, type TableRead } from './ReadContext.js';
+import { someDep } from './deps.js';
+import { ReadContext, type TableRead } from './ReadContext.js';
 import { firstMember, reuse } from './reuse.js';
 
 /** One memoized read. `value` may be INVALID (read as deleted). */
@@ -47,7 +48,7 @@ const MAX_CHANGED_KEYS = 256;
 export interface ReaderOptions {
   /** How many distinct args (or lens values) are remembered per schema. */
   argsCacheSize: number;
-  /** Entities nested deeper than this are left as their refs (BEHAVIOR §2.2.9). */
+  /** Entities nested deeper than this are left as their refs (docs/errors.md#max_depth_exceeded). */
   maxEntityDepth: number;
   /** How many views of one row (one per lens value) are remembered. */
   lensCacheSize: number;
@@ -60,7 +61,7 @@ export class Reader {
   private readonly entities: EntityCache;
   private readonly computed: ComputedMemo;
   private readonly entries = new WeakMap<object, Lru<string, Entry>>();
-  /** Per schema, the last container read with each first member, whatever the args (§12). */
+  /** Per schema, the last container read with each first member, whatever the args. */
   private readonly containers = new WeakMap<object, WeakMap<object, unknown>>();
 
   constructor(private readonly options: ReaderOptions) {
@@ -106,7 +107,7 @@ export class Reader {
   }
 
   /**
-   * §12: a recomputed container holding the very same members is the previous one, whether it
+   * A recomputed container holding the very same members is the previous one, whether it
    * was read with these args or others (args that differ only outside the pk and the lens, e.g.
    * `{ portfolio: 'A' }` and `{ portfolio: 'A', x: 1 }`, give the same `All` or root Scalar list).
    */

@@ -1,5 +1,5 @@
 /**
- * Structural sharing for containers (BEHAVIOR §12.2): when a read had to be recomputed but its
+ * Structural sharing for containers (docs/architecture.md, "Reads and the memo model"): when a read had to be recomputed but its
  * plain arrays and objects hold the very same members in the same order, the previous containers
  * are returned, so `useSelector` sees no change. Entity instances compare by identity only.
  */

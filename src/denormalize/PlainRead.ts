@@ -1,0 +1,135 @@
+/**
+ * The plain read delegate: one walk of the store with nothing kept after it. It holds only what a
+ * correct read needs: the objects being built on the current path (a cycle back to one of them
+ * gets that very object), the nesting depth, and each lens function's value for this read.
+ *
+ * The memo (memo/ReadContext.ts) extends it with dependency tracking and its caches; the pure
+ * `denormalize` (denormalize.ts) uses it as it is.
+ */
+
+import { INVALID, type DenormalizeDelegate, type QueryDelegate } from '../schema/contract.js';
+import { isValidLens } from '../schema/Scalar.js';
+import type { Dict } from '../shared/dict.js';
+import { warnOnce } from '../shared/env.js';
+import type { Row } from '../shared/state.js';
+import { queryKey } from './queryKey.js';
+import { unvisit } from './unvisit.js';
+
+export type Entities = Dict<Dict<Row>>;
+export type LensFn = (args: readonly unknown[]) => unknown;
+export type Build = (row: object, hold: (value: object) => void) => unknown;
+
+export class PlainRead implements DenormalizeDelegate, QueryDelegate {
+  /**
+   * The entities being built on the current path, as `owner, row, object, extra` quads: `object`
+   * once the build holds it (a cycle back to the row then gets that object), `extra` what a
+   * subclass keeps per entity (the memo: its dependency record). Scanned from the top, since
+   * paths are short: cheaper than maps kept per owner.
+   */
+  protected readonly path: unknown[] = [];
+  /** Values already built in this read, by owner and then row. */
+  private readonly built = new Map<object, Map<object, unknown>>();
+  /** Set when the depth limit cut the value being built short (it is then incomplete). */
+  protected truncated = false;
+  private readonly lenses = new Map<LensFn, string | undefined>();
+  /**
+   * A lens that is not a string without `|` reads as no lens at all, so it is recorded as
+   * `undefined`: args equal by value then share views even when the lens is an object.
+   */
+  protected readonly lensOf = (lens: LensFn): string | undefined => {
+    if (this.lenses.has(lens)) return this.lenses.get(lens);
+    const raw = lens(this.args);
+    const value = isValidLens(raw) ? raw : undefined;
+    this.lenses.set(lens, value);
+    return value;
+  };
+
+  constructor(
+    readonly entities: Entities,
+    readonly args: readonly unknown[],
+    protected readonly maxEntityDepth: number,
+  ) {}
+
+  unvisit(schema: unknown, input: unknown): unknown {
+    return unvisit(schema, input, this);
+  }
+
+  queryKey(schema: unknown, args: readonly unknown[]): unknown {
+    return queryKey(schema, args, this);
+  }
+
+  lens(lens: LensFn): string | undefined {
+    return this.lensOf(lens);
+  }
+
+  computed(_owner: object, _input: unknown, compute: () => unknown): unknown {
+    return compute();
+  }
+
+  row(table: string, key: string): Row | undefined {
+    return this.entities[table]?.[key];
+  }
+
+  table(table: string): Dict<Row> | undefined {
+    return this.entities[table];
+  }
+
+  /**
+   * Within one read, a row read twice by the same owner gives the same value (as the memo does),
+   * unless the depth limit cut it short: read again higher up, it may resolve further.
+   */
+  entity(table: string, key: string, build: Build, owner: object): unknown {
+    const row = this.entities[table]?.[key];
+    if (row === undefined || row === null) return row === null ? INVALID : undefined;
+    let done = this.built.get(owner);
+    if (!done) this.built.set(owner, (done = new Map()));
+    if (done.has(row)) return done.get(row);
+    const held = this.held(owner, row);
+    if (held) return held;
+    if (this.tooDeep()) return key;
+    const truncatedBefore = this.truncated;
+    this.truncated = false;
+    const value = this.build(owner, row, build);
+    if (!this.truncated) done.set(row, value);
+    this.truncated ||= truncatedBefore;
+    return value;
+  }
+
+  /** The object `owner` is building from `row` further up the current path, if any. */
+  protected held(owner: object, row: object): object | undefined {
+    const at = this.heldAt(owner, row);
+    return at < 0 ? undefined : (this.path[at + 2] as object);
+  }
+
+  /** Where on the path `owner` holds an object built from `row`, or -1. */
+  protected heldAt(owner: object, row: object): number {
+    const path = this.path;
+    for (let i = path.length - 4; i >= 0; i -= 4) {
+      if (path[i + 1] === row && path[i] === owner) return path[i + 2] === undefined ? -1 : i;
+    }
+    return -1;
+  }
+
+  /** True when one more entity would pass `maxEntityDepth`: the ref is then left as stored. */
+  protected tooDeep(): boolean {
+    if (this.path.length < this.maxEntityDepth * 4) return false;
+    // Reads never throw for depth; deeper refs stay as they are stored.
+    warnOnce(`A read nests entities deeper than maxEntityDepth (${this.maxEntityDepth}); deeper refs are left unresolved.`);
+    this.truncated = true;
+    return true;
+  }
+
+  /** Builds a row-backed value one level deeper, with `row` held for cycles while it is built. */
+  protected build(owner: object, row: object, build: Build, extra?: unknown): unknown {
+    const path = this.path;
+    const at = path.length;
+    path.push(owner, row, undefined, extra);
+    try {
+      return build(row, instance => {
+        path[at + 2] = instance;
+      });
+    } finally {
+      path.length = at;
+    }
+  }
+}
