@@ -3,7 +3,7 @@
  * correct read needs: the objects being built on the current path (a cycle back to one of them
  * gets that very object), the nesting depth, and each lens function's value for this read.
  *
- * The memo (memo/ReadContext.ts) extends it with dependency tracking and its caches; the pure
+ * The memo (memo/ReadWalk.ts) extends it with dependency tracking and its caches; the pure
  * `denormalize` (denormalize.ts) uses it as it is.
  */
 

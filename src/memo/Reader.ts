@@ -18,7 +18,7 @@ import type { CacheState } from '../shared/state.js';
 import { ComputedMemo } from './ComputedMemo.js';
 import { EntityCache, type Entities } from './EntityCache.js';
 import { someDep } from './deps.js';
-import { ReadContext, type TableRead } from './ReadContext.js';
+import { ReadWalk, type TableRead } from './ReadWalk.js';
 import { firstMember, reuse } from './reuse.js';
 
 /** One memoized read. `value` may be INVALID (read as deleted). */
@@ -89,7 +89,7 @@ export class Reader {
       if (changesMissed(previous, state.entities)) return previous;
     }
 
-    const context = new ReadContext(state, args, argsMemoKey, this.entities, this.computed, this.options.maxEntityDepth);
+    const context = new ReadWalk(state, args, argsMemoKey, this.entities, this.computed, this.options.maxEntityDepth);
     const { deps, children } = context;
     const key = input === FROM_STORE ? context.queryKey(schema, args) : input;
     const value = key === undefined ? undefined : key === INVALID ? INVALID : context.unvisit(schema, key);

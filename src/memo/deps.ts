@@ -96,7 +96,7 @@ export function dropSelf(deps: unknown[]): void {
 
 /**
  * True as soon as `test(table, key, row)` is true for a row dependency of a read: its own `deps`,
- * then its top-level `children`'s. Takes the arrays rather than the ReadContext, so what keeps a
+ * then its top-level `children`'s. Takes the arrays rather than the ReadWalk, so what keeps a
  * read's dependencies does not keep the whole context (and the state it read) alive.
  */
 export function someDep(

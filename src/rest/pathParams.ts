@@ -6,6 +6,7 @@
 
 import { compile, parse, type Token } from 'path-to-regexp';
 import { hasOwn } from '../shared/dict.js';
+import { Lru } from '../shared/Lru.js';
 import { describe, ErrorCode, setupError, inputError } from '../shared/errors.js';
 
 type Strip<S extends string> = S extends `${infer Head}{${string}}${infer Tail}` ? `${Head}${Strip<Tail>}` : S;
@@ -29,7 +30,11 @@ export interface PathTemplate {
   fill(params: Readonly<Record<string, unknown>>): string;
 }
 
-const templates = new Map<string, PathTemplate>();
+/**
+ * Compiled templates by path. An app declares a handful of paths, but endpoints made on the fly
+ * (a path built from data) must not grow this without a bound: the least recently used go first.
+ */
+const templates = new Lru<string, PathTemplate>(500);
 
 export function pathTemplate(path: string): PathTemplate {
   let template = templates.get(path);

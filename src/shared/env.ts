@@ -9,11 +9,14 @@ export function isDevelopment(): boolean {
   return DEVELOPMENT;
 }
 
+/** Messages already printed; at most WARNED_LIMIT, the oldest forgotten first (then printed again). */
 const warned = new Set<string>();
+const WARNED_LIMIT = 1_000;
 
 /** Logs a development warning once per distinct message. */
 export function warnOnce(message: string): void {
   if (!isDevelopment() || warned.has(message)) return;
+  if (warned.size >= WARNED_LIMIT) warned.delete(warned.values().next().value as string);
   warned.add(message);
   console.warn(`[lenscache] ${message}`);
 }

@@ -15,7 +15,7 @@ import { appendAll, dropSelf, LENS, someDep, VIA } from './deps.js';
 /** A table a read depended on: its name, the object the read saw, and whether it read it whole. */
 export type TableRead = readonly [table: string, seen: unknown, whole: boolean];
 
-export class ReadContext extends PlainRead {
+export class ReadWalk extends PlainRead {
   /** Rows the read itself looked up (outside any entity), as `table, key, row` triples. */
   readonly deps: unknown[] = [];
   /**
