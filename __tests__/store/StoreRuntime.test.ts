@@ -32,15 +32,21 @@ test('one runtime per store: the same Controller, requests and registry for thun
   expect(calls).toBe(1);
 });
 
-test('a request that settles and leaves its response invalid is marked, without React, until something is written for it', async () => {
+/** A store whose runtime watched one request for `key` that settled with its root entity deleted. */
+async function settledGone(key = 'GET /gone') {
   const { cache, store } = makeStore();
   const runtime = internalsOf(cache).runtime(store);
-  const endpoint = { key: () => 'GET /gone', schema: Note, fetch: () => Promise.resolve({ id: 'g', gone: true }) };
+  const endpoint = { key: () => key, schema: Note, fetch: () => Promise.resolve({ id: 'g', gone: true }) };
   const request = store.dispatch(cache.fetch(endpoint));
-  runtime.watch('GET /gone', request);
+  runtime.watch(key, request);
   await request;
   await Promise.resolve();
-  const meta = () => (store.getState().cache as CacheState).meta['GET /gone'];
+  const meta = () => (store.getState().cache as CacheState).meta[key];
+  return { cache, store, runtime, endpoint, meta };
+}
+
+test('a request that settles and leaves its response invalid is marked, without React, until something is written for it', async () => {
+  const { cache, store, runtime, endpoint, meta } = await settledGone();
   expect(runtime.settledInvalid('GET /gone', meta(), true)).toBe(true);
   // React's retry of the same render gets the same answer.
   expect(runtime.settledInvalid('GET /gone', meta(), true)).toBe(true);
@@ -49,16 +55,10 @@ test('a request that settles and leaves its response invalid is marked, without 
 });
 
 test('resetEntireStore drops the settled marks with the requests in flight', async () => {
-  const { cache, store } = makeStore();
-  const runtime = internalsOf(cache).runtime(store);
-  const endpoint = { key: () => 'GET /gone', schema: Note, fetch: () => Promise.resolve({ id: 'g', gone: true }) };
-  const request = store.dispatch(cache.fetch(endpoint));
-  runtime.watch('GET /gone', request);
-  await request;
-  await Promise.resolve();
-  const meta = (store.getState().cache as CacheState).meta['GET /gone'];
+  const { cache, store, runtime, meta } = await settledGone();
+  const before = meta();
   store.dispatch(cache.resetEntireStore());
-  expect(runtime.settledInvalid('GET /gone', meta, true)).toBe(false);
+  expect(runtime.settledInvalid('GET /gone', before, true)).toBe(false);
 });
 
 test('settled marks are bounded: the oldest go first', async () => {
