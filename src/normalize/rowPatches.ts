@@ -35,16 +35,19 @@ export function rowPatches(
     const metaKeys: string[] = [];
     for (const [key, pending] of rows) {
       if (pending === undefined) continue;
-      const row = toJsonValue(pending.row, `${table} "${key}"`);
+      const row = pending.row;
       const policy = pending.policy;
       const existing = stored?.[key];
       const existingMeta = storedMeta?.[key];
       const reorder =
         existing !== undefined && existingMeta !== undefined && policy.shouldReorder(existingMeta, meta, existing, row);
       let next = merged(existing, row, reorder, policy);
-      if (existing !== undefined && next !== existing && jsonEqual(next, existing)) next = existing;
+      // Compared before it is checked and copied: a row equal to the stored one stores nothing of
+      // the input, so an identical refetch copies nothing. What is stored is checked and copied
+      // once, merged (a value JSON cannot hold always differs from the stored, valid row).
+      if (existing !== undefined && (next === existing || jsonEqual(next, existing))) next = existing;
+      else next = toJsonValue(next, `${table} "${key}"`);
       if (next !== existing) {
-        if (next !== null) Object.freeze(next);
         if (added) added[key] = next;
         else if (Array.isArray(existing) && Array.isArray(next)) listPatches(list, ['entities', table, key], existing, next);
         else list.set(['entities', table, key], next, existing);
