@@ -65,15 +65,15 @@ test('settled marks are bounded: the oldest go first', async () => {
   const { cache, store } = makeStore();
   const runtime = internalsOf(cache).runtime(store);
   const keys = Array.from({ length: 1_001 }, (_, i) => `GET /gone/${i}`);
+  // Each key gets a meta record (a stored error), and a settled request that left it.
   for (const key of keys) {
-    const endpoint = { key: () => key, schema: Note, fetch: () => Promise.resolve({ id: key, gone: true }) };
-    const request = store.dispatch(cache.fetch(endpoint));
-    runtime.watch(key, request);
-    await request;
+    store.dispatch(cache.setError({ key: () => key, schema: Note }, new Error('gone')));
+    runtime.watch(key, Promise.resolve());
   }
-  await Promise.resolve();
+  await new Promise(resolve => setImmediate(resolve));
   const meta = (key: string) => (store.getState().cache as CacheState).meta[key];
   expect(runtime.settledInvalid(keys[0]!, meta(keys[0]!), true)).toBe(false);
+  expect(runtime.settledInvalid(keys[1]!, meta(keys[1]!), true)).toBe(true);
   expect(runtime.settledInvalid(keys[1_000]!, meta(keys[1_000]!), true)).toBe(true);
 });
 

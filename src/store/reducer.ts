@@ -50,7 +50,15 @@ export function createReducer(reducerPath: string, highWater: HighWater, mount: 
       'Restore only state this cache made (a JSON copy of it is fine), or leave the slice out of preloadedState.',
     );
   };
+  // The slice it returned last: another slice's action costs one comparison (most actions are).
+  let last: CacheState | undefined;
   return (state = markLive(initialState()), action) => {
+    if (state === last && !isWriteAction(action, reducerPath)) return state;
+    last = reduce(state, action);
+    return last;
+  };
+
+  function reduce(state: CacheState, action: UnknownAction): CacheState {
     let current: CacheState;
     try {
       current = toLiveSlice(state, refuseState);
@@ -68,7 +76,7 @@ export function createReducer(reducerPath: string, highWater: HighWater, mount: 
       warn(`${(error as LensCacheError).code}: ${(error as Error).message}\n(action ${action.type})`);
       return mount.made(current);
     }
-  };
+  }
 }
 
 /**
