@@ -23,7 +23,12 @@ const react18 = path.join(__dirname, '__tests__/react18/node_modules');
 /** @type {import('jest').Config} */
 module.exports = {
   projects: [
-    { ...base, displayName: 'lenscache', testMatch: ['**/*.test.ts', '**/*.test.tsx'], globals: { EXPECTED_REACT_MAJOR: '19' } },
+    {
+      ...base,
+      displayName: 'lenscache',
+      testMatch: ['**/*.test.ts', '**/*.test.tsx'],
+      globals: { EXPECTED_REACT_MAJOR: '19' },
+    },
     {
       ...base,
       // The hook tests again, with react and react-dom 18 in place of 19 (react-redux and

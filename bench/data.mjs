@@ -21,15 +21,23 @@ export function makeResponse(n, seed = 42) {
 /** Scalar columns for the lens cases: two lens-dependent fields per post, per lens. */
 export function makeColumns(n, lens) {
   const columns = {};
-  for (let i = 0; i < n; i++) columns[`p${i}`] = { score: (i * 7 + lens.length * 13) % 101, rank: (i + lens.charCodeAt(lens.length - 1)) % 17 };
+  for (let i = 0; i < n; i++)
+    columns[`p${i}`] = { score: (i * 7 + lens.length * 13) % 101, rank: (i + lens.charCodeAt(lens.length - 1)) % 17 };
   return columns;
 }
 
 /** What every library's read is compared to: plain objects, keys sorted. */
 export function plain(value) {
-  return JSON.parse(JSON.stringify(value, (key, item) =>
-    item && typeof item === 'object' && !Array.isArray(item)
-      ? Object.fromEntries(Object.keys(item).sort().filter(k => k !== '__typename').map(k => [k, item[k]]))
-      : item,
-  ));
+  return JSON.parse(
+    JSON.stringify(value, (key, item) =>
+      item && typeof item === 'object' && !Array.isArray(item)
+        ? Object.fromEntries(
+            Object.keys(item)
+              .sort()
+              .filter(k => k !== '__typename')
+              .map(k => [k, item[k]]),
+          )
+        : item,
+    ),
+  );
 }

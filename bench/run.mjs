@@ -16,7 +16,9 @@ const option = (name, fallback) => process.argv.find(arg => arg.startsWith(`--${
 const sizes = option('sizes', '1000,10000').split(',').map(Number);
 const time = Number(option('time', 400));
 const only = option('only', '');
-const libraries = [floor, lenscache, rtk, normalizr, dataclient, apollo].filter(lib => lib === floor || lib.name.includes(only));
+const libraries = [floor, lenscache, rtk, normalizr, dataclient, apollo].filter(
+  lib => lib === floor || lib.name.includes(only),
+);
 const LENSES = Array.from({ length: 10 }, (_, i) => `L${i}`);
 
 /** The cases, in table order: [name, what the library must support, setup for each sample, timed fn]. */
@@ -30,18 +32,50 @@ function cases(n) {
     ['cold read of the nested list', 'read', lib => lib.resetMemo(), lib => lib.read()],
     ['first read after an identical refetch', 'read', (lib, data) => lib.rewrite(data), lib => lib.read()],
     ['memoized read, unchanged store', 'read', null, lib => lib.read()],
-    ['update one post, re-read', 'updatePost', null, lib => { lib.updatePost(post(), `Changed ${counter}`); return lib.read(); }],
-    ['update one shared user, re-read', 'updateUser', null, lib => { lib.updateUser(user(), `Renamed ${counter}`); return lib.read(); }],
+    [
+      'update one post, re-read',
+      'updatePost',
+      null,
+      lib => {
+        lib.updatePost(post(), `Changed ${counter}`);
+        return lib.read();
+      },
+    ],
+    [
+      'update one shared user, re-read',
+      'updateUser',
+      null,
+      lib => {
+        lib.updateUser(user(), `Renamed ${counter}`);
+        return lib.read();
+      },
+    ],
     ['sorted query, cold', 'sorted', lib => lib.resetMemo(), lib => lib.sorted()],
     ['sorted query, memoized', 'sorted', null, lib => lib.sorted()],
     ['count query, cold', 'count', lib => lib.resetMemo(), lib => lib.count()],
     ['count query, memoized', 'count', null, lib => lib.count()],
     ['groupBy query, cold', 'groupBy', lib => lib.resetMemo(), lib => lib.groupBy()],
     ['groupBy query, memoized', 'groupBy', null, lib => lib.groupBy()],
-    ['update one post, re-run the sorted query', 'sorted', null, lib => { lib.updatePost(post(), `Changed ${counter}`); return lib.sorted(); }],
+    [
+      'update one post, re-run the sorted query',
+      'sorted',
+      null,
+      lib => {
+        lib.updatePost(post(), `Changed ${counter}`);
+        return lib.sorted();
+      },
+    ],
     ['10 lenses, cold', 'readLens', lib => lib.resetMemo(), lib => LENSES.map(lens => lib.readLens(lens))],
     ['10 lenses, memoized', 'readLens', null, lib => LENSES.map(lens => lib.readLens(lens))],
-    ['10 lenses after one cell of one lens changed', 'readLens', null, lib => { lib.updateCell('L3', post(), counter); return LENSES.map(lens => lib.readLens(lens)); }],
+    [
+      '10 lenses after one cell of one lens changed',
+      'readLens',
+      null,
+      lib => {
+        lib.updateCell('L3', post(), counter);
+        return LENSES.map(lens => lib.readLens(lens));
+      },
+    ],
   ];
 }
 
@@ -65,7 +99,8 @@ function checkContent(n, response) {
     const adapter = lib.create();
     prepare(adapter, response, n, false);
     deepStrictEqual(plain(adapter.read()), expected, `${lib.name} read back different content`);
-    if (adapter.sorted) deepStrictEqual(plain(adapter.sorted()), plain(reference.sorted()), `${lib.name}: sorted query differs`);
+    if (adapter.sorted)
+      deepStrictEqual(plain(adapter.sorted()), plain(reference.sorted()), `${lib.name}: sorted query differs`);
     if (adapter.readLens) {
       const lensRef = floor.create();
       prepare(lensRef, response, n, true);
@@ -100,7 +135,9 @@ function format(ms) {
   return `${ms.toFixed(2)} ms`;
 }
 
-console.log(`Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}, NODE_ENV=${process.env.NODE_ENV}`);
+console.log(
+  `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}, NODE_ENV=${process.env.NODE_ENV}`,
+);
 for (const n of sizes) {
   const response = makeResponse(n);
   checkContent(n, response);
@@ -113,12 +150,13 @@ for (const n of sizes) {
       const lens = caseName.includes('lens');
       const data = prepare(adapter, response, n, lens);
       adapter.read?.();
-      if (needs === 'sorted' || lens) (lens ? LENSES.forEach(name => adapter.readLens(name)) : adapter.sorted());
+      if (needs === 'sorted' || lens) lens ? LENSES.forEach(name => adapter.readLens(name)) : adapter.sorted();
       const bench = new Bench({ time, iterations: 5, warmup: true, warmupIterations: 2, warmupTime: 50 });
       bench.add(lib.name, () => fn(adapter, data), before ? { beforeEach: () => before(adapter, data) } : {});
       await bench.run();
       const result = bench.tasks[0].result;
-      if (result.state !== 'completed') throw new Error(`${lib.name} / ${caseName}: ${result.error?.stack ?? result.state}`);
+      if (result.state !== 'completed')
+        throw new Error(`${lib.name} / ${caseName}: ${result.error?.stack ?? result.state}`);
       row.set(lib.name, result.latency.p50);
     }
     table.set(caseName, row);
@@ -126,7 +164,9 @@ for (const n of sizes) {
   }
   process.stderr.write('\n');
   const names = libraries.map(lib => lib.name);
-  console.log(`\n### N = ${n.toLocaleString('en')} posts (${(n * 3 + Math.floor(n / 10)).toLocaleString('en')} entities at most), medians, ratio to the floor\n`);
+  console.log(
+    `\n### N = ${n.toLocaleString('en')} posts (${(n * 3 + Math.floor(n / 10)).toLocaleString('en')} entities at most), medians, ratio to the floor\n`,
+  );
   console.log(`| case | ${names.join(' | ')} |`);
   console.log(`| --- | ${names.map(() => '---').join(' | ')} |`);
   for (const [caseName, row] of table) {
@@ -139,7 +179,9 @@ for (const n of sizes) {
     console.log(`| ${caseName} | ${cells.join(' | ')} |`);
   }
   console.log(`\nIdentity after writes (N = ${n.toLocaleString('en')}):\n`);
-  console.log('| library | untouched posts still `===` after one post changed | identical refetch keeps the very same list |');
+  console.log(
+    '| library | untouched posts still `===` after one post changed | identical refetch keeps the very same list |',
+  );
   console.log('| --- | --- | --- |');
   for (const line of identities(n, response)) console.log(line);
 }

@@ -17,7 +17,10 @@ const pageErrors = [];
 
 before(async () => {
   // The real start command, on a free port.
-  app = spawn(process.execPath, ['example/start.mjs'], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  app = spawn(process.execPath, ['example/start.mjs'], {
+    env: { ...process.env, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   url = await new Promise((resolve, reject) => {
     let out = '';
     app.stdout.on('data', chunk => {
@@ -29,7 +32,15 @@ before(async () => {
   });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('pageerror', error => pageErrors.push(String(error)));
@@ -63,12 +74,16 @@ const count = (log, path) => log.filter(entry => entry.path === path).length;
 
 /** The % equity column as shown, and as the portfolio's holdings say it should be. */
 const shownPct = () => page.locator('[data-testid=companies] [data-testid=pct]').allTextContents();
-const expectedPct = portfolio => ['1', '2', '3', '4', '5'].map(id => `${(holding(portfolio, id).pct_equity * 100).toFixed(1)}%`);
+const expectedPct = portfolio =>
+  ['1', '2', '3', '4', '5'].map(id => `${(holding(portfolio, id).pct_equity * 100).toFixed(1)}%`);
 
 async function pick(portfolio) {
   await page.click(`[data-testid=portfolio-${portfolio}]`);
   await page.waitForFunction(
-    expected => JSON.stringify([...document.querySelectorAll('[data-testid=companies] [data-testid=pct]')].map(cell => cell.textContent)) === expected,
+    expected =>
+      JSON.stringify(
+        [...document.querySelectorAll('[data-testid=companies] [data-testid=pct]')].map(cell => cell.textContent),
+      ) === expected,
     JSON.stringify(expectedPct(portfolio)),
   );
   // Long enough for a request the switch might have started to reach the server.
@@ -111,33 +126,51 @@ test('posts stay sorted by title after a create, with one POST and no list refet
   await step('posts-loaded', async () => {
     await page.waitForSelector('[data-testid=posts] li');
     const shown = await titles();
-    assert.deepEqual(shown, [...shown].sort((a, b) => a.localeCompare(b)));
+    assert.deepEqual(
+      shown,
+      [...shown].sort((a, b) => a.localeCompare(b)),
+    );
   });
   await step('posts-create', async () => {
     const before = count(await serverLog(), '/api/react/posts');
     await page.fill('[data-testid=new-title]', 'Aardvark patterns');
     await page.click('[data-testid=create]');
-    await page.waitForFunction(() => document.querySelector('[data-testid=posts] li strong')?.textContent === 'Aardvark patterns');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=posts] li strong')?.textContent === 'Aardvark patterns',
+    );
     const shown = await titles();
     assert.equal(shown.length, 6);
-    assert.deepEqual(shown, [...shown].sort((a, b) => a.localeCompare(b)));
+    assert.deepEqual(
+      shown,
+      [...shown].sort((a, b) => a.localeCompare(b)),
+    );
     const log = await serverLog();
     // One request for the create (the POST), none to refetch the list.
     assert.equal(count(log, '/api/react/posts'), before + 1);
     assert.equal(log.filter(entry => entry.method === 'POST').length, 1);
     // The create also shows up in the group-by of the users panel.
-    await page.waitForFunction(() => document.querySelector('[data-testid=panel-users]')?.textContent?.includes('Aardvark patterns'));
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid=panel-users]')?.textContent?.includes('Aardvark patterns'),
+    );
   });
 });
 
 test('counts, and the ticker/stats join following the live stream', async () => {
   await step('counts', async () => {
-    await page.waitForFunction(() => document.querySelector('[data-testid=counts]')?.textContent === '4 users, 2 admins');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=counts]')?.textContent === '4 users, 2 admins',
+    );
   });
   await step('ticker-live', async () => {
-    await page.waitForFunction(() => document.querySelector('[data-testid=price-BTC]')?.textContent?.includes('daily stats'));
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid=price-BTC]')?.textContent?.includes('daily stats'),
+    );
     await page.check('[data-testid=live]');
-    await page.waitForFunction(() => document.querySelector('[data-testid=price-BTC]')?.textContent?.includes('live ticker'), null, { timeout: 10_000 });
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=price-BTC]')?.textContent?.includes('live ticker'),
+      null,
+      { timeout: 10_000 },
+    );
   });
 });
 

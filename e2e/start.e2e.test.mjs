@@ -10,7 +10,10 @@ test('npm start on a busy port says so and how to choose another', async () => {
   await new Promise(resolve => holder.listen(0, '127.0.0.1', resolve));
   const { port } = holder.address();
   try {
-    const start = spawn(process.execPath, ['example/start.mjs'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const start = spawn(process.execPath, ['example/start.mjs'], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     start.stdout.on('data', chunk => (out += chunk));

@@ -21,4 +21,5 @@ export async function buildExample({ production = false } = {}) {
   });
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await buildExample({ production: process.argv.includes('--production') });
+if (process.argv[1] === fileURLToPath(import.meta.url))
+  await buildExample({ production: process.argv.includes('--production') });

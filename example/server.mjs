@@ -7,7 +7,11 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const STATIC = { '/': ['index.html', 'text/html'], '/app.js': ['dist/app.js', 'text/javascript'], '/app.css': ['app.css', 'text/css'] };
+const STATIC = {
+  '/': ['index.html', 'text/html'],
+  '/app.js': ['dist/app.js', 'text/javascript'],
+  '/app.css': ['app.css', 'text/css'],
+};
 
 function seed() {
   const users = [
@@ -25,7 +29,13 @@ function seed() {
   for (const [group, list] of Object.entries(titles)) {
     for (const title of list) {
       n++;
-      posts.push({ id: String(n), title, group, createdAt: new Date(Date.UTC(2026, 0, n)).toISOString(), author: users[n % users.length].id });
+      posts.push({
+        id: String(n),
+        title,
+        group,
+        createdAt: new Date(Date.UTC(2026, 0, n)).toISOString(),
+        author: users[n % users.length].id,
+      });
     }
   }
   const sectors = [
@@ -67,32 +77,70 @@ export async function startExample({ port = 0, host = '127.0.0.1', delay = 150, 
     res.end(JSON.stringify(body));
   };
   const routes = [
-    ['GET', /^\/api\/(react|vue)\/posts$/, ([group], url) => {
-      const orderBy = url.searchParams.get('orderBy');
-      const list = db.posts.filter(post => post.group === group).map(post => ({ ...post, author: db.users.find(u => u.id === post.author) }));
-      if (orderBy === 'title') list.sort((a, b) => a.title.localeCompare(b.title));
-      if (orderBy === 'createdAt') list.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-      return [200, list];
-    }],
-    ['POST', /^\/api\/(react|vue)\/posts$/, ([group], _url, body) => {
-      const title = typeof body?.title === 'string' ? body.title.trim() : '';
-      if (!title) return [400, { message: 'A post needs a title.' }];
-      const author = db.users.find(u => u.id === body.author) ?? db.users[0];
-      const post = { id: String(db.nextPost++), title, group, createdAt: new Date().toISOString(), author: author.id };
-      db.posts.push(post);
-      return [201, { ...post, author }];
-    }],
+    [
+      'GET',
+      /^\/api\/(react|vue)\/posts$/,
+      ([group], url) => {
+        const orderBy = url.searchParams.get('orderBy');
+        const list = db.posts
+          .filter(post => post.group === group)
+          .map(post => ({ ...post, author: db.users.find(u => u.id === post.author) }));
+        if (orderBy === 'title') list.sort((a, b) => a.title.localeCompare(b.title));
+        if (orderBy === 'createdAt') list.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+        return [200, list];
+      },
+    ],
+    [
+      'POST',
+      /^\/api\/(react|vue)\/posts$/,
+      ([group], _url, body) => {
+        const title = typeof body?.title === 'string' ? body.title.trim() : '';
+        if (!title) return [400, { message: 'A post needs a title.' }];
+        const author = db.users.find(u => u.id === body.author) ?? db.users[0];
+        const post = {
+          id: String(db.nextPost++),
+          title,
+          group,
+          createdAt: new Date().toISOString(),
+          author: author.id,
+        };
+        db.posts.push(post);
+        return [201, { ...post, author }];
+      },
+    ],
     ['GET', /^\/api\/users$/, () => [200, db.users]],
-    ['GET', /^\/api\/tickers\/([A-Z]+)$/, ([id]) => (db.tickers[id] ? [200, { product_id: id, price: db.tickers[id], time: new Date().toISOString() }] : [404, { message: `No ticker ${id}` }])],
-    ['GET', /^\/api\/stats\/([A-Z]+)$/, ([id]) => (db.tickers[id] ? [200, { product_id: id, last: Math.round(db.tickers[id] * 0.98), volume: 1234 }] : [404, { message: `No stats for ${id}` }])],
-    ['GET', /^\/api\/companies$/, (_m, url) => {
-      const portfolio = url.searchParams.get('portfolio') ?? PORTFOLIOS[0];
-      return [200, db.companies.map(company => ({ ...company, ...holding(portfolio, company.id) }))];
-    }],
-    ['GET', /^\/api\/companies\/columns$/, (_m, url) => {
-      const portfolio = url.searchParams.get('portfolio') ?? PORTFOLIOS[0];
-      return [200, Object.fromEntries(db.companies.map(company => [company.id, holding(portfolio, company.id)]))];
-    }],
+    [
+      'GET',
+      /^\/api\/tickers\/([A-Z]+)$/,
+      ([id]) =>
+        db.tickers[id]
+          ? [200, { product_id: id, price: db.tickers[id], time: new Date().toISOString() }]
+          : [404, { message: `No ticker ${id}` }],
+    ],
+    [
+      'GET',
+      /^\/api\/stats\/([A-Z]+)$/,
+      ([id]) =>
+        db.tickers[id]
+          ? [200, { product_id: id, last: Math.round(db.tickers[id] * 0.98), volume: 1234 }]
+          : [404, { message: `No stats for ${id}` }],
+    ],
+    [
+      'GET',
+      /^\/api\/companies$/,
+      (_m, url) => {
+        const portfolio = url.searchParams.get('portfolio') ?? PORTFOLIOS[0];
+        return [200, db.companies.map(company => ({ ...company, ...holding(portfolio, company.id) }))];
+      },
+    ],
+    [
+      'GET',
+      /^\/api\/companies\/columns$/,
+      (_m, url) => {
+        const portfolio = url.searchParams.get('portfolio') ?? PORTFOLIOS[0];
+        return [200, Object.fromEntries(db.companies.map(company => [company.id, holding(portfolio, company.id)]))];
+      },
+    ],
   ];
 
   const server = http.createServer(async (req, res) => {
@@ -111,7 +159,11 @@ export async function startExample({ port = 0, host = '127.0.0.1', delay = 150, 
       }
       if (url.pathname === '/api/_log') return json(res, 200, log);
       if (url.pathname === '/api/stream/tickers') {
-        res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+        res.writeHead(200, {
+          'Content-Type': 'text/event-stream',
+          'Cache-Control': 'no-store',
+          Connection: 'keep-alive',
+        });
         res.write(': connected\n\n');
         streams.add(res);
         req.on('close', () => streams.delete(res));

@@ -23,9 +23,14 @@ try {
   console.log(`lenscache example app: ${app.url}  (Ctrl+C to stop)`);
 } catch (error) {
   if (error?.code === 'EADDRINUSE' || error?.code === 'EACCES') {
-    const why = error.code === 'EADDRINUSE' ? 'is already in use (another `npm start`, or another server?)' : 'needs privileges this user lacks';
+    const why =
+      error.code === 'EADDRINUSE'
+        ? 'is already in use (another `npm start`, or another server?)'
+        : 'needs privileges this user lacks';
     console.error(`Cannot serve the example app: port ${port} on ${host} ${why}.`);
-    console.error(`Stop what holds it, or choose another port: PORT=${port === DEFAULT_PORT ? 5174 : DEFAULT_PORT} npm start  (PORT=0 picks a free one).`);
+    console.error(
+      `Stop what holds it, or choose another port: PORT=${port === DEFAULT_PORT ? 5174 : DEFAULT_PORT} npm start  (PORT=0 picks a free one).`,
+    );
     process.exit(1);
   }
   throw error;

@@ -18,7 +18,17 @@ const targets = [
 
 rmSync('dist', { recursive: true, force: true });
 for (const { out, module, type } of targets) {
-  const args = ['-p', 'tsconfig.build.json', '--outDir', out, '--module', module, '--moduleResolution', 'bundler', '--declaration'];
+  const args = [
+    '-p',
+    'tsconfig.build.json',
+    '--outDir',
+    out,
+    '--module',
+    module,
+    '--moduleResolution',
+    'bundler',
+    '--declaration',
+  ];
   execFileSync(process.execPath, [tsc, ...args], { stdio: 'inherit' });
   mkdirSync(out, { recursive: true });
   writeFileSync(`${out}/package.json`, JSON.stringify({ type, sideEffects: false }, null, 2) + '\n');

@@ -7,22 +7,43 @@ import { readFileSync, writeFileSync } from 'node:fs';
 
 const lock = JSON.parse(readFileSync('package-lock.json', 'utf8'));
 const packages = lock.packages;
-const OS = { android: 'android', darwin: 'darwin', freebsd: 'freebsd', linux: 'linux', openharmony: 'openharmony', win32: 'win32' };
-const CPU = { arm: 'arm', arm64: 'arm64', x64: 'x64', ia32: 'ia32', loong64: 'loong64', ppc64: 'ppc64', riscv64: 'riscv64', s390x: 's390x' };
+const OS = {
+  android: 'android',
+  darwin: 'darwin',
+  freebsd: 'freebsd',
+  linux: 'linux',
+  openharmony: 'openharmony',
+  win32: 'win32',
+};
+const CPU = {
+  arm: 'arm',
+  arm64: 'arm64',
+  x64: 'x64',
+  ia32: 'ia32',
+  loong64: 'loong64',
+  ppc64: 'ppc64',
+  riscv64: 'riscv64',
+  s390x: 's390x',
+};
 let added = 0;
 for (const [path, entry] of Object.entries(packages)) {
   for (const [name, version] of Object.entries(entry.optionalDependencies ?? {})) {
     const target = `node_modules/${name}`;
     if (packages[target]) continue;
-    const [os, cpu, abi] = name.split('/').pop().split('-').slice(-3).reduce(
-      (found, part) => {
-        if (OS[part]) found[0] = OS[part];
-        else if (CPU[part]) found[1] = CPU[part];
-        else found[2] = part;
-        return found;
-      },
-      [undefined, undefined, undefined],
-    );
+    const [os, cpu, abi] = name
+      .split('/')
+      .pop()
+      .split('-')
+      .slice(-3)
+      .reduce(
+        (found, part) => {
+          if (OS[part]) found[0] = OS[part];
+          else if (CPU[part]) found[1] = CPU[part];
+          else found[2] = part;
+          return found;
+        },
+        [undefined, undefined, undefined],
+      );
     if (!os || !cpu) throw new Error(`cannot tell the platform of ${name} (needed by ${path})`);
     const added_entry = { version, cpu: [cpu], dev: entry.dev, license: entry.license, optional: true, os: [os] };
     if (abi === 'gnu' || abi === 'gnueabihf') added_entry.libc = ['glibc'];
@@ -32,6 +53,8 @@ for (const [path, entry] of Object.entries(packages)) {
     added++;
   }
 }
-lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
+lock.packages = Object.fromEntries(
+  Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+);
 writeFileSync('package-lock.json', JSON.stringify(lock, null, 2) + '\n');
 console.log(`added ${added} lockfile entries for optional platform packages`);

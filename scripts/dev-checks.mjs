@@ -10,23 +10,46 @@ const option = (name, fallback) => process.argv.find(arg => arg.startsWith(`--${
 const sizes = option('sizes', '10000,100000').split(',').map(Number);
 const rounds = Number(option('rounds', 5));
 
-class User extends Entity { id = ''; name = ''; static key = 'User'; }
-class Comment extends Entity { id = ''; body = ''; author = User.fromJS(); static key = 'Comment'; static schema = { author: User }; }
-class Post extends Entity {
-  id = ''; title = ''; author = User.fromJS(); comments = [];
-  static key = 'Post'; static schema = { author: User, comments: [Comment] };
+class User extends Entity {
+  id = '';
+  name = '';
+  static key = 'User';
 }
-class Row extends Entity { id = ''; title = ''; score = 0; static key = 'Row'; }
+class Comment extends Entity {
+  id = '';
+  body = '';
+  author = User.fromJS();
+  static key = 'Comment';
+  static schema = { author: User };
+}
+class Post extends Entity {
+  id = '';
+  title = '';
+  author = User.fromJS();
+  comments = [];
+  static key = 'Post';
+  static schema = { author: User, comments: [Comment] };
+}
+class Row extends Entity {
+  id = '';
+  title = '';
+  score = 0;
+  static key = 'Row';
+}
 const rows = new Collection([Row]);
 
 const messages = [];
-for (const method of ['warn', 'error']) console[method] = (...args) => messages.push(`${method}: ${String(args[0]).split('\n')[0]}`);
-const printed = () => (messages.length ? `${messages.length} warnings, e.g. ${messages[0].replace(/, which is more.*/, '')}` : 'nothing printed');
+for (const method of ['warn', 'error'])
+  console[method] = (...args) => messages.push(`${method}: ${String(args[0]).split('\n')[0]}`);
+const printed = () =>
+  messages.length
+    ? `${messages.length} warnings, e.g. ${messages[0].replace(/, which is more.*/, '')}`
+    : 'nothing printed';
 const median = values => values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const ids = {
-  'p123': i => `p${i}`,
-  '123': i => String(i),
+  p123: i => `p${i}`,
+  123: i => String(i),
   uuid: () => randomUUID(),
 };
 
@@ -38,8 +61,13 @@ function cacheStore(skipSlice = false) {
     if (typeof action === 'object') actions.push(action);
     return next(action);
   };
-  const checks = skipSlice ? { serializableCheck: { ignoredPaths: ['cache'] }, immutableCheck: { ignoredPaths: ['cache'] } } : {};
-  const store = configureStore({ reducer: { cache: cache.reducer }, middleware: d => d(checks).concat(cache.middleware, record) });
+  const checks = skipSlice
+    ? { serializableCheck: { ignoredPaths: ['cache'] }, immutableCheck: { ignoredPaths: ['cache'] } }
+    : {};
+  const store = configureStore({
+    reducer: { cache: cache.reducer },
+    middleware: d => d(checks).concat(cache.middleware, record),
+  });
   return { cache, store, actions };
 }
 
@@ -61,15 +89,28 @@ function loadRows(cache, store, n, idOf, given) {
 }
 
 // 1. A first load, an identical refetch and a changed refetch of nested posts.
-for (const [n, users] of [[300, 100], [1000, 100]]) {
+for (const [n, users] of [
+  [300, 100],
+  [1000, 100],
+]) {
   const { cache, store } = cacheStore();
   const endpoint = { key: () => 'GET /posts', schema: [Post] };
   const posts = suffix =>
     Array.from({ length: n }, (_, i) => ({
-      id: `p${i}`, title: `Post ${i}${suffix}`, author: { id: `u${i % users}`, name: `User ${i % users}` },
-      comments: [0, 1].map(j => ({ id: `c${i}-${j}`, body: `Comment ${j}`, author: { id: `u${(i + j + 1) % users}`, name: `User ${(i + j + 1) % users}` } })),
+      id: `p${i}`,
+      title: `Post ${i}${suffix}`,
+      author: { id: `u${i % users}`, name: `User ${i % users}` },
+      comments: [0, 1].map(j => ({
+        id: `c${i}-${j}`,
+        body: `Comment ${j}`,
+        author: { id: `u${(i + j + 1) % users}`, name: `User ${(i + j + 1) % users}` },
+      })),
     }));
-  for (const [label, data] of [['first load', posts('')], ['identical refetch', posts('')], ['changed refetch', posts(' (edited)')]]) {
+  for (const [label, data] of [
+    ['first load', posts('')],
+    ['identical refetch', posts('')],
+    ['changed refetch', posts(' (edited)')],
+  ]) {
     messages.length = 0;
     const start = performance.now();
     store.dispatch(cache.setResponse(endpoint, data));
@@ -101,7 +142,11 @@ for (const n of sizes) {
     const ours = timeEdits(store, r => cache.set(Row, { id: data[(r * 7919) % n].id, title: `Edited ${r}` }), n);
     const skipping = cacheStore(true);
     loadRows(skipping.cache, skipping.store, n, () => 0, data);
-    const skipped = timeEdits(skipping.store, r => skipping.cache.set(Row, { id: data[(r * 7919) % n].id, title: `Edited ${r}` }), n);
+    const skipped = timeEdits(
+      skipping.store,
+      r => skipping.cache.set(Row, { id: data[(r * 7919) % n].id, title: `Edited ${r}` }),
+      n,
+    );
 
     const adapter = createEntityAdapter();
     const slice = createSlice({
@@ -111,7 +156,13 @@ for (const n of sizes) {
     });
     const rtk = configureStore({ reducer: { rows: slice.reducer } });
     rtk.dispatch(slice.actions.setAll(data));
-    const theirs = timeEdits(rtk, r => slice.actions.updateOne({ id: data[(r * 7919) % n].id, changes: { title: `Edited ${r}` } }), n);
-    console.log(`${n} rows, ids like ${style}:\n  lenscache, default checks: ${ours}\n  lenscache, checks skip the slice: ${skipped}\n  RTK adapter, default checks: ${theirs}`);
+    const theirs = timeEdits(
+      rtk,
+      r => slice.actions.updateOne({ id: data[(r * 7919) % n].id, changes: { title: `Edited ${r}` } }),
+      n,
+    );
+    console.log(
+      `${n} rows, ids like ${style}:\n  lenscache, default checks: ${ours}\n  lenscache, checks skip the slice: ${skipped}\n  RTK adapter, default checks: ${theirs}`,
+    );
   }
 }

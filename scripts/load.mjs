@@ -10,9 +10,17 @@ import { unlessSliceChanged } from '../dist/esm/react/response.js';
 import { internalsOf } from '../dist/esm/store/createCache.js';
 import { argsKey } from '../dist/esm/shared/json.js';
 
-const gc = globalThis.gc ?? (() => { throw new Error('run with node --expose-gc'); });
+const gc =
+  globalThis.gc ??
+  (() => {
+    throw new Error('run with node --expose-gc');
+  });
 const mb = bytes => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-const heap = () => { gc(); gc(); return process.memoryUsage().heapUsed; };
+const heap = () => {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+};
 const median = values => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 class Row extends Entity {
@@ -33,7 +41,10 @@ Company.schema = { weight: Weight };
 function makeStore() {
   const cache = createCache();
   const store = configureStore({
-    reducer: { [cache.reducerPath]: cache.reducer, other: (state = 0, action) => (action.type === 'bump' ? state + 1 : state) },
+    reducer: {
+      [cache.reducerPath]: cache.reducer,
+      other: (state = 0, action) => (action.type === 'bump' ? state + 1 : state),
+    },
     middleware: getDefault => getDefault({ immutableCheck: false, serializableCheck: false }).concat(cache.middleware),
   });
   return { cache, store };
@@ -45,7 +56,9 @@ function makeStore() {
   const { cache, store } = makeStore();
   const rows = Array.from({ length: 100_000 }, (_, i) => ({ id: String(i), label: `row ${i}`, value: i }));
   let start = performance.now();
-  store.dispatch(cache.setResponse({ key: () => 'GET /rows', schema: new Collection([Row], { argsKey: () => ({}) }) }, rows));
+  store.dispatch(
+    cache.setResponse({ key: () => 'GET /rows', schema: new Collection([Row], { argsKey: () => ({}) }) }, rows),
+  );
   const writeMs = performance.now() - start;
   const stored = heap() - before;
   const time = run => {
@@ -85,8 +98,12 @@ function makeStore() {
   console.log(`  write of the 100,000: ${writeMs.toFixed(0)} ms; heap for them: ${mb(stored)}`);
   console.log(`  write of one entity, no subscribers: ${(bare * 1000).toFixed(0)} µs`);
   console.log(`  dispatch of another slice's action: ${(other * 1000).toFixed(0)} µs (all 1,000 selectors)`);
-  console.log(`  write of an entity nobody reads: ${(unread * 1000).toFixed(0)} µs; selectors whose answer changed: ${unreadChanges}`);
-  console.log(`  write of an entity one subscriber reads: ${(read * 1000).toFixed(0)} µs; changed answers per write: ${changes / 200}`);
+  console.log(
+    `  write of an entity nobody reads: ${(unread * 1000).toFixed(0)} µs; selectors whose answer changed: ${unreadChanges}`,
+  );
+  console.log(
+    `  write of an entity one subscriber reads: ${(read * 1000).toFixed(0)} µs; changed answers per write: ${changes / 200}`,
+  );
 }
 
 // 2. Memory over long sessions.
@@ -108,11 +125,19 @@ function series(label, steps, run) {
   const companies = Array.from({ length: 1_000 }, (_, i) => ({ id: String(i), name: `c${i}`, weight: i }));
   store.dispatch(cache.setResponse(getList, { portfolio: 'p0' }, companies));
   for (let p = 1; p < 20; p++) {
-    store.dispatch(cache.setResponse(columns, { portfolio: `p${p}` }, Object.fromEntries(companies.map(c => [c.id, { weight: p }]))));
+    store.dispatch(
+      cache.setResponse(columns, { portfolio: `p${p}` }, Object.fromEntries(companies.map(c => [c.id, { weight: p }]))),
+    );
   }
   const byWeight = new Query(list, (rows, { min } = {}) => rows.filter(row => (row.weight ?? 0) >= min));
   console.log('memory (1,000 companies, 20 portfolios with cells; heap growth after a full GC)');
-  series('10,000 switches among the 20 portfolios', 10_000, i => cache.selectQuery(store.getState(), list, { portfolio: `p${i % 20}` }));
-  series('10,000 portfolios never seen before', 10_000, i => cache.selectQuery(store.getState(), list, { portfolio: `new${i}` }));
-  series('10,000 distinct args of a Query', 10_000, i => cache.selectQuery(store.getState(), byWeight, { portfolio: 'p1', min: i }));
+  series('10,000 switches among the 20 portfolios', 10_000, i =>
+    cache.selectQuery(store.getState(), list, { portfolio: `p${i % 20}` }),
+  );
+  series('10,000 portfolios never seen before', 10_000, i =>
+    cache.selectQuery(store.getState(), list, { portfolio: `new${i}` }),
+  );
+  series('10,000 distinct args of a Query', 10_000, i =>
+    cache.selectQuery(store.getState(), byWeight, { portfolio: 'p1', min: i }),
+  );
 }

@@ -29,7 +29,10 @@ for (const n of [1000, 3300, 10000]) {
     cache = createCache();
     store = configureStore({ reducer: { cache: cache.reducer }, middleware: d => d().concat(cache.middleware) });
   };
-  const write = time(() => { fresh(); store.dispatch(cache.setResponse(endpoint, data)); }, runs);
+  const write = time(() => {
+    fresh();
+    store.dispatch(cache.setResponse(endpoint, data));
+  }, runs);
   const rewrite = time(() => store.dispatch(cache.setResponse(endpoint, response(n))), runs);
   cache.selectResponse(store.getState(), endpoint);
   const warm = time(() => cache.selectResponse(store.getState(), endpoint).data, 1000);
@@ -61,10 +64,22 @@ for (const n of [1000, 3300, 10000]) {
   const changed = () => response(10000).map((p, i) => (i === 0 ? { ...p, title: `moved ${Math.random()}` } : p));
   const rewrite = time(() => store.dispatch(cache.setResponse(list, { group: 'g' }, changed())), 7);
   const push = time(i => {
-    store.dispatch(cache.set(posts.push, { group: 'g' }, { id: `new${i}`, title: 'New', author: { id: 'u1', name: 'User u1' }, comments: [] }));
+    store.dispatch(
+      cache.set(
+        posts.push,
+        { group: 'g' },
+        { id: `new${i}`, title: 'New', author: { id: 'u1', name: 'User u1' }, comments: [] },
+      ),
+    );
   }, 15);
   const pushRead = time(i => {
-    store.dispatch(cache.set(posts.push, { group: 'g' }, { id: `more${i}`, title: 'New', author: { id: 'u1', name: 'User u1' }, comments: [] }));
+    store.dispatch(
+      cache.set(
+        posts.push,
+        { group: 'g' },
+        { id: `more${i}`, title: 'New', author: { id: 'u1', name: 'User u1' }, comments: [] },
+      ),
+    );
     return cache.selectQuery(store.getState(), posts, { group: 'g' });
   }, 15);
   console.log(
@@ -78,12 +93,22 @@ for (const n of [1000, 3300, 10000]) {
 // shared list read under each portfolio in turn. Views per row are bounded by lensCacheSize.
 {
   const { Collection, Scalar, Values } = await import('../dist/esm/index.js');
-  class Company extends Entity { id = ''; name = ''; price = 0; pct = 0; shares = 0; static key = 'Company'; }
+  class Company extends Entity {
+    id = '';
+    name = '';
+    price = 0;
+    pct = 0;
+    shares = 0;
+    static key = 'Company';
+  }
   const lensScalar = new Scalar({ lens: args => args[0]?.portfolio, key: 'portfolio', entity: Company });
   Company.schema = { pct: lensScalar, shares: lensScalar };
   const list = new Collection([Company], { argsKey: () => ({}) });
   const columns = { key: p => `GET /columns?portfolio=${p.portfolio}`, schema: new Values(lensScalar) };
-  const heap = () => { globalThis.gc?.(); return process.memoryUsage().heapUsed / 1e6; };
+  const heap = () => {
+    globalThis.gc?.();
+    return process.memoryUsage().heapUsed / 1e6;
+  };
   for (const lensCacheSize of [16, 100]) {
     const cache = createCache({ lensCacheSize });
     const store = configureStore({ reducer: { cache: cache.reducer }, middleware: d => d().concat(cache.middleware) });

@@ -39,7 +39,15 @@ export { useSuspense, useQuery, CacheProvider } from 'lenscache/react';`,
     budget: 17_300,
     // Sources whose code must be shaken out of this entry (Scalar.js is not among them: the
     // reads share its lens check).
-    absent: ['rest/', 'path-to-regexp', 'schema/Collection', 'schema/Query.js', 'schema/Union.js', 'schema/Values.js', 'react/'],
+    absent: [
+      'rest/',
+      'path-to-regexp',
+      'schema/Collection',
+      'schema/Query.js',
+      'schema/Union.js',
+      'schema/Values.js',
+      'react/',
+    ],
   },
   {
     name: 'hooks only',
@@ -79,7 +87,14 @@ async function measure(entry) {
     .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
     .map(([path]) => path);
   const found = (entry.absent ?? []).filter(part => inputs.some(path => path.includes(part)));
-  return { name: entry.name, min: code.length, gzip: gzipSync(code, { level: 9 }).length, budget: entry.budget, found, metafile: result.metafile };
+  return {
+    name: entry.name,
+    min: code.length,
+    gzip: gzipSync(code, { level: 9 }).length,
+    budget: entry.budget,
+    found,
+    metafile: result.metafile,
+  };
 }
 
 if (!existsSync(`${root}dist/esm/index.js`)) {
@@ -100,11 +115,26 @@ if (analyze) {
 
 const kB = bytes => `${(bytes / 1000).toFixed(1)} kB`;
 if (process.argv.includes('--json')) {
-  console.log(JSON.stringify(results.map(({ name, min, gzip, budget, found }) => ({ name, min, gzip, budget, found })), null, 2));
+  console.log(
+    JSON.stringify(
+      results.map(({ name, min, gzip, budget, found }) => ({ name, min, gzip, budget, found })),
+      null,
+      2,
+    ),
+  );
 } else {
-  const rows = [['entry', 'min', 'gzip', 'budget (gzip)', ''], ...results.map(r => [r.name, kB(r.min), kB(r.gzip), kB(r.budget), r.gzip > r.budget ? 'OVER' : 'ok'])];
+  const rows = [
+    ['entry', 'min', 'gzip', 'budget (gzip)', ''],
+    ...results.map(r => [r.name, kB(r.min), kB(r.gzip), kB(r.budget), r.gzip > r.budget ? 'OVER' : 'ok']),
+  ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map(row => row[i].length)));
-  for (const row of rows) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd());
+  for (const row of rows)
+    console.log(
+      row
+        .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i])))
+        .join('  ')
+        .trimEnd(),
+    );
 }
 
 let failed = false;

@@ -19,7 +19,14 @@ export * as schema from './schema/namespace.js';
 
 export { normalize, type Normalized, type NormalizeOptions } from './normalize/normalize.js';
 
-export { RestEndpoint, type RestEndpointOptions, type RestArgs, type RestParams, type HttpMethod, type Extended } from './rest/RestEndpoint.js';
+export {
+  RestEndpoint,
+  type RestEndpointOptions,
+  type RestArgs,
+  type RestParams,
+  type HttpMethod,
+  type Extended,
+} from './rest/RestEndpoint.js';
 export { NetworkError } from './rest/NetworkError.js';
 export type { PathParams, PathValue } from './rest/pathParams.js';
 

@@ -57,37 +57,46 @@ test('the source has every layer', () => {
   expect(new Set(files.map(f => f.folder))).toEqual(new Set(Object.keys(ALLOWED)));
 });
 
-test.each(files.map(f => [f.file, f] as const))('%s imports only from the layers before it', (_, { file, folder, text }) => {
-  const wrong: string[] = [];
-  for (const spec of importsOf(text)) {
-    if (spec.startsWith('.')) {
-      const target = path.relative(SRC, path.resolve(SRC, path.dirname(file), spec));
-      const targetFolder = target.includes(path.sep) ? target.split(path.sep)[0]! : '.';
-      if (!ALLOWED[folder]!.includes(targetFolder)) wrong.push(`${spec} (${targetFolder}/)`);
-    } else {
-      const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
-      const owners = PACKAGES[name];
-      if (!owners) wrong.push(`${spec} (a package no layer owns)`);
-      else if (!owners.includes(folder)) wrong.push(`${spec} (owned by ${owners.join(', ')}/)`);
+test.each(files.map(f => [f.file, f] as const))(
+  '%s imports only from the layers before it',
+  (_, { file, folder, text }) => {
+    const wrong: string[] = [];
+    for (const spec of importsOf(text)) {
+      if (spec.startsWith('.')) {
+        const target = path.relative(SRC, path.resolve(SRC, path.dirname(file), spec));
+        const targetFolder = target.includes(path.sep) ? target.split(path.sep)[0]! : '.';
+        if (!ALLOWED[folder]!.includes(targetFolder)) wrong.push(`${spec} (${targetFolder}/)`);
+      } else {
+        const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
+        const owners = PACKAGES[name];
+        if (!owners) wrong.push(`${spec} (a package no layer owns)`);
+        else if (!owners.includes(folder)) wrong.push(`${spec} (owned by ${owners.join(', ')}/)`);
+      }
     }
-  }
-  expect(wrong).toEqual([]);
-});
+    expect(wrong).toEqual([]);
+  },
+);
 
-test.each(files.map(f => [f.file, f] as const))('%s throws only errors made by the error module', (_, { file, text }) => {
-  if (file === path.join('shared', 'errors.ts')) return;
-  // String literals (messages that tell users to throw an Error) are not code.
-  const code = text.replace(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g, "''");
-  const raw = [...code.matchAll(/\bnew (Error|TypeError|RangeError|SyntaxError)\(/g)].map(match => match[0]);
-  expect(raw).toEqual([]);
-});
+test.each(files.map(f => [f.file, f] as const))(
+  '%s throws only errors made by the error module',
+  (_, { file, text }) => {
+    if (file === path.join('shared', 'errors.ts')) return;
+    // String literals (messages that tell users to throw an Error) are not code.
+    const code = text.replace(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g, "''");
+    const raw = [...code.matchAll(/\bnew (Error|TypeError|RangeError|SyntaxError)\(/g)].map(match => match[0]);
+    expect(raw).toEqual([]);
+  },
+);
 
 test.each(files.map(f => [f.file, f] as const))('%s stays within the size the house style allows', (_, { text }) => {
   expect(text.replace(/\n$/, '').split('\n').length).toBeLessThanOrEqual(MAX_LINES);
 });
 
 test('the checks can fail: a back import and a raw throw are caught', () => {
-  expect(importsOf("import { x } from '../store/createCache.js';\nexport type { Y } from './y.js';")).toEqual(['../store/createCache.js', './y.js']);
+  expect(importsOf("import { x } from '../store/createCache.js';\nexport type { Y } from './y.js';")).toEqual([
+    '../store/createCache.js',
+    './y.js',
+  ]);
   expect(ALLOWED['schema']).not.toContain('store');
   expect(/\bnew (Error|TypeError|RangeError|SyntaxError)\(/.test("throw new Error('x')")).toBe(true);
 });

@@ -63,7 +63,15 @@ test('two Entity classes sharing a key share the table, and each read returns th
 
 test('Invalidate(E) reads back like E: a stored id reads as the entity, deleted members drop, missing reads undefined', () => {
   const { cache, store } = makeStore();
-  store.dispatch(cache.set([User], [{ id: 'u1', name: 'Ann' }, { id: 'u2', name: 'Bob' }]));
+  store.dispatch(
+    cache.set(
+      [User],
+      [
+        { id: 'u1', name: 'Ann' },
+        { id: 'u2', name: 'Bob' },
+      ],
+    ),
+  );
   const one = endpoint('DELETE /user', new Invalidate(User));
   const many = endpoint('DELETE /users', [new Invalidate(User)]);
   store.dispatch(cache.setResponse(one, 'u1'));
@@ -104,31 +112,40 @@ test('a development warning when a Union read meets a bare string where a ref ob
   const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
   const pets = new Union({ dogs: Dog }, 'type');
   const getPet = endpoint('GET /pet', pets);
-  const { cache, store } = makeStore({}, {
-    preloadedState: {
-      cache: { entities: {}, entitiesMeta: {}, endpoints: { [getPet.key()]: 'rex-7' }, meta: {}, lastReset: 0 },
+  const { cache, store } = makeStore(
+    {},
+    {
+      preloadedState: {
+        cache: { entities: {}, entitiesMeta: {}, endpoints: { [getPet.key()]: 'rex-7' }, meta: {}, lastReset: 0 },
+      },
     },
-  });
+  );
   expect(cache.selectResponse(store.getState(), getPet).data).toBe('rex-7');
   expect(warn).toHaveBeenCalledTimes(1);
   expect(String(warn.mock.calls[0]![0])).toContain('rex-7');
 });
 
 test('a nested object stored where a ref is expected reads as the entity', () => {
-  const { cache, store } = makeStore({}, {
-    preloadedState: {
-      cache: {
-        entities: {
-          Article: { 1: { id: '1', title: 'Hi', author: { id: 'u1', name: 'Inline Ann' } }, 2: { id: '2', title: 'Yo', author: { id: 'u2' } } },
-          User: { u2: { id: 'u2', name: 'Stored Bob' } },
+  const { cache, store } = makeStore(
+    {},
+    {
+      preloadedState: {
+        cache: {
+          entities: {
+            Article: {
+              1: { id: '1', title: 'Hi', author: { id: 'u1', name: 'Inline Ann' } },
+              2: { id: '2', title: 'Yo', author: { id: 'u2' } },
+            },
+            User: { u2: { id: 'u2', name: 'Stored Bob' } },
+          },
+          entitiesMeta: {},
+          endpoints: {},
+          meta: {},
+          lastReset: 0,
         },
-        entitiesMeta: {},
-        endpoints: {},
-        meta: {},
-        lastReset: 0,
       },
     },
-  });
+  );
   const state = store.getState();
   const one = cache.selectQuery(state, Article, '1');
   expect(one?.author).toBeInstanceOf(User);

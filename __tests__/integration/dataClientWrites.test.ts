@@ -81,7 +81,14 @@ test('an entity input may be an array when process turns it into an object', () 
   }
   const book = endpoint('GET /book', { bids: [Level] });
   const { cache, store } = makeStore();
-  store.dispatch(cache.setResponse(book, { bids: [[100, 5], [99, 2]] }));
+  store.dispatch(
+    cache.setResponse(book, {
+      bids: [
+        [100, 5],
+        [99, 2],
+      ],
+    }),
+  );
   expect(store.getState().cache.entities.Level).toEqual({ 100: { price: 100, size: 5 }, 99: { price: 99, size: 2 } });
   const read = cache.selectResponse(store.getState(), book).data as { bids: Level[] };
   expect(read.bids.map(level => level.size)).toEqual([5, 2]);
@@ -169,9 +176,11 @@ test('an Entity without a usable key is a clear setup error naming the fix', () 
     id = '';
     static override key = '';
   }
-  expect(catchError(() => normalize(Empty, { id: '1' }, [], before.cache, { fetchedAt: 0, date: 0, expiresAt: 0 }, { maxEntityDepth: 64 })).code).toBe(
-    ErrorCode.ENTITY_KEY_REQUIRED,
-  );
+  expect(
+    catchError(() =>
+      normalize(Empty, { id: '1' }, [], before.cache, { fetchedAt: 0, date: 0, expiresAt: 0 }, { maxEntityDepth: 64 }),
+    ).code,
+  ).toBe(ErrorCode.ENTITY_KEY_REQUIRED);
   expect(snapshot(store.getState())).toEqual(snapshot(before));
   expect(store.getState()).toBe(before);
   // An explicit key is always accepted, whatever the class name.

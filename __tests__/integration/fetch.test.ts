@@ -66,7 +66,9 @@ describe('cache.fetch', () => {
     await store.dispatch(cache.fetch(api.getTicker, { product_id: 'DEDUPE' }));
     expect(server.count('GET /tickers/DEDUPE') - before).toBe(2);
 
-    server.on('POST /:group/posts', request => ({ json: { id: `new-${server.count()}`, ...(request.body as object) } }));
+    server.on('POST /:group/posts', request => ({
+      json: { id: `new-${server.count()}`, ...(request.body as object) },
+    }));
     const postsBefore = server.count('POST /react/posts');
     await Promise.all([
       store.dispatch(cache.fetch(api.getPosts.push, { group: 'react' }, { title: 'same' })),
@@ -79,8 +81,12 @@ describe('cache.fetch', () => {
     const { cache, store } = setup();
     const state = store.getState();
     const requests = server.count();
-    expect(() => store.dispatch(cache.fetch(api.getPost, {} as never))).toThrow(expect.objectContaining({ code: 'UNEXPECTED_INPUT', message: expect.stringMatching(/Missing parameters: id/) }));
-    expect(() => store.dispatch(cache.fetch({ key: () => 'GET /nothing' }))).toThrow(expect.objectContaining({ code: 'INVALID_SCHEMA', message: expect.stringMatching(/without fetch\(\)/) }));
+    expect(() => store.dispatch(cache.fetch(api.getPost, {} as never))).toThrow(
+      expect.objectContaining({ code: 'UNEXPECTED_INPUT', message: expect.stringMatching(/Missing parameters: id/) }),
+    );
+    expect(() => store.dispatch(cache.fetch({ key: () => 'GET /nothing' }))).toThrow(
+      expect.objectContaining({ code: 'INVALID_SCHEMA', message: expect.stringMatching(/without fetch\(\)/) }),
+    );
     expect(store.getState()).toBe(state);
     expect(server.count()).toBe(requests);
   });
@@ -113,7 +119,15 @@ describe('cache.fetch', () => {
     await expect(second).resolves.toMatchObject({ price: 6 });
 
     let calls = 0;
-    const throwing = { key: () => 'sync', schema: undefined, fetch: () => { calls++; if (calls === 1) throw new Error('bad config'); return Promise.resolve('ok'); } };
+    const throwing = {
+      key: () => 'sync',
+      schema: undefined,
+      fetch: () => {
+        calls++;
+        if (calls === 1) throw new Error('bad config');
+        return Promise.resolve('ok');
+      },
+    };
     const state = store.getState();
     const failed = store.dispatch(cache.fetch(throwing));
     // Starting a fetch dispatches nothing, even when it fails at once.
@@ -138,7 +152,10 @@ describe('cache.fetch', () => {
     expect(cache.selectResponse(store.getState(), api.getStats, { product_id: 'INV' }).expiryStatus).toBe('invalid');
     server.on('GET /stats/:id', () => ({ json: { product_id: 'INV', last: 2 } }));
     await store.dispatch(cache.fetch(api.getStats, { product_id: 'INV' }));
-    expect(cache.selectResponse(store.getState(), api.getStats, { product_id: 'INV' })).toMatchObject({ expiryStatus: 'valid', data: { last: 2 } });
+    expect(cache.selectResponse(store.getState(), api.getStats, { product_id: 'INV' })).toMatchObject({
+      expiryStatus: 'valid',
+      data: { last: 2 },
+    });
   });
 
   test('an answer that arrives after a newer one changes nothing: entity, cells, collection row and endpoint entry', async () => {
@@ -165,7 +182,10 @@ describe('cache.fetch', () => {
 
     // Scalar cells: B's columns, requested first and answered last, lose to the newer list at B.
     const slowColumns = gate();
-    server.on('GET /companies/columns', () => ({ json: { 1: { pct_equity: 0.01, shares: 1 } }, hold: slowColumns.promise }));
+    server.on('GET /companies/columns', () => ({
+      json: { 1: { pct_equity: 0.01, shares: 1 } },
+      hold: slowColumns.promise,
+    }));
     const olderColumns = store.dispatch(cache.fetch(api.getColumns, { portfolio: 'B' }));
     await new Promise(resolve => setTimeout(resolve, 10));
     server.on('GET /companies', () => ({ json: [{ ...companies[0], pct_equity: 0.9, shares: 900 }] }));
@@ -205,12 +225,19 @@ describe('cache.fetch', () => {
     }
 
     test.each([
-      ['404', { status: 404, json: { message: 'no such thing' } }, { name: 'NetworkError', status: 404, code: 'NETWORK_ERROR' }],
+      [
+        '404',
+        { status: 404, json: { message: 'no such thing' } },
+        { name: 'NetworkError', status: 404, code: 'NETWORK_ERROR' },
+      ],
       ['500', { status: 500, json: { message: 'down' } }, { name: 'NetworkError', status: 500, code: 'NETWORK_ERROR' }],
       ['malformed JSON', { raw: '[{"id": 1,' }, { code: 'INVALID_RESPONSE' }],
       ['connection reset', { reset: true }, { name: 'TypeError' }],
     ])('%s', async (name, answer, expected) => {
-      const { cache, store, slice, key, before, beforeSnapshot, fetching } = await failing(() => answer, name.replace(/\W/g, '-'));
+      const { cache, store, slice, key, before, beforeSnapshot, fetching } = await failing(
+        () => answer,
+        name.replace(/\W/g, '-'),
+      );
       const error = await fetching.catch((caught: unknown) => caught);
       expect(error).toMatchObject(expected);
       const after = slice();
@@ -227,7 +254,10 @@ describe('cache.fetch', () => {
 
     test('a slow request aborted: AbortError stored, nothing else written', async () => {
       const held = gate();
-      const { cache, store, slice, key, before, beforeSnapshot, fetching } = await failing(() => ({ json: { late: true }, hold: held.promise }), 'slow');
+      const { cache, store, slice, key, before, beforeSnapshot, fetching } = await failing(
+        () => ({ json: { late: true }, hold: held.promise }),
+        'slow',
+      );
       await new Promise(resolve => setTimeout(resolve, 10));
       fetching.abort();
       await expect(fetching).rejects.toMatchObject({ name: 'AbortError' });
@@ -238,7 +268,9 @@ describe('cache.fetch', () => {
       expect(slice().endpoints).toBe(before.endpoints);
       expect(allButMeta(slice(), key)).toEqual(beforeSnapshot);
       expect(slice().meta[key]!.error).toMatchObject({ name: 'AbortError' });
-      expect(cache.selectResponse(store.getState(), api.getRaw, { name: 'slow' }).error).toMatchObject({ name: 'AbortError' });
+      expect(cache.selectResponse(store.getState(), api.getRaw, { name: 'slow' }).error).toMatchObject({
+        name: 'AbortError',
+      });
     });
 
     test('a response that fails to normalize: the error stored, no entity written', async () => {
@@ -249,13 +281,19 @@ describe('cache.fetch', () => {
       expect(error).toMatchObject({ code: 'MISSING_PK', status: 400 });
       expect(slice().entities).toBe(before.entities);
       expect(slice().endpoints).toBe(before.endpoints);
-      expect(cache.selectResponse(store.getState(), api.getPost, { id: '5' })).toMatchObject({ error, data: undefined });
+      expect(cache.selectResponse(store.getState(), api.getPost, { id: '5' })).toMatchObject({
+        error,
+        data: undefined,
+      });
     });
   });
 
   test('a create through endpoint.push appears in every matching cached list, without a refetch', async () => {
     server.on('GET /:group/posts', (_, url) => ({ json: url.pathname === '/vue/posts' ? [] : posts }));
-    server.on('POST /:group/posts', request => ({ status: 201, json: { id: '3', group: 'react', author: { id: 'u1', name: 'Ann', isAdmin: true }, ...(request.body as object) } }));
+    server.on('POST /:group/posts', request => ({
+      status: 201,
+      json: { id: '3', group: 'react', author: { id: 'u1', name: 'Ann', isAdmin: true }, ...(request.body as object) },
+    }));
     const { cache, store } = setup();
     await store.dispatch(cache.fetch(api.getPosts, { group: 'react' }));
     await store.dispatch(cache.fetch(api.getPosts, { group: 'react', orderBy: 'title' }));
@@ -267,12 +305,17 @@ describe('cache.fetch', () => {
     // One item sent, one item back (a list sent gives a list).
     expect(created).toBeInstanceOf(Article);
     expect((created as Article).id).toBe('3');
-    const ids = (params: object) => cache.selectResponse(store.getState(), api.getPosts, params as never).data!.map(post => post.id);
+    const ids = (params: object) =>
+      cache.selectResponse(store.getState(), api.getPosts, params as never).data!.map(post => post.id);
     expect(ids({ group: 'react' })).toEqual(['1', '2', '3']);
     expect(ids({ group: 'react', orderBy: 'title' })).toEqual(['1', '2', '3']);
     expect(cache.selectResponse(store.getState(), api.getPosts, { group: 'vue' }).data).toBe(vue);
     expect(server.count('GET /react/posts')).toBe(gets);
-    expect(server.requests[server.requests.length - 1]).toMatchObject({ method: 'POST', url: '/react/posts', body: { title: 'Cherry' } });
+    expect(server.requests[server.requests.length - 1]).toMatchObject({
+      method: 'POST',
+      url: '/react/posts',
+      body: { title: 'Cherry' },
+    });
   });
 });
 
@@ -297,7 +340,10 @@ describe('expiry, invalidation and reset', () => {
     expect(cache.selectResponse(store.getState(), api.getStats, args).expiryStatus).toBe('valid');
 
     store.dispatch(cache.invalidate(api.getStats, args));
-    expect(cache.selectResponse(store.getState(), api.getStats, args)).toMatchObject({ expiryStatus: 'invalid', data: undefined });
+    expect(cache.selectResponse(store.getState(), api.getStats, args)).toMatchObject({
+      expiryStatus: 'invalid',
+      data: undefined,
+    });
     const invalidated = store.getState();
     store.dispatch(cache.invalidate(api.getStats, null));
     expect(store.getState()).toBe(invalidated);
@@ -336,7 +382,13 @@ describe('expiry, invalidation and reset', () => {
     const beforeReset = Date.now();
     store.dispatch(cache.resetEntireStore());
     const reset = slice();
-    expect(snapshot(reset)).toEqual({ entities: {}, entitiesMeta: {}, endpoints: {}, meta: {}, lastReset: reset.lastReset });
+    expect(snapshot(reset)).toEqual({
+      entities: {},
+      entitiesMeta: {},
+      endpoints: {},
+      meta: {},
+      lastReset: reset.lastReset,
+    });
     expect(reset.lastReset).toBeGreaterThanOrEqual(beforeReset);
     held.open();
     await expect(pending).resolves.toBeUndefined();
@@ -352,7 +404,13 @@ describe('expiry, invalidation and reset', () => {
     expect(slice()).toBe(resetAgain);
     // A resolve whose request started before the reset is dropped.
     const state = store.getState();
-    store.dispatch(cache.resolve(api.getTicker, { args: [{ product_id: 'V' }], response: { product_id: 'V', price: 1 }, fetchedAt: resetAgain.lastReset - 1 }));
+    store.dispatch(
+      cache.resolve(api.getTicker, {
+        args: [{ product_id: 'V' }],
+        response: { product_id: 'V', price: 1 },
+        fetchedAt: resetAgain.lastReset - 1,
+      }),
+    );
     expect(store.getState()).toBe(state);
   });
 });

@@ -183,11 +183,14 @@ describe('nested fields', () => {
 describe('All', () => {
   test('every live row in table order; tombstones excluded', () => {
     const { write, read } = setup();
-    write([User], [
-      { id: 'b', name: 'B' },
-      { id: 'a', name: 'A' },
-      { id: 'c', name: 'C' },
-    ]);
+    write(
+      [User],
+      [
+        { id: 'b', name: 'B' },
+        { id: 'a', name: 'A' },
+        { id: 'c', name: 'C' },
+      ],
+    );
     const all = new All(User);
     const users = read(all);
     expect(users?.map(user => user.id)).toEqual(['b', 'a', 'c']);

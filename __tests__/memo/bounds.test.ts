@@ -20,7 +20,16 @@ const join = { item: Item };
 
 test('reads under more distinct args than argsCacheSize evict the oldest, and only it', () => {
   const { cache, store } = makeStore({ argsCacheSize: 2 });
-  store.dispatch(cache.set([Item], [{ id: '1', name: 'one' }, { id: '2', name: 'two' }, { id: '3', name: 'three' }]));
+  store.dispatch(
+    cache.set(
+      [Item],
+      [
+        { id: '1', name: 'one' },
+        { id: '2', name: 'two' },
+        { id: '3', name: 'three' },
+      ],
+    ),
+  );
   const state = store.getState();
   const read = (id: string) => cache.selectQuery(state, join, { id });
 
@@ -43,7 +52,9 @@ test('reads under more distinct args than argsCacheSize evict the oldest, and on
 });
 
 test("a Query's computed results are bounded per args too: an evicted args value runs process again", () => {
-  const process = jest.fn((items: Item[], { prefix = '' }: { prefix?: string } = {}) => items.map(item => prefix + item.name));
+  const process = jest.fn((items: Item[], { prefix = '' }: { prefix?: string } = {}) =>
+    items.map(item => prefix + item.name),
+  );
   const names = new Query(new All(Item), process);
   const { cache, store } = makeStore({ argsCacheSize: 2 });
   store.dispatch(cache.set([Item], [{ id: '1', name: 'one' }]));

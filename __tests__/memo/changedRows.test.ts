@@ -15,7 +15,9 @@ const B = { portfolio: 'B' };
 function companyStore() {
   const { cache, store } = makeStore();
   store.dispatch(cache.setResponse(getCompanies, A, companies));
-  store.dispatch(cache.setResponse(getColumnsMap, B, { 1: { pct_equity: 0.3, shares: 323 }, 2: { pct_equity: 0.1, shares: 7 } }));
+  store.dispatch(
+    cache.setResponse(getColumnsMap, B, { 1: { pct_equity: 0.3, shares: 323 }, 2: { pct_equity: 0.1, shares: 7 } }),
+  );
   const list = (params: object) => cache.selectQuery(store.getState(), companyList, params)!;
   return { cache, store, list };
 }
@@ -40,11 +42,20 @@ describe('a change to rows a read did not read', () => {
       weight = 0;
       static override key = 'Fund';
     }
-    const weight = new Scalar({ lens: args => (lensCalls++, (args[0] as { portfolio?: string } | undefined)?.portfolio), key: 'weight', entity: Fund });
+    const weight = new Scalar({
+      lens: args => (lensCalls++, (args[0] as { portfolio?: string } | undefined)?.portfolio),
+      key: 'weight',
+      entity: Fund,
+    });
     Fund.schema = { weight };
     const funds = new Collection([Fund], { argsKey: () => ({}) });
     const { cache, store } = makeStore();
-    store.dispatch(cache.set(funds, A, [{ id: '1', weight: 0.1 }, { id: '2', weight: 0.2 }]));
+    store.dispatch(
+      cache.set(funds, A, [
+        { id: '1', weight: 0.1 },
+        { id: '2', weight: 0.2 },
+      ]),
+    );
     store.dispatch(cache.set(new Values(weight), B, { 1: { weight: 0.3 }, 2: { weight: 0.4 } }));
     const atA = cache.selectQuery(store.getState(), funds, A)!;
     cache.selectQuery(store.getState(), funds, B);
@@ -92,7 +103,15 @@ describe('a change to rows a read did not read', () => {
 
   test('a deleted row is read as deleted, and a row nested two levels down is followed', () => {
     const { cache, store } = makeStore();
-    store.dispatch(cache.set([Post], [{ id: '1', title: 'one', author: { id: 'u1', name: 'Ann' } }, { id: '2', title: 'two', author: { id: 'u2', name: 'Bo' } }]));
+    store.dispatch(
+      cache.set(
+        [Post],
+        [
+          { id: '1', title: 'one', author: { id: 'u1', name: 'Ann' } },
+          { id: '2', title: 'two', author: { id: 'u2', name: 'Bo' } },
+        ],
+      ),
+    );
     const one = cache.selectQuery(store.getState(), Post, { id: '1' })!;
     store.dispatch(cache.set(User, { id: 'u2', name: 'Bob' }));
     expect(cache.selectQuery(store.getState(), Post, { id: '1' })).toBe(one);
@@ -129,13 +148,18 @@ describe('a change to rows a read did not read', () => {
     const store = configureStore({
       reducer: {
         cache: (state: ReturnType<typeof cache.reducer> | undefined, action: { type: string }) =>
-          action.type === 'hydrate' ? (JSON.parse(JSON.stringify(saved)) as ReturnType<typeof cache.reducer>) : cache.reducer(state, action),
+          action.type === 'hydrate'
+            ? (JSON.parse(JSON.stringify(saved)) as ReturnType<typeof cache.reducer>)
+            : cache.reducer(state, action),
       },
       middleware: getDefault => getDefault().concat(cache.middleware),
     });
     store.dispatch(cache.set(Post, { id: '1', title: 'one' }));
     const first = cache.selectQuery(store.getState(), Post, { id: '1' });
-    saved = { ...store.getState().cache, entities: { ...store.getState().cache.entities, Post: { 1: { id: '1', title: 'hydrated' } } } };
+    saved = {
+      ...store.getState().cache,
+      entities: { ...store.getState().cache.entities, Post: { 1: { id: '1', title: 'hydrated' } } },
+    };
     store.dispatch(hydrate);
     expect(cache.selectQuery(store.getState(), Post, { id: '1' })).not.toBe(first);
     expect(cache.selectQuery(store.getState(), Post, { id: '1' })!.title).toBe('hydrated');

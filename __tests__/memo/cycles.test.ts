@@ -25,7 +25,11 @@ class Node extends Entity {
   tag = Tag.fromJS();
   static override key = 'CNode';
 }
-const weight = new Scalar({ lens: args => (args[0] as { lens?: string } | undefined)?.lens, key: 'cweight', entity: Node });
+const weight = new Scalar({
+  lens: args => (args[0] as { lens?: string } | undefined)?.lens,
+  key: 'cweight',
+  entity: Node,
+});
 Node.schema = { link: Link, tag: Tag, weight };
 Link.schema = { back: Node };
 const nodes = new Collection([Node], { argsKey: () => ({}) });
@@ -33,7 +37,9 @@ const nodes = new Collection([Node], { argsKey: () => ({}) });
 function setup() {
   const { cache, store } = makeStore();
   store.dispatch(
-    cache.set(nodes, { lens: 'a' }, [{ id: 'n1', weight: 1, tag: { id: 't1', label: 'x' }, link: { id: 'l1', back: { id: 'n1' } } }]),
+    cache.set(nodes, { lens: 'a' }, [
+      { id: 'n1', weight: 1, tag: { id: 't1', label: 'x' }, link: { id: 'l1', back: { id: 'n1' } } },
+    ]),
   );
   const read = (lens: string) => cache.selectQuery(store.getState(), Node, { id: 'n1', lens }) as Node;
   return { cache, store, read };
@@ -51,7 +57,9 @@ test('a row the cycle start read changes: the value closing the cycle holds the 
 
 test('another lens: the value closing the cycle holds that lens view, and A → B → A keeps the objects', () => {
   const { cache, store, read } = setup();
-  store.dispatch(cache.setResponse({ key: () => 'cells', schema: new Values(weight) }, { lens: 'b' }, { n1: { weight: 10 } }));
+  store.dispatch(
+    cache.setResponse({ key: () => 'cells', schema: new Values(weight) }, { lens: 'b' }, { n1: { weight: 10 } }),
+  );
   const a = read('a');
   const b = read('b');
   expect(b.weight).toBe(10);
@@ -92,9 +100,13 @@ test('two lenses, one read by the cycle start after the link: a view of the link
   Ring.schema = { left, link: Hop, right };
   Hop.schema = { back: Ring };
   const { cache, store } = makeStore();
-  store.dispatch(cache.set(Ring, { l: 'x', r: 'p' }, { id: 'g', left: 1, right: 10, link: { id: 'h', back: { id: 'g' } } }));
+  store.dispatch(
+    cache.set(Ring, { l: 'x', r: 'p' }, { id: 'g', left: 1, right: 10, link: { id: 'h', back: { id: 'g' } } }),
+  );
   store.dispatch(cache.setResponse({ key: () => 'left', schema: new Values(left) }, { l: 'y' }, { g: { left: 2 } }));
-  store.dispatch(cache.setResponse({ key: () => 'right', schema: new Values(right) }, { r: 'q' }, { g: { right: 20 } }));
+  store.dispatch(
+    cache.setResponse({ key: () => 'right', schema: new Values(right) }, { r: 'q' }, { g: { right: 20 } }),
+  );
   const read = (l: string, r: string) => cache.selectQuery(store.getState(), Ring, { id: 'g', l, r }) as Ring;
   read('x', 'p');
   read('y', 'p');

@@ -15,11 +15,24 @@ function setup() {
   const write = (schema: unknown, ...argsAndValue: unknown[]) =>
     store.dispatch(cache.set(schema, ...(argsAndValue as [unknown])));
   const read = <S>(schema: S, ...args: unknown[]) => cache.selectQuery(store.getState(), schema, ...args);
-  write([Post], [
-    { id: 'p1', title: 'One', author: { id: 'u1', name: 'Ada' }, comments: [{ id: 'c1', body: 'hi', author: { id: 'u3', name: 'Cy' } }] },
-    { id: 'p2', title: 'Two', author: { id: 'u1', name: 'Ada' }, comments: [] },
-    { id: 'p3', title: 'Three', author: { id: 'u2', name: 'Bob' }, comments: [{ id: 'c2', body: 'yo', author: 'u3' }] },
-  ]);
+  write(
+    [Post],
+    [
+      {
+        id: 'p1',
+        title: 'One',
+        author: { id: 'u1', name: 'Ada' },
+        comments: [{ id: 'c1', body: 'hi', author: { id: 'u3', name: 'Cy' } }],
+      },
+      { id: 'p2', title: 'Two', author: { id: 'u1', name: 'Ada' }, comments: [] },
+      {
+        id: 'p3',
+        title: 'Three',
+        author: { id: 'u2', name: 'Bob' },
+        comments: [{ id: 'c2', body: 'yo', author: 'u3' }],
+      },
+    ],
+  );
   return { cache, store, write, read };
 }
 
@@ -55,14 +68,20 @@ describe('same state', () => {
 
   test('two different args interleaved (A, B, A) both stay cached', () => {
     const { write, read } = setup();
-    write([Ticker], [
-      { product_id: 'BTC', price: 1 },
-      { product_id: 'ETH', price: 2 },
-    ]);
-    write([Stats], [
-      { product_id: 'BTC', last: 3 },
-      { product_id: 'ETH', last: 4 },
-    ]);
+    write(
+      [Ticker],
+      [
+        { product_id: 'BTC', price: 1 },
+        { product_id: 'ETH', price: 2 },
+      ],
+    );
+    write(
+      [Stats],
+      [
+        { product_id: 'BTC', last: 3 },
+        { product_id: 'ETH', last: 4 },
+      ],
+    );
     const a = read(TickerJoin, { product_id: 'BTC' });
     const b = read(TickerJoin, { product_id: 'ETH' });
     expect(a).not.toBe(b);

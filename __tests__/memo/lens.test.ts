@@ -33,7 +33,8 @@ const columnsAtB = { B: { 1: { pct_equity: 0.3, shares: 323 }, 2: { pct_equity: 
 function setup({ options = {}, rows = companies, first = 'A', columns = columnsAtB }: Setup = {}) {
   const { cache, store } = makeStore(options);
   store.dispatch(cache.setResponse(getCompanies, { portfolio: first }, rows));
-  for (const [portfolio, map] of Object.entries(columns)) store.dispatch(cache.setResponse(getColumnsMap, { portfolio }, map));
+  for (const [portfolio, map] of Object.entries(columns))
+    store.dispatch(cache.setResponse(getColumnsMap, { portfolio }, map));
   const list = (params: object) => cache.selectQuery(store.getState(), companyList, params)!;
   const company = (id: string, params: object) => cache.selectQuery(store.getState(), Company, { id, ...params })!;
   const sector = (id: string) => cache.selectQuery(store.getState(), Sector, id)!;
@@ -179,7 +180,10 @@ describe('coexisting lenses', () => {
 
   test('16 lenses read in turn, three rounds: every view stays (default lensCacheSize)', () => {
     const names = lenses(16);
-    const { list } = setup({ first: 'L0', columns: Object.fromEntries(names.slice(1).map((name, i) => [name, { 1: { pct_equity: i } }])) });
+    const { list } = setup({
+      first: 'L0',
+      columns: Object.fromEntries(names.slice(1).map((name, i) => [name, { 1: { pct_equity: i } }])),
+    });
     const views = names.map(name => list({ portfolio: name }));
     for (let round = 0; round < 3; round++) {
       names.forEach((name, i) => expect(list(fresh(name))).toBe(views[i]));
@@ -189,15 +193,27 @@ describe('coexisting lenses', () => {
 
 describe('memory bounds', () => {
   const many = Array.from({ length: 50 }, (_, i) => ({
-    id: String(i + 1), name: `Co ${i + 1}`, price: i, pct_equity: i / 100, shares: i, sector: { id: 's1', name: 'Tech' },
+    id: String(i + 1),
+    name: `Co ${i + 1}`,
+    price: i,
+    pct_equity: i / 100,
+    shares: i,
+    sector: { id: 's1', name: 'Tech' },
   }));
   /** Columns at L1 … L<n-1> for every company: pct_equity = lens index. */
   const columnsFor = (names: readonly string[]) =>
-    Object.fromEntries(names.slice(1).map((name, lens) => [name, Object.fromEntries(many.map(c => [c.id, { pct_equity: lens + 1 }]))]));
+    Object.fromEntries(
+      names.slice(1).map((name, lens) => [name, Object.fromEntries(many.map(c => [c.id, { pct_equity: lens + 1 }]))]),
+    );
 
   test('lensCacheSize 4, argsCacheSize 4: the 4 most recent lenses stay; older ones come back equal but new', () => {
     const names = lenses(10);
-    const { list, sector } = setup({ options: { lensCacheSize: 4, argsCacheSize: 4 }, rows: many, first: 'L0', columns: columnsFor(names) });
+    const { list, sector } = setup({
+      options: { lensCacheSize: 4, argsCacheSize: 4 },
+      rows: many,
+      first: 'L0',
+      columns: columnsFor(names),
+    });
     const views = names.map(name => list({ portfolio: name }));
     expect(views[0]).toHaveLength(50);
     expect(views.map(view => view[0]!.pct_equity)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
@@ -246,7 +262,8 @@ describe('memory bounds', () => {
 });
 
 describe('an entity that reads two lens functions', () => {
-  const pick = (name: 'l1' | 'l2') => (args: readonly unknown[]) => (args[0] as Record<string, string> | undefined)?.[name];
+  const pick = (name: 'l1' | 'l2') => (args: readonly unknown[]) =>
+    (args[0] as Record<string, string> | undefined)?.[name];
   const First = new Scalar({ lens: pick('l1'), key: 'first' });
   const Second = new Scalar({ lens: pick('l2'), key: 'second' });
   class Pair extends Entity {

@@ -78,7 +78,12 @@ interface Case {
 
 const cases: Case[] = [
   { name: 'a null response', schema: Post, value: () => null, code: ErrorCode.UNEXPECTED_INPUT },
-  { name: 'an array for an Entity', schema: Post, value: () => [{ id: 'p9', title: 'x' }], code: ErrorCode.UNEXPECTED_INPUT },
+  {
+    name: 'an array for an Entity',
+    schema: Post,
+    value: () => [{ id: 'p9', title: 'x' }],
+    code: ErrorCode.UNEXPECTED_INPUT,
+  },
   { name: 'a number for an Entity', schema: Post, value: () => 42, code: ErrorCode.UNEXPECTED_INPUT },
   { name: 'a boolean for a list', schema: [Post], value: () => true, code: ErrorCode.UNEXPECTED_INPUT },
   {
@@ -103,7 +108,13 @@ const cases: Case[] = [
     notMessage: /parsed as JSON/,
   },
   { name: 'a missing pk', schema: Post, value: () => ({ title: 'x' }), code: ErrorCode.MISSING_PK, message: /\bid\b/ },
-  { name: 'an empty pk', schema: Post, value: () => ({ id: '', title: 'x' }), code: ErrorCode.MISSING_PK, message: /\bid\b/ },
+  {
+    name: 'an empty pk',
+    schema: Post,
+    value: () => ({ id: '', title: 'x' }),
+    code: ErrorCode.MISSING_PK,
+    message: /\bid\b/,
+  },
   {
     name: 'a missing pk in the second list item',
     schema: [Post],
@@ -149,14 +160,62 @@ const cases: Case[] = [
     value: () => ({ id: 'p9', title: 'x', tags: new Map([['a', 1]]) }),
     code: ErrorCode.UNEXPECTED_INPUT,
   },
-  { name: 'a number where a nested list is expected', schema: Post, value: () => ({ id: 'p9', title: 'x', comments: 5 }), code: ErrorCode.UNEXPECTED_INPUT, message: /"comments"/ },
-  { name: 'a number where a nested object schema is expected', schema: { data: { post: Post } }, value: () => ({ data: 5 }), code: ErrorCode.UNEXPECTED_INPUT, message: /object schema \{post\}/ },
-  { name: 'a list where a nested Values map is expected', schema: { byId: new Values(Post) }, value: () => ({ byId: [{ id: 'p9' }] }), code: ErrorCode.UNEXPECTED_INPUT, message: /use \[Schema\]/ },
-  { name: 'a boolean where a Union member is expected', schema: { pet: pets }, value: () => ({ pet: true }), code: ErrorCode.UNEXPECTED_INPUT, message: /Union expected an object/ },
-  { name: 'a nested Collection given an object', schema: { list: new Collection([Post]) }, value: () => ({ list: { id: 'p9' } }), code: ErrorCode.UNEXPECTED_INPUT, message: /Collection \[Post\] at "list" expected an array/ },
-  { name: 'Entity.process returning a non-object', schema: Processed, value: () => ({ id: 'x' }), code: ErrorCode.UNEXPECTED_INPUT, message: /Processed\.process\(\) returned number 5/ },
-  { name: 'raw data nested deeper than the raw depth limit', schema: Post, value: () => ({ id: 'p9', title: 'x', extra: deepRaw(600) }), code: ErrorCode.MAX_DEPTH_EXCEEDED, message: /nests deeper than/ },
-  { name: 'schemas nested deeper than the walk allows', schema: deepSchema(600), value: () => deepValue(600), code: ErrorCode.MAX_DEPTH_EXCEEDED, message: /schema levels/ },
+  {
+    name: 'a number where a nested list is expected',
+    schema: Post,
+    value: () => ({ id: 'p9', title: 'x', comments: 5 }),
+    code: ErrorCode.UNEXPECTED_INPUT,
+    message: /"comments"/,
+  },
+  {
+    name: 'a number where a nested object schema is expected',
+    schema: { data: { post: Post } },
+    value: () => ({ data: 5 }),
+    code: ErrorCode.UNEXPECTED_INPUT,
+    message: /object schema \{post\}/,
+  },
+  {
+    name: 'a list where a nested Values map is expected',
+    schema: { byId: new Values(Post) },
+    value: () => ({ byId: [{ id: 'p9' }] }),
+    code: ErrorCode.UNEXPECTED_INPUT,
+    message: /use \[Schema\]/,
+  },
+  {
+    name: 'a boolean where a Union member is expected',
+    schema: { pet: pets },
+    value: () => ({ pet: true }),
+    code: ErrorCode.UNEXPECTED_INPUT,
+    message: /Union expected an object/,
+  },
+  {
+    name: 'a nested Collection given an object',
+    schema: { list: new Collection([Post]) },
+    value: () => ({ list: { id: 'p9' } }),
+    code: ErrorCode.UNEXPECTED_INPUT,
+    message: /Collection \[Post\] at "list" expected an array/,
+  },
+  {
+    name: 'Entity.process returning a non-object',
+    schema: Processed,
+    value: () => ({ id: 'x' }),
+    code: ErrorCode.UNEXPECTED_INPUT,
+    message: /Processed\.process\(\) returned number 5/,
+  },
+  {
+    name: 'raw data nested deeper than the raw depth limit',
+    schema: Post,
+    value: () => ({ id: 'p9', title: 'x', extra: deepRaw(600) }),
+    code: ErrorCode.MAX_DEPTH_EXCEEDED,
+    message: /nests deeper than/,
+  },
+  {
+    name: 'schemas nested deeper than the walk allows',
+    schema: deepSchema(600),
+    value: () => deepValue(600),
+    code: ErrorCode.MAX_DEPTH_EXCEEDED,
+    message: /schema levels/,
+  },
   {
     name: 'entity nesting deeper than maxEntityDepth (3)',
     schema: Chain,
@@ -171,7 +230,9 @@ function seededStore(maxEntityDepth?: number) {
   const made = makeStore(maxEntityDepth === undefined ? {} : { maxEntityDepth });
   const seed = endpoint('GET /seed', [Post]);
   made.store.dispatch(
-    made.cache.setResponse(seed, [{ id: 'p1', title: 'Seed', author: { id: 'u1', name: 'Ann' }, comments: [{ id: 'c1', body: 'b', author: 'u1' }] }]),
+    made.cache.setResponse(seed, [
+      { id: 'p1', title: 'Seed', author: { id: 'u1', name: 'Ann' }, comments: [{ id: 'c1', body: 'b', author: 'u1' }] },
+    ]),
   );
   made.store.dispatch(made.cache.set(Chain, chain(2)));
   return made;
@@ -219,7 +280,14 @@ describe.each(cases)('$name', ({ schema, value, code, message, notMessage, maxEn
     const json = snapshot(state);
     let caught: unknown;
     try {
-      normalize(schema, value(), [], state, { fetchedAt: 1, date: 1, expiresAt: 2 }, { maxEntityDepth: maxEntityDepth ?? 64 });
+      normalize(
+        schema,
+        value(),
+        [],
+        state,
+        { fetchedAt: 1, date: 1, expiresAt: 2 },
+        { maxEntityDepth: maxEntityDepth ?? 64 },
+      );
     } catch (error) {
       caught = error;
     }
@@ -252,7 +320,9 @@ describe('setResponse after a stored success', () => {
   test('a failing response keeps the stored result and rows, and records the error', () => {
     const getPost = endpoint('GET /post', Post);
     const { cache, store } = makeStore();
-    store.dispatch(cache.setResponse(getPost, { id: 'p1' }, { id: 'p1', title: 'ok', author: { id: 'u1', name: 'A' } }));
+    store.dispatch(
+      cache.setResponse(getPost, { id: 'p1' }, { id: 'p1', title: 'ok', author: { id: 'u1', name: 'A' } }),
+    );
     const before = store.getState().cache;
     const key = getPost.key({ id: 'p1' });
     store.dispatch(cache.setResponse(getPost, { id: 'p1' }, { id: 'p1', title: 'bad', author: { name: 'no id' } }));
@@ -337,7 +407,10 @@ describe('MISSING_PK in every build', () => {
         static override key = 'ProdThing';
       }
       const cache = lib.createCache();
-      const store = configureStore({ reducer: { cache: cache.reducer }, middleware: getDefault => getDefault().concat(cache.middleware) });
+      const store = configureStore({
+        reducer: { cache: cache.reducer },
+        middleware: getDefault => getDefault().concat(cache.middleware),
+      });
       // Guard: this really is a production build.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       expect((require('../../src/shared/env') as typeof import('../../src/shared/env')).isDevelopment()).toBe(false);

@@ -92,7 +92,14 @@ describe('the result and the patches', () => {
 
   test('an All schema gives an undefined result', () => {
     const { store } = makeStore();
-    const { result, patches } = normalize(new All(User), [{ id: '1', name: 'A' }], [], store.getState().cache, { fetchedAt: 1, date: 1, expiresAt: 2 }, OPTIONS);
+    const { result, patches } = normalize(
+      new All(User),
+      [{ id: '1', name: 'A' }],
+      [],
+      store.getState().cache,
+      { fetchedAt: 1, date: 1, expiresAt: 2 },
+      OPTIONS,
+    );
     expect(result).toBeUndefined();
     const next = apply(snapshot(store.getState().cache), patches) as CacheState;
     expect(next.entities).toEqual({ User: { 1: { id: '1', name: 'A' } } });
@@ -151,15 +158,23 @@ describe('one write is one action carrying patches and inverse patches', () => {
 describe("Immer's applyPatches reproduces the store's write, and the inverse undoes it", () => {
   type Store = ReturnType<typeof makeRecordingStore>;
   const scenarios: Array<[string, (s: Store) => void, (s: Store) => void]> = [
-    ['a first write of nested entities', () => undefined, ({ cache, store }) => store.dispatch(cache.set(Post, postInput()))],
+    [
+      'a first write of nested entities',
+      () => undefined,
+      ({ cache, store }) => store.dispatch(cache.set(Post, postInput())),
+    ],
     [
       'a response that updates some rows, adds others, and replaces the endpoint result',
-      ({ cache, store }) => store.dispatch(cache.resolve(getPosts, { args: [], response: [postInput()], fetchedAt: 100 })),
+      ({ cache, store }) =>
+        store.dispatch(cache.resolve(getPosts, { args: [], response: [postInput()], fetchedAt: 100 })),
       ({ cache, store }) =>
         store.dispatch(
           cache.resolve(getPosts, {
             args: [],
-            response: [postInput('Renamed'), { id: 'p2', title: 'New', author: { id: 'u3', name: 'Cy' }, comments: [] }],
+            response: [
+              postInput('Renamed'),
+              { id: 'p2', title: 'New', author: { id: 'u3', name: 'Cy' }, comments: [] },
+            ],
             fetchedAt: 200,
           }),
         ),
@@ -173,16 +188,21 @@ describe("Immer's applyPatches reproduces the store's write, and the inverse und
       'an older response that only adds fields',
       ({ cache, store }) => store.dispatch(cache.resolve(getPost, { args: [], response: postInput(), fetchedAt: 300 })),
       ({ cache, store }) =>
-        store.dispatch(cache.resolve(getPost, { args: [], response: { ...postInput('Old'), subtitle: 's' }, fetchedAt: 100 })),
+        store.dispatch(
+          cache.resolve(getPost, { args: [], response: { ...postInput('Old'), subtitle: 's' }, fetchedAt: 100 }),
+        ),
     ],
     [
       'an identical rewrite (a no-op write: meta only)',
-      ({ cache, store }) => store.dispatch(cache.resolve(getPosts, { args: [], response: [postInput()], fetchedAt: 100 })),
-      ({ cache, store }) => store.dispatch(cache.resolve(getPosts, { args: [], response: [postInput()], fetchedAt: 200 })),
+      ({ cache, store }) =>
+        store.dispatch(cache.resolve(getPosts, { args: [], response: [postInput()], fetchedAt: 100 })),
+      ({ cache, store }) =>
+        store.dispatch(cache.resolve(getPosts, { args: [], response: [postInput()], fetchedAt: 200 })),
     ],
     [
       'an All response that creates an empty table and drops an endpoint result',
-      ({ cache, store }) => store.dispatch(cache.setResponse(endpoint('GET /users/all', [User]), [{ id: 'u1', name: 'A' }])),
+      ({ cache, store }) =>
+        store.dispatch(cache.setResponse(endpoint('GET /users/all', [User]), [{ id: 'u1', name: 'A' }])),
       ({ cache, store }) => store.dispatch(cache.setResponse(allUsers, [])),
     ],
     [
@@ -217,7 +237,14 @@ describe("Immer's applyPatches reproduces the store's write, and the inverse und
     const before = snapshot(state);
     const changed = { ...postInput('Changed'), author: { id: 'u1', name: 'Ann B.' } };
     // The second write of the millisecond: its start stamp is one after the first's.
-    const { patches, inversePatches } = normalize(Post, changed, [], state, { fetchedAt: 7_001, date: 7_000, expiresAt: 67_000 }, OPTIONS);
+    const { patches, inversePatches } = normalize(
+      Post,
+      changed,
+      [],
+      state,
+      { fetchedAt: 7_001, date: 7_000, expiresAt: 67_000 },
+      OPTIONS,
+    );
     store.dispatch(cache.set(Post, changed));
     const after = snapshot(store.getState().cache);
     expect(after).not.toEqual(before);
@@ -240,7 +267,14 @@ describe('maxEntityDepth option', () => {
 
   test('entities nested exactly maxEntityDepth deep are accepted (the root has depth 1)', () => {
     const { store } = makeStore();
-    const { result, patches } = normalize(Chain, chain(3), [], store.getState().cache, { fetchedAt: 1, date: 1, expiresAt: 2 }, { maxEntityDepth: 3 });
+    const { result, patches } = normalize(
+      Chain,
+      chain(3),
+      [],
+      store.getState().cache,
+      { fetchedAt: 1, date: 1, expiresAt: 2 },
+      { maxEntityDepth: 3 },
+    );
     expect(result).toBe('1');
     const next = apply(snapshot(store.getState().cache), patches) as CacheState;
     expect(Object.keys(next.entities.NChain!).sort()).toEqual(['1', '2', '3']);
@@ -249,7 +283,14 @@ describe('maxEntityDepth option', () => {
   test('one level deeper throws MAX_DEPTH_EXCEEDED', () => {
     const { store } = makeStore();
     expect(() =>
-      normalize(Chain, chain(4), [], store.getState().cache, { fetchedAt: 1, date: 1, expiresAt: 2 }, { maxEntityDepth: 3 }),
+      normalize(
+        Chain,
+        chain(4),
+        [],
+        store.getState().cache,
+        { fetchedAt: 1, date: 1, expiresAt: 2 },
+        { maxEntityDepth: 3 },
+      ),
     ).toThrow(expect.objectContaining({ code: 'MAX_DEPTH_EXCEEDED', status: 400 }));
   });
 });

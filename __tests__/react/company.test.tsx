@@ -95,7 +95,10 @@ function mountDemo(listEndpoint: EndpointLike & { sideEffect: false }, { strict 
   const calls = fetchCalls();
   const result = renderWithCache(<Demo />, { strict });
   const cell = (column: string, id: string) => screen.getByTestId(`${column}-${id}`).textContent;
-  const shown = () => ({ pct: [cell('pct', '1'), cell('pct', '2')], shares: [cell('shares', '1'), cell('shares', '2')] });
+  const shown = () => ({
+    pct: [cell('pct', '1'), cell('pct', '2')],
+    shares: [cell('shares', '1'), cell('shares', '2')],
+  });
   const requests = () => ({ list: calls.count('/companies?'), columns: calls.count('/companies/columns') });
   /** Clicks a portfolio and returns the commits it caused, once every request it started settled. */
   const pick = async (portfolio: string, arrived?: () => void) => {

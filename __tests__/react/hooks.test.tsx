@@ -85,11 +85,21 @@ describe('useQuery', () => {
     function SortedTitles() {
       renders.hit('sorted');
       const posts = useQuery(sortedPosts, { group: 'react', orderBy: 'title' });
-      return <ol data-testid="sorted">{posts?.map(post => <li key={post.id}>{post.title}</li>)}</ol>;
+      return (
+        <ol data-testid="sorted">
+          {posts?.map(post => (
+            <li key={post.id}>{post.title}</li>
+          ))}
+        </ol>
+      );
     }
     function Create() {
       const controller = useController();
-      return <button onClick={() => void controller.fetch(api.getPosts.push, { group: 'react' }, { title: 'Aardvark' })}>create</button>;
+      return (
+        <button onClick={() => void controller.fetch(api.getPosts.push, { group: 'react' }, { title: 'Aardvark' })}>
+          create
+        </button>
+      );
     }
     const { store, cache } = renderWithCache(
       <>
@@ -110,11 +120,9 @@ describe('useQuery', () => {
     expect(calls.count()).toBe(1);
     calls.restore();
     // The raw list has the create appended; the query sorts it.
-    expect(cache.selectQuery(store.getState(), api.getPosts.schema, { group: 'react', orderBy: 'title' })!.map(p => p.title)).toEqual([
-      'Apple',
-      'Banana',
-      'Aardvark',
-    ]);
+    expect(
+      cache.selectQuery(store.getState(), api.getPosts.schema, { group: 'react', orderBy: 'title' })!.map(p => p.title),
+    ).toEqual(['Apple', 'Banana', 'Aardvark']);
     expect(renders.counts.sorted).toBe(3); // empty, fetched, created
   });
 
@@ -229,7 +237,13 @@ describe('useSuspense', () => {
     function Posts() {
       const posts = useSuspense(api.getPosts, { group: 'react' });
       renders.hit('posts');
-      return <ul>{posts.map(post => <li key={post.id}>{post.title}</li>)}</ul>;
+      return (
+        <ul>
+          {posts.map(post => (
+            <li key={post.id}>{post.title}</li>
+          ))}
+        </ul>
+      );
     }
     const before = server.count('GET /react/posts');
     renderWithCache(
@@ -369,7 +383,9 @@ describe('useSuspense', () => {
     price = 102;
     // expireAll makes the data stale: the next render shows it and refetches behind it.
     act(() => store.dispatch(cache.expireAll()));
-    expect(cache.selectResponse(store.getState(), api.getTicker, { product_id: 'STALE' }).expiryStatus).not.toBe('valid');
+    expect(cache.selectResponse(store.getState(), api.getTicker, { product_id: 'STALE' }).expiryStatus).not.toBe(
+      'valid',
+    );
     expect(screen.getByTestId('ticker').textContent).toBe('101');
     await waitFor(() => expect(screen.getByTestId('ticker').textContent).toBe('102'));
     expect(server.count('GET /tickers/STALE') - before).toBe(1);
@@ -493,7 +509,9 @@ describe('useFetch', () => {
       value = await promise;
     });
     expect(value).toBeUndefined();
-    expect(cache.selectResponse(store.getState(), api.getStats, { product_id: 'FAIL' }).error).toMatchObject({ status: 500 });
+    expect(cache.selectResponse(store.getState(), api.getStats, { product_id: 'FAIL' }).error).toMatchObject({
+      status: 500,
+    });
   });
 });
 
@@ -612,7 +630,12 @@ describe('useController and CacheProvider', () => {
             <Orphan />
           </Provider>,
         ),
-      ).toThrow(expect.objectContaining({ code: ErrorCode.CACHE_PROVIDER_MISSING, message: expect.stringMatching(/useQuery.*<CacheProvider>/) }));
+      ).toThrow(
+        expect.objectContaining({
+          code: ErrorCode.CACHE_PROVIDER_MISSING,
+          message: expect.stringMatching(/useQuery.*<CacheProvider>/),
+        }),
+      );
     } finally {
       error.mockRestore();
     }

@@ -36,7 +36,10 @@ test('each mounted reader holds its request key and Query read; unmounting and s
   expect(subscriptions.count('request', 'GET /items/1')).toBe(2);
   expect(subscriptions.count('request', 'GET /items/2')).toBe(1);
   expect(subscriptions.held('query')).toHaveLength(2);
-  expect(subscriptions.held('request').find(([key]) => key === 'GET /items/2')?.[1]).toEqual({ target: getItem, args: [{ id: '2' }] });
+  expect(subscriptions.held('request').find(([key]) => key === 'GET /items/2')?.[1]).toEqual({
+    target: getItem,
+    args: [{ id: '2' }],
+  });
   act(() => view.rerender(<Reader id={null} />));
   expect(subscriptions.held('request')).toEqual([]);
   expect(subscriptions.held('query')).toEqual([]);

@@ -12,7 +12,15 @@ import { Entity, ErrorCode, RestEndpoint, type CacheState } from '../../src/inde
 import { useSuspense } from '../../src/react/index';
 import { Company } from '../fixtures/company';
 import { exampleEndpoints } from '../fixtures/endpoints';
-import { Boundary, fetchCalls, flushStarts, mountReader, quietErrors, renderWithCache, settle } from '../fixtures/render';
+import {
+  Boundary,
+  fetchCalls,
+  flushStarts,
+  mountReader,
+  quietErrors,
+  renderWithCache,
+  settle,
+} from '../fixtures/render';
 import { gate, startServer, type TestServer } from '../fixtures/server';
 import { makeStore } from '../fixtures/store';
 
@@ -89,7 +97,13 @@ test('an entry stamped by a clock that runs ahead (hydrated server state) can st
   server.on('GET /tickers/:id', request => ({ json: { product_id: request.url.split('/').pop(), price: 7 } }));
   const setup = makeStore();
   const ahead = Date.now() + 60_000;
-  setup.store.dispatch(setup.cache.resolve(api.getTicker, { args: [{ product_id: 'AHEAD' }], response: { product_id: 'AHEAD', price: 1 }, fetchedAt: ahead }));
+  setup.store.dispatch(
+    setup.cache.resolve(api.getTicker, {
+      args: [{ product_id: 'AHEAD' }],
+      response: { product_id: 'AHEAD', price: 1 },
+      fetchedAt: ahead,
+    }),
+  );
   mountReader(() => (useSuspense(api.getTicker, { product_id: 'AHEAD' }) as { price: number }).price, setup);
   expect(screen.getByTestId('value').textContent).toBe('1');
   const calls = fetchCalls();
@@ -104,12 +118,16 @@ test('an entry stamped by a clock that runs ahead (hydrated server state) can st
   expect(calls.count('/tickers/AHEAD')).toBe(1);
   // The browser's own request started after it was handed the data, whatever the clocks: its answer wins.
   expect(screen.getByTestId('value').textContent).toBe('7');
-  expect(setup.cache.selectResponse(setup.store.getState(), api.getTicker, { product_id: 'AHEAD' }).expiryStatus).toBe('valid');
+  expect(setup.cache.selectResponse(setup.store.getState(), api.getTicker, { product_id: 'AHEAD' }).expiryStatus).toBe(
+    'valid',
+  );
 });
 
 test('a failed background refetch is stored, and is no unhandled rejection', async () => {
   let failing = false;
-  server.on('GET /tickers/:id', request => (failing ? { status: 503, json: {} } : { json: { product_id: request.url.split('/').pop(), price: 3 } }));
+  server.on('GET /tickers/:id', request =>
+    failing ? { status: 503, json: {} } : { json: { product_id: request.url.split('/').pop(), price: 3 } },
+  );
   const unhandled: unknown[] = [];
   const onUnhandled = (reason: unknown) => unhandled.push(reason);
   process.on('unhandledRejection', onUnhandled);
@@ -121,7 +139,11 @@ test('a failed background refetch is stored, and is no unhandled rejection', asy
     const calls = fetchCalls();
     try {
       act(() => setup.store.dispatch(setup.cache.expireAll()));
-      await waitFor(() => expect(setup.cache.selectResponse(setup.store.getState(), api.getTicker, { product_id: 'BG' }).error).toBeDefined());
+      await waitFor(() =>
+        expect(
+          setup.cache.selectResponse(setup.store.getState(), api.getTicker, { product_id: 'BG' }).error,
+        ).toBeDefined(),
+      );
       await flushStarts();
     } finally {
       calls.restore();
@@ -136,7 +158,9 @@ test('a failed background refetch is stored, and is no unhandled rejection', asy
 });
 
 test('expiry that moved earlier without a data change is seen by the next render', async () => {
-  server.on('GET /companies', () => ({ json: [{ id: '1', name: 'Acme', price: 1, pct_equity: 0.5, shares: 1, sector: { id: 's1', name: 'Tech' } }] }));
+  server.on('GET /companies', () => ({
+    json: [{ id: '1', name: 'Acme', price: 1, pct_equity: 0.5, shares: 1, sector: { id: 's1', name: 'Tech' } }],
+  }));
   const setup = makeStore();
   await setup.store.dispatch(setup.cache.fetch(api.getCompanies, { portfolio: 'A' }));
   // At B the list is read through its query key: its expiry is its rows' (60 s from now).
@@ -152,7 +176,11 @@ test('expiry that moved earlier without a data change is seen by the next render
   // The same row, written again by an endpoint with a short expiry: the data is identical, only
   // the row's expiresAt moves earlier.
   const shortLived = { key: () => 'short', schema: Company, dataExpiryLength: 30 };
-  act(() => setup.store.dispatch(setup.cache.setResponse(shortLived, { id: '1', name: 'Acme', price: 1, sector: { id: 's1', name: 'Tech' } })));
+  act(() =>
+    setup.store.dispatch(
+      setup.cache.setResponse(shortLived, { id: '1', name: 'Acme', price: 1, sector: { id: 's1', name: 'Tech' } }),
+    ),
+  );
   const calls = fetchCalls();
   const expiresAt = setup.cache.selectResponse(setup.store.getState(), api.getCompanies, { portfolio: 'B' }).expiresAt;
   const clock = jest.spyOn(Date, 'now').mockReturnValue(expiresAt + 1);
@@ -189,7 +217,11 @@ test('an abort while suspended reaches the error boundary as the stored AbortErr
 test('a reset while suspended fetches again after the reset and shows the new answer', async () => {
   const first = gate();
   let answer = 1;
-  server.on('GET /tickers/:id', () => (answer === 1 ? { json: { product_id: 'RESET', price: 1 }, hold: first.promise } : { json: { product_id: 'RESET', price: 2 } }));
+  server.on('GET /tickers/:id', () =>
+    answer === 1
+      ? { json: { product_id: 'RESET', price: 1 }, hold: first.promise }
+      : { json: { product_id: 'RESET', price: 2 } },
+  );
   const setup = makeStore();
   mountReader(() => (useSuspense(api.getTicker, { product_id: 'RESET' }) as { price: number }).price, setup);
   await waitFor(() => expect(server.count('GET /tickers/RESET')).toBe(1));
@@ -203,7 +235,10 @@ test('a reset while suspended fetches again after the reset and shows the new an
 
 test('args that differ only in a Date are different reads', async () => {
   const calls: string[] = [];
-  const byDay = { key: (params: { day: Date }) => `GET /day/${params.day.toISOString()}`, fetch: (params: { day: Date }) => (calls.push(params.day.toISOString()), Promise.resolve(params.day.getUTCDate())) };
+  const byDay = {
+    key: (params: { day: Date }) => `GET /day/${params.day.toISOString()}`,
+    fetch: (params: { day: Date }) => (calls.push(params.day.toISOString()), Promise.resolve(params.day.getUTCDate())),
+  };
   function Day() {
     const [day, setDay] = useState(new Date(Date.UTC(2026, 0, 1)));
     const value = useSuspense(byDay, { day });

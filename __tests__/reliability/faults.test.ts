@@ -10,13 +10,23 @@ import { jsonProblems } from '../fixtures/recording';
 import { makeStore, snapshot } from '../fixtures/store';
 
 let server: TestServer;
-let getPost: RestEndpoint<{ urlPrefix: string; path: '/posts/:id'; searchParams: { v?: number }; schema: typeof Article }>;
+let getPost: RestEndpoint<{
+  urlPrefix: string;
+  path: '/posts/:id';
+  searchParams: { v?: number };
+  schema: typeof Article;
+}>;
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);
 
 beforeAll(async () => {
   server = await startServer();
-  getPost = new RestEndpoint({ urlPrefix: server.origin, path: '/posts/:id', searchParams: {} as { v?: number }, schema: Article });
+  getPost = new RestEndpoint({
+    urlPrefix: server.origin,
+    path: '/posts/:id',
+    searchParams: {} as { v?: number },
+    schema: Article,
+  });
   process.on('unhandledRejection', onUnhandled);
 });
 afterAll(async () => {
@@ -29,7 +39,12 @@ afterEach(async () => {
   expect(unhandled).toEqual([]);
 });
 
-const post = (id: string, title: string) => ({ id, title, group: 'g', author: { id: 'u1', name: 'Ann', isAdmin: false } });
+const post = (id: string, title: string) => ({
+  id,
+  title,
+  group: 'g',
+  author: { id: 'u1', name: 'Ann', isAdmin: false },
+});
 
 /** A store holding one good post, to check that a failure loses nothing. */
 async function seeded() {
@@ -46,13 +61,37 @@ function allBut(state: CacheState, key: string) {
 }
 
 const faults: Array<[string, () => Parameters<TestServer['on']>[1], (error: unknown) => void]> = [
-  ['a 500', () => () => ({ status: 500, json: { message: 'boom' } }), error => expect(error).toMatchObject({ code: ErrorCode.NETWORK_ERROR, status: 500 })],
-  ['a 503 with an HTML body', () => () => ({ status: 503, raw: '<h1>down</h1>', contentType: 'text/html' }), error => expect(error).toMatchObject({ status: 503 })],
+  [
+    'a 500',
+    () => () => ({ status: 500, json: { message: 'boom' } }),
+    error => expect(error).toMatchObject({ code: ErrorCode.NETWORK_ERROR, status: 500 }),
+  ],
+  [
+    'a 503 with an HTML body',
+    () => () => ({ status: 503, raw: '<h1>down</h1>', contentType: 'text/html' }),
+    error => expect(error).toMatchObject({ status: 503 }),
+  ],
   ['a connection reset', () => () => ({ reset: true }), error => expect(error).toMatchObject({ name: 'TypeError' })],
-  ['truncated JSON', () => () => ({ raw: '{"id":"x","title":"cut', contentType: 'application/json' }), error => expect(error).toMatchObject({ code: ErrorCode.INVALID_RESPONSE })],
-  ['malformed JSON', () => () => ({ raw: "{id: 'x'}", contentType: 'application/json' }), error => expect(error).toMatchObject({ code: ErrorCode.INVALID_RESPONSE })],
-  ['JSON of the wrong shape', () => () => ({ json: [1, 2, 3] }), error => expect(error).toMatchObject({ code: ErrorCode.UNEXPECTED_INPUT })],
-  ['an entity without its pk', () => () => ({ json: { title: 'no id' } }), error => expect(error).toMatchObject({ code: ErrorCode.MISSING_PK })],
+  [
+    'truncated JSON',
+    () => () => ({ raw: '{"id":"x","title":"cut', contentType: 'application/json' }),
+    error => expect(error).toMatchObject({ code: ErrorCode.INVALID_RESPONSE }),
+  ],
+  [
+    'malformed JSON',
+    () => () => ({ raw: "{id: 'x'}", contentType: 'application/json' }),
+    error => expect(error).toMatchObject({ code: ErrorCode.INVALID_RESPONSE }),
+  ],
+  [
+    'JSON of the wrong shape',
+    () => () => ({ json: [1, 2, 3] }),
+    error => expect(error).toMatchObject({ code: ErrorCode.UNEXPECTED_INPUT }),
+  ],
+  [
+    'an entity without its pk',
+    () => () => ({ json: { title: 'no id' } }),
+    error => expect(error).toMatchObject({ code: ErrorCode.MISSING_PK }),
+  ],
 ];
 
 describe.each(faults)('%s', (_name, route, expectError) => {
@@ -82,7 +121,10 @@ test('a timeout (abort with a TimeoutError) is stored and readable, and the late
   const held = gate();
   server.on('GET /posts/:id', () => ({ json: post('slow', 'late'), hold: held.promise }));
   const request = store.dispatch(cache.fetch(getPost, { id: 'slow' }));
-  const timer = setTimeout(() => request.abort(new DOMException('The request took longer than 50 ms.', 'TimeoutError')), 50);
+  const timer = setTimeout(
+    () => request.abort(new DOMException('The request took longer than 50 ms.', 'TimeoutError')),
+    50,
+  );
   const error = await request.catch((caught: unknown) => caught);
   clearTimeout(timer);
   expect(error).toMatchObject({ name: 'TimeoutError' });
@@ -96,7 +138,9 @@ test('a timeout (abort with a TimeoutError) is stored and readable, and the late
 /** All orders of n items. */
 function permutations(n: number): number[][] {
   if (n === 1) return [[0]];
-  return permutations(n - 1).flatMap(order => Array.from({ length: n }, (_, at) => [...order.slice(0, at), n - 1, ...order.slice(at)]));
+  return permutations(n - 1).flatMap(order =>
+    Array.from({ length: n }, (_, at) => [...order.slice(0, at), n - 1, ...order.slice(at)]),
+  );
 }
 
 describe('answers in every order: the newest request wins', () => {
@@ -111,7 +155,9 @@ describe('answers in every order: the newest request wins', () => {
       const gates = order.map(() => gate());
       server.on('GET /posts/:id', (_request, url) => {
         const v = Number(url.searchParams.get('v'));
-        return v === 2 ? { status: 500, json: {}, hold: gates[v]!.promise } : { json: post('1', `v${v}`), hold: gates[v]!.promise };
+        return v === 2
+          ? { status: 500, json: {}, hold: gates[v]!.promise }
+          : { json: post('1', `v${v}`), hold: gates[v]!.promise };
       });
       const requests = [0, 1, 2, 3].map(v => store.dispatch(cache.fetch(getPost, { id: '1', v })));
       for (const v of order) {
@@ -121,7 +167,8 @@ describe('answers in every order: the newest request wins', () => {
       // The newest successful answer (v3) is the row, whatever order they came in.
       expect(cache.selectQuery(store.getState(), Article, '1')?.title).toBe('v3');
       // Each request's own entry: data or error, readable.
-      for (const v of [0, 1, 3]) expect(cache.selectResponse(store.getState(), getPost, { id: '1', v }).data?.title).toBe('v3');
+      for (const v of [0, 1, 3])
+        expect(cache.selectResponse(store.getState(), getPost, { id: '1', v }).data?.title).toBe('v3');
       expect(cache.selectResponse(store.getState(), getPost, { id: '1', v: 2 }).error).toMatchObject({ status: 500 });
     } finally {
       now.mockRestore();
@@ -136,7 +183,9 @@ test('an old request failing after a newer one succeeded does not hide the newer
     const { cache, store } = makeStore();
     const slow = gate();
     let calls = 0;
-    server.on('GET /posts/:id', () => (++calls === 1 ? { status: 502, json: {}, hold: slow.promise } : { json: post('2', 'fresh') }));
+    server.on('GET /posts/:id', () =>
+      ++calls === 1 ? { status: 502, json: {}, hold: slow.promise } : { json: post('2', 'fresh') },
+    );
     const old = store.dispatch(cache.fetch(getPost, { id: '2' }));
     // Invalidate: the next fetch starts anew instead of joining the old request.
     store.dispatch(cache.invalidate(getPost, { id: '2' }));

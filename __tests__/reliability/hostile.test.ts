@@ -15,7 +15,8 @@ class Item extends Entity {
   static override key = 'Item';
 }
 /** The lens is the `lens` param wherever it is: `set(Item, { lens }, value)` and `selectQuery(Item, pk, { lens })`. */
-const lensOf = (args: readonly unknown[]) => (args.find(arg => typeof arg === 'object' && arg !== null && 'lens' in arg) as { lens?: string } | undefined)?.lens;
+const lensOf = (args: readonly unknown[]) =>
+  (args.find(arg => typeof arg === 'object' && arg !== null && 'lens' in arg) as { lens?: string } | undefined)?.lens;
 const Lensed = new Scalar({ lens: lensOf, key: 'hostile', entity: Item });
 Item.schema = { weight: Lensed };
 
@@ -26,7 +27,15 @@ class Node extends Entity {
 }
 Node.schema = { child: Node };
 
-const PROTO_NAMES = ['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'valueOf', '__defineGetter__'];
+const PROTO_NAMES = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'hasOwnProperty',
+  'toString',
+  'valueOf',
+  '__defineGetter__',
+];
 
 afterEach(() => {
   // No write may reach Object.prototype.
@@ -61,7 +70,10 @@ describe.each(PROTO_NAMES)('the name %s', name => {
     store.dispatch(cache.set(Item, { lens: 'other' }, { id: '1', name: 'n', weight: 8 }));
     expect(cache.selectQuery(store.getState(), Item, '1', { lens: name })?.weight).toBe(7);
     expect(cache.selectQuery(store.getState(), Item, '1', { lens: 'other' })?.weight).toBe(8);
-    expect(Object.keys((store.getState().cache as CacheState).entities['Scalar(hostile)']!)).toEqual([`Item|1|${name}`, 'Item|1|other']);
+    expect(Object.keys((store.getState().cache as CacheState).entities['Scalar(hostile)']!)).toEqual([
+      `Item|1|${name}`,
+      'Item|1|other',
+    ]);
   });
 
   test('as collection args (key and value): its own list', () => {
@@ -71,7 +83,9 @@ describe.each(PROTO_NAMES)('the name %s', name => {
     store.dispatch(cache.setResponse(getList, { [name]: name, lens: 'a' }, [{ id: '1', name: 'n', weight: 1 }]));
     store.dispatch(cache.setResponse(getList, { group: 'plain', lens: 'a' }, [{ id: '2', name: 'm', weight: 2 }]));
     expect(cache.selectQuery(store.getState(), list, { [name]: name, lens: 'a' })?.map(item => item.id)).toEqual(['1']);
-    expect(cache.selectQuery(store.getState(), list, { group: 'plain', lens: 'a' })?.map(item => item.id)).toEqual(['2']);
+    expect(cache.selectQuery(store.getState(), list, { group: 'plain', lens: 'a' })?.map(item => item.id)).toEqual([
+      '2',
+    ]);
   });
 
   test('as a Values key: an ordinary entry', () => {
@@ -86,7 +100,11 @@ describe.each(PROTO_NAMES)('the name %s', name => {
 test('a lens containing | is rejected with INVALID_LENS, and the store is unchanged', () => {
   const { cache, store } = makeStore();
   store.dispatch(cache.set(Item, { lens: 'a' }, { id: '1', name: 'n', weight: 1 }));
-  const error = expectRejected(store, () => store.dispatch(cache.set(Item, { lens: 'a|b' }, { id: '1', name: 'n', weight: 2 })), ErrorCode.INVALID_LENS);
+  const error = expectRejected(
+    store,
+    () => store.dispatch(cache.set(Item, { lens: 'a|b' }, { id: '1', name: 'n', weight: 2 })),
+    ErrorCode.INVALID_LENS,
+  );
   expect(error.message).toContain('|');
   // Read with such a lens: undefined, never a cell of another lens.
   expect(cache.selectQuery(store.getState(), Item, '1', { lens: 'a|b' })?.weight).toBeUndefined();
@@ -94,7 +112,11 @@ test('a lens containing | is rejected with INVALID_LENS, and the store is unchan
 
 test('a missing lens is rejected with LENS_UNDEFINED, and the store is unchanged', () => {
   const { cache, store } = makeStore();
-  expectRejected(store, () => store.dispatch(cache.set(Item, { id: '1', name: 'n', weight: 2 })), ErrorCode.LENS_UNDEFINED);
+  expectRejected(
+    store,
+    () => store.dispatch(cache.set(Item, { id: '1', name: 'n', weight: 2 })),
+    ErrorCode.LENS_UNDEFINED,
+  );
 });
 
 test('huge strings (5 MB) as a field, a pk and a lens are stored and read back', () => {
@@ -117,14 +139,22 @@ test('a plain field nested 100,000 levels deep is rejected clearly (a LensCacheE
   const { cache, store } = makeStore();
   let deep: Record<string, unknown> = {};
   for (let i = 0; i < 100_000; i++) deep = { d: deep };
-  expectRejected(store, () => store.dispatch(cache.set(Item, { lens: 'a' }, { id: '1', name: deep as never, weight: 1 })), ErrorCode.MAX_DEPTH_EXCEEDED);
+  expectRejected(
+    store,
+    () => store.dispatch(cache.set(Item, { lens: 'a' }, { id: '1', name: deep as never, weight: 1 })),
+    ErrorCode.MAX_DEPTH_EXCEEDED,
+  );
 });
 
 test('cyclic payloads are rejected clearly, in a plain field and through entities', () => {
   const { cache, store } = makeStore();
   const plain: Record<string, unknown> = { id: '1', name: 'n', weight: 1 };
   plain.self = plain;
-  const error = expectRejected(store, () => store.dispatch(cache.set(Item, { lens: 'a' }, plain)), ErrorCode.UNEXPECTED_INPUT);
+  const error = expectRejected(
+    store,
+    () => store.dispatch(cache.set(Item, { lens: 'a' }, plain)),
+    ErrorCode.UNEXPECTED_INPUT,
+  );
   expect(error.message).toMatch(/circular/);
   // Through entities a cycle is fine: rows hold pks, so it is stored by reference.
   const a: Record<string, unknown> = { id: 'a', child: null };

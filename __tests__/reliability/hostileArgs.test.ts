@@ -82,7 +82,9 @@ describe.each([
     const { cache, store } = makeStore();
     expect(catchError(() => cache.selectQuery(store.getState(), tasks, make())).code).toBe(code);
     expect(catchError(() => cache.selectQuery(store.getState(), Task, '1', make())).code).toBe(code);
-    expect(catchError(() => cache.selectResponse(store.getState(), rest, { id: '1', filter: make() } as never)).code).toBe(code);
+    expect(
+      catchError(() => cache.selectResponse(store.getState(), rest, { id: '1', filter: make() } as never)).code,
+    ).toBe(code);
   });
 
   test('a write is refused with the store unchanged', () => {
@@ -137,7 +139,11 @@ describe('a schema callback that throws something other than an Error', () => {
     Fragile.thrown = undefined;
     const { cache, store } = makeStore();
     const before = snapshot(store.getState());
-    const error = expectRejected(store, () => store.dispatch(cache.set(Fragile, { id: '1' })), ErrorCode.NON_ERROR_THROWN);
+    const error = expectRejected(
+      store,
+      () => store.dispatch(cache.set(Fragile, { id: '1' })),
+      ErrorCode.NON_ERROR_THROWN,
+    );
     expect(error.message).toContain('threw undefined');
     expect(snapshot(store.getState())).toEqual(before);
   });

@@ -26,7 +26,10 @@ const SUBSCRIBERS = 1_000;
 test('100,000 entities, 1,000 subscribers: one update renders one component', () => {
   const cache = createCache();
   const store = configureStore({
-    reducer: { [cache.reducerPath]: cache.reducer, other: (state: number = 0, action: { type: string }) => (action.type === 'bump' ? state + 1 : state) },
+    reducer: {
+      [cache.reducerPath]: cache.reducer,
+      other: (state: number = 0, action: { type: string }) => (action.type === 'bump' ? state + 1 : state),
+    },
     // RTK's development checks walk the whole state on every action; at this size they only warn
     // about their own time, so they are left out of this test (scripts/dev-checks.mjs measures them).
     middleware: getDefault => getDefault({ immutableCheck: false, serializableCheck: false }).concat(cache.middleware),
@@ -62,5 +65,7 @@ test('100,000 entities, 1,000 subscribers: one update renders one component', ()
   act(() => store.dispatch(cache.set(Row, { id: '7', label: 'row 7', value: 7 })));
   act(() => void store.dispatch({ type: 'bump' }));
   expect(renders.reduce((sum, count) => sum + count, 0)).toBe(SUBSCRIBERS + 1);
-  expect(Object.keys((store.getState().cache as unknown as { entities: { Row: object } }).entities.Row)).toHaveLength(ENTITIES);
+  expect(Object.keys((store.getState().cache as unknown as { entities: { Row: object } }).entities.Row)).toHaveLength(
+    ENTITIES,
+  );
 }, 60_000);

@@ -16,7 +16,11 @@ class Reading extends Entity {
   share = 0;
   static override key = 'Reading';
 }
-const Share = new Scalar({ lens: args => (args[0] as { lens?: string } | undefined)?.lens, key: 'share', entity: Reading });
+const Share = new Scalar({
+  lens: args => (args[0] as { lens?: string } | undefined)?.lens,
+  key: 'share',
+  entity: Reading,
+});
 Reading.schema = { share: Share };
 
 const slice = (state: unknown) => (state as { cache: CacheState }).cache;
@@ -25,20 +29,36 @@ describe.each([NaN, Infinity, -Infinity])('the number %p', bad => {
   test('as a field: rejected, the store unchanged', () => {
     const { cache, store } = makeStore();
     store.dispatch(cache.set(Reading, { lens: 'a' }, { id: '0', value: 1 }));
-    const error = expectRejected(store, () => store.dispatch(cache.set(Reading, { lens: 'a' }, { id: '1', value: bad })), ErrorCode.UNEXPECTED_INPUT);
+    const error = expectRejected(
+      store,
+      () => store.dispatch(cache.set(Reading, { lens: 'a' }, { id: '1', value: bad })),
+      ErrorCode.UNEXPECTED_INPUT,
+    );
     expect(error.message).toContain(`${String(bad)}, which JSON cannot hold`);
   });
 
   test('nested in a raw array or object: rejected, the store unchanged', () => {
     const { cache, store } = makeStore();
-    expectRejected(store, () => store.dispatch(cache.set(Reading, { lens: 'a' }, { id: '1', series: [1, bad] })), ErrorCode.UNEXPECTED_INPUT);
-    const error = expectRejected(store, () => store.dispatch(cache.set(Reading, { lens: 'a' }, { id: '1', extra: { deep: { x: bad } } })), ErrorCode.UNEXPECTED_INPUT);
+    expectRejected(
+      store,
+      () => store.dispatch(cache.set(Reading, { lens: 'a' }, { id: '1', series: [1, bad] })),
+      ErrorCode.UNEXPECTED_INPUT,
+    );
+    const error = expectRejected(
+      store,
+      () => store.dispatch(cache.set(Reading, { lens: 'a' }, { id: '1', extra: { deep: { x: bad } } })),
+      ErrorCode.UNEXPECTED_INPUT,
+    );
     expect(error.message).toContain('Reading "1".extra.deep.x');
   });
 
   test('in a Scalar cell: rejected, the store unchanged', () => {
     const { cache, store } = makeStore();
-    expectRejected(store, () => store.dispatch(cache.set(Reading, { lens: 'a' }, { id: '1', share: bad })), ErrorCode.UNEXPECTED_INPUT);
+    expectRejected(
+      store,
+      () => store.dispatch(cache.set(Reading, { lens: 'a' }, { id: '1', share: bad })),
+      ErrorCode.UNEXPECTED_INPUT,
+    );
   });
 
   test('in a schema-less response: only the error record is stored', () => {
@@ -53,7 +73,11 @@ describe.each([NaN, Infinity, -Infinity])('the number %p', bad => {
 
   test('as a pk: rejected as MISSING_PK', () => {
     const { cache, store } = makeStore();
-    expectRejected(store, () => store.dispatch(cache.set(Reading, { lens: 'a' }, { id: bad, value: 1 })), ErrorCode.MISSING_PK);
+    expectRejected(
+      store,
+      () => store.dispatch(cache.set(Reading, { lens: 'a' }, { id: bad, value: 1 })),
+      ErrorCode.MISSING_PK,
+    );
   });
 });
 

@@ -63,20 +63,37 @@ function compareReads(s: Session, cache: ReturnType<typeof makeStore>['cache'], 
   const slice = (root as { cache: CacheState }).cache;
   const entities = slice.entities;
   const args = [{ lens }];
-  expectSameUnfolding(cache.selectQuery(root as never, s.list, { lens }), visible(denormalizeQuery(s.list, args, entities)));
-  expectSameUnfolding(cache.selectQuery(root as never, s.sorted, { lens }), visible(denormalizeQuery(s.sorted, args, entities)));
+  expectSameUnfolding(
+    cache.selectQuery(root as never, s.list, { lens }),
+    visible(denormalizeQuery(s.list, args, entities)),
+  );
+  expectSameUnfolding(
+    cache.selectQuery(root as never, s.sorted, { lens }),
+    visible(denormalizeQuery(s.sorted, args, entities)),
+  );
   const stored = slice.endpoints['roots'];
-  expectSameUnfolding(cache.selectResponse(root as never, s.getList, { lens }).data, visible(denormalize(s.list, stored, args, entities)));
+  expectSameUnfolding(
+    cache.selectResponse(root as never, s.getList, { lens }).data,
+    visible(denormalize(s.list, stored, args, entities)),
+  );
   const ids = Object.keys(entities[s.Root.key] ?? {});
   for (const id of ids) {
     const rowArgs = [{ id, lens }];
-    expectSameUnfolding(cache.selectQuery(root as never, s.Root, { id, lens }), visible(denormalizeQuery(s.Root, rowArgs, entities)));
+    expectSameUnfolding(
+      cache.selectQuery(root as never, s.Root, { id, lens }),
+      visible(denormalizeQuery(s.Root, rowArgs, entities)),
+    );
   }
   return ids.length;
 }
 
 /** Applies one op: a new list, a root rewritten, a row of any type deleted, or one Scalar cell written. */
-function apply(s: Session, store: ReturnType<typeof makeStore>['store'], cache: ReturnType<typeof makeStore>['cache'], op: Op): void {
+function apply(
+  s: Session,
+  store: ReturnType<typeof makeStore>['store'],
+  cache: ReturnType<typeof makeStore>['cache'],
+  op: Op,
+): void {
   const entities = (store.getState() as { cache: CacheState }).cache.entities;
   const pickRow = (table: string): string | undefined => {
     const keys = Object.keys(entities[table] ?? {}).filter(key => entities[table]![key] !== null);
@@ -91,11 +108,19 @@ function apply(s: Session, store: ReturnType<typeof makeStore>['store'], cache: 
     const types = [...s.classes.types.values()];
     const Type = types[op.value % types.length]!;
     const id = pickRow(Type.key);
-    if (id !== undefined) store.dispatch(cache.setResponse(endpoint(`delete ${Type.key}`, new Invalidate(Type as never)), { id }));
+    if (id !== undefined)
+      store.dispatch(cache.setResponse(endpoint(`delete ${Type.key}`, new Invalidate(Type as never)), { id }));
   } else if (op.kind === 'cell' && s.classes.scalars.length) {
     const { scalar, table, field } = s.classes.scalars[op.value % s.classes.scalars.length]!;
     const id = pickRow(table);
-    if (id !== undefined) store.dispatch(cache.setResponse(endpoint(`cells ${table}`, new Values(scalar)), { lens: op.lens }, { [id]: { [field]: op.value } }));
+    if (id !== undefined)
+      store.dispatch(
+        cache.setResponse(
+          endpoint(`cells ${table}`, new Values(scalar)),
+          { lens: op.lens },
+          { [id]: { [field]: op.value } },
+        ),
+      );
   }
 }
 
@@ -104,16 +129,22 @@ test('memoized reads deep-equal the pure denormalize after random writes, under 
   const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
   try {
     fc.assert(
-      fc.property(shapeArbOf(true), fc.integer({ min: 1, max: 2 ** 30 }), fc.array(opArb, { minLength: 1, maxLength: 12 }), (shape, seed, ops) => {
-        const s = session(shape, seed);
-        const { cache, store } = makeStore();
-        store.dispatch(cache.setResponse(s.getList, { lens: 'a' }, s.roots(3)));
-        for (const op of ops) {
-          apply(s, store, cache, op);
-          // Lenses in an order that changes with the op, so A → B → A switches happen.
-          for (let i = 0; i < LENSES.length; i++) rowsRead += compareReads(s, cache, store.getState(), LENSES[(op.pick + i) % LENSES.length]!);
-        }
-      }),
+      fc.property(
+        shapeArbOf(true),
+        fc.integer({ min: 1, max: 2 ** 30 }),
+        fc.array(opArb, { minLength: 1, maxLength: 12 }),
+        (shape, seed, ops) => {
+          const s = session(shape, seed);
+          const { cache, store } = makeStore();
+          store.dispatch(cache.setResponse(s.getList, { lens: 'a' }, s.roots(3)));
+          for (const op of ops) {
+            apply(s, store, cache, op);
+            // Lenses in an order that changes with the op, so A → B → A switches happen.
+            for (let i = 0; i < LENSES.length; i++)
+              rowsRead += compareReads(s, cache, store.getState(), LENSES[(op.pick + i) % LENSES.length]!);
+          }
+        },
+      ),
       { numRuns: 150 },
     );
   } finally {

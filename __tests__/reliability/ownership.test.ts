@@ -46,7 +46,8 @@ describe.each(['development', 'production'])('in a %s build', nodeEnv => {
     const store = rtk.configureStore({
       reducer: { cache: cache.reducer },
       // RTK's immutability check would itself complain about mutated state; the test looks directly.
-      middleware: getDefault => getDefault({ immutableCheck: false, serializableCheck: false }).concat(cache.middleware),
+      middleware: getDefault =>
+        getDefault({ immutableCheck: false, serializableCheck: false }).concat(cache.middleware),
     });
     const slice = () => store.getState().cache as CacheState;
     return { cache, store, slice };
@@ -71,9 +72,16 @@ describe.each(['development', 'production'])('in a %s build', nodeEnv => {
 
   test.each([
     ['set', (cache: ReturnType<typeof lib.createCache>, value: unknown) => cache.set(Doc, value)],
-    ['setResponse', (cache: ReturnType<typeof lib.createCache>, value: unknown) => cache.setResponse(docEndpoint, { id: '1' }, value)],
-    ['resolve', (cache: ReturnType<typeof lib.createCache>, value: unknown) => cache.resolve(docEndpoint, { args: [{ id: '1' }], response: value, fetchedAt: Date.now() })],
-  ] as const)('mutating a row\'s nested array and object after %s changes nothing in the state', (_, write) => {
+    [
+      'setResponse',
+      (cache: ReturnType<typeof lib.createCache>, value: unknown) => cache.setResponse(docEndpoint, { id: '1' }, value),
+    ],
+    [
+      'resolve',
+      (cache: ReturnType<typeof lib.createCache>, value: unknown) =>
+        cache.resolve(docEndpoint, { args: [{ id: '1' }], response: value, fetchedAt: Date.now() }),
+    ],
+  ] as const)("mutating a row's nested array and object after %s changes nothing in the state", (_, write) => {
     const { cache, store, slice } = makeStore();
     const value = input();
     store.dispatch(write(cache, value) as never);
@@ -130,7 +138,9 @@ describe.each(['development', 'production'])('in a %s build', nodeEnv => {
   test('what was read (frozen) can be written back', () => {
     const { cache, store, slice } = makeStore();
     store.dispatch(cache.set(Doc, input()));
-    store.dispatch(cache.set(Doc, '1', (previous: Doc | undefined) => ({ ...previous, info: { ...previous?.info, color: 'blue' } })));
+    store.dispatch(
+      cache.set(Doc, '1', (previous: Doc | undefined) => ({ ...previous, info: { ...previous?.info, color: 'blue' } })),
+    );
     const row = slice().entities.Doc!['1'] as ReturnType<typeof input>;
     expect(row).toEqual({ id: '1', tags: ['a', 'b'], info: { color: 'blue', size: { w: 1 } } });
     expect(Object.isFrozen(row.info.size)).toBe(true);
@@ -139,7 +149,12 @@ describe.each(['development', 'production'])('in a %s build', nodeEnv => {
   test('symbol-keyed properties are never stored (JSON drops them too)', () => {
     const { cache, store, slice } = makeStore();
     const secret = Symbol('secret');
-    const value = { id: '1', tags: Object.assign(['a'], { [secret]: 1 }), info: { color: 'red', [secret]: 2 }, [secret]: 3 };
+    const value = {
+      id: '1',
+      tags: Object.assign(['a'], { [secret]: 1 }),
+      info: { color: 'red', [secret]: 2 },
+      [secret]: 3,
+    };
     store.dispatch(cache.set(Doc, value));
     store.dispatch(cache.setResponse(rawEndpoint, {}, { list: [{ [secret]: 4, n: 1 }], [secret]: 5 }));
     const row = slice().entities.Doc!['1'] as Record<PropertyKey, unknown>;

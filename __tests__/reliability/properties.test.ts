@@ -4,7 +4,16 @@
  * the store's invariants and agree with a plain model; every failing write leaves the store as it was.
  */
 import fc from 'fast-check';
-import { Collection, Entity, Invalidate, LensCacheError, Scalar, Union, Values, type CacheState } from '../../src/index';
+import {
+  Collection,
+  Entity,
+  Invalidate,
+  LensCacheError,
+  Scalar,
+  Union,
+  Values,
+  type CacheState,
+} from '../../src/index';
 import { classesFor, dataFor, shapeArb, type TypeShape } from '../fixtures/randomSchemas';
 import { jsonProblems } from '../fixtures/recording';
 import { makeStore } from '../fixtures/store';
@@ -49,7 +58,11 @@ class PFund extends Entity {
   weight = 0;
   static override key = 'PFund';
 }
-const LensScalar = new Scalar({ lens: args => (args[0] as { lens?: string } | undefined)?.lens, key: 'plens', entity: PFund });
+const LensScalar = new Scalar({
+  lens: args => (args[0] as { lens?: string } | undefined)?.lens,
+  key: 'plens',
+  entity: PFund,
+});
 PFund.schema = { weight: LensScalar };
 
 const pet = new Union({ cat: PCat, dog: PDog }, 'type');
@@ -62,18 +75,39 @@ const text = fc.string({ maxLength: 12 });
 /** A graph with unique pks per type; nested copies of an entity are identical, as an API sends them. */
 const graphArb = fc
   .record({
-    users: fc.uniqueArray(fc.record({ id: fc.string({ minLength: 1, maxLength: 6 }), name: text, age: fc.integer({ min: 0, max: 120 }) }), {
-      minLength: 1,
-      maxLength: 6,
-      selector: user => user.id,
-    }),
-    tags: fc.uniqueArray(fc.record({ id: fc.string({ minLength: 1, maxLength: 6 }), label: text }), { maxLength: 5, selector: tag => tag.id }),
-    posts: fc.array(fc.record({ title: text, author: fc.nat(), tags: fc.array(fc.nat(), { maxLength: 3 }), views: fc.nat(), likes: fc.nat() }), {
-      maxLength: 8,
-    }),
-    pets: fc.array(fc.oneof(fc.record({ type: fc.constant('cat' as const), lives: fc.integer({ min: 0, max: 9 }) }), fc.record({ type: fc.constant('dog' as const), good: fc.boolean() })), {
+    users: fc.uniqueArray(
+      fc.record({ id: fc.string({ minLength: 1, maxLength: 6 }), name: text, age: fc.integer({ min: 0, max: 120 }) }),
+      {
+        minLength: 1,
+        maxLength: 6,
+        selector: user => user.id,
+      },
+    ),
+    tags: fc.uniqueArray(fc.record({ id: fc.string({ minLength: 1, maxLength: 6 }), label: text }), {
       maxLength: 5,
+      selector: tag => tag.id,
     }),
+    posts: fc.array(
+      fc.record({
+        title: text,
+        author: fc.nat(),
+        tags: fc.array(fc.nat(), { maxLength: 3 }),
+        views: fc.nat(),
+        likes: fc.nat(),
+      }),
+      {
+        maxLength: 8,
+      },
+    ),
+    pets: fc.array(
+      fc.oneof(
+        fc.record({ type: fc.constant('cat' as const), lives: fc.integer({ min: 0, max: 9 }) }),
+        fc.record({ type: fc.constant('dog' as const), good: fc.boolean() }),
+      ),
+      {
+        maxLength: 5,
+      },
+    ),
   })
   .map(({ users, tags, posts, pets }) => ({
     posts: posts.map((post, i) => ({
@@ -116,16 +150,39 @@ describe('write then read returns the input', () => {
       fc.property(
         fc.integer({ min: 1, max: 5 }),
         lensArb,
-        fc.array(fc.record({ lens: lensArb, values: fc.array(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }).map(value => value + 0 /* JSON has no -0 */), { minLength: 5, maxLength: 5 }) }), { maxLength: 8 }),
+        fc.array(
+          fc.record({
+            lens: lensArb,
+            values: fc.array(
+              fc
+                .double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 })
+                .map(value => value + 0 /* JSON has no -0 */),
+              { minLength: 5, maxLength: 5 },
+            ),
+          }),
+          { maxLength: 8 },
+        ),
         (count, first, writes) => {
           const { cache, store } = makeStore();
           const expected: Record<string, number[]> = {};
           const ids = Array.from({ length: count }, (_, i) => String(i + 1));
           const firstValues = ids.map((_, i) => i / 10);
-          store.dispatch(cache.setResponse(getFunds, { lens: first }, ids.map((id, i) => ({ id, name: `fund ${id}`, weight: firstValues[i] }))));
+          store.dispatch(
+            cache.setResponse(
+              getFunds,
+              { lens: first },
+              ids.map((id, i) => ({ id, name: `fund ${id}`, weight: firstValues[i] })),
+            ),
+          );
           expected[first] = firstValues;
           for (const write of writes) {
-            store.dispatch(cache.setResponse(columns, { lens: write.lens }, Object.fromEntries(ids.map((id, i) => [id, { weight: write.values[i] }]))));
+            store.dispatch(
+              cache.setResponse(
+                columns,
+                { lens: write.lens },
+                Object.fromEntries(ids.map((id, i) => [id, { weight: write.values[i] }])),
+              ),
+            );
             expected[write.lens] = ids.map((_, i) => write.values[i]!);
           }
           for (const [lens, values] of Object.entries(expected)) {
@@ -152,8 +209,18 @@ type Op =
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('upsert' as const), id: fc.nat({ max: 6 }), title: text }),
   fc.record({ kind: fc.constant('delete' as const), id: fc.nat({ max: 6 }) }),
-  fc.record({ kind: fc.constant('push' as const), group: fc.constantFrom('a' as const, 'b' as const), id: fc.nat({ max: 6 }), title: text }),
-  fc.record({ kind: fc.constant('cell' as const), lens: fc.constantFrom('x', 'y', 'z'), fund: fc.nat({ max: 2 }), weight: fc.integer() }),
+  fc.record({
+    kind: fc.constant('push' as const),
+    group: fc.constantFrom('a' as const, 'b' as const),
+    id: fc.nat({ max: 6 }),
+    title: text,
+  }),
+  fc.record({
+    kind: fc.constant('cell' as const),
+    lens: fc.constantFrom('x', 'y', 'z'),
+    fund: fc.nat({ max: 2 }),
+    weight: fc.integer(),
+  }),
   fc.record({ kind: fc.constant('read' as const), lens: fc.constantFrom('x', 'y', 'z') }),
   fc.record({
     kind: fc.constant('bad' as const),
@@ -214,13 +281,26 @@ test('random sessions keep the store serializable, keep the invariants and agree
         const cells: Record<string, Record<string, number>> = { x: { 0: 0, 1: 1, 2: 2 } };
         store.dispatch(cache.setResponse(getList, { group: 'a' }, []));
         store.dispatch(cache.setResponse(getList, { group: 'b' }, []));
-        store.dispatch(cache.setResponse(getFunds, { lens: 'x' }, [0, 1, 2].map(i => ({ id: String(i), name: `f${i}`, weight: i }))));
+        store.dispatch(
+          cache.setResponse(
+            getFunds,
+            { lens: 'x' },
+            [0, 1, 2].map(i => ({ id: String(i), name: `f${i}`, weight: i })),
+          ),
+        );
         for (const op of ops) {
           clock++;
           const before = slice();
           switch (op.kind) {
             case 'upsert':
-              store.dispatch(cache.set(PPost, { id: String(op.id), title: op.title, group: 'g', author: { id: 'u', name: 'U', age: 1 } }));
+              store.dispatch(
+                cache.set(PPost, {
+                  id: String(op.id),
+                  title: op.title,
+                  group: 'g',
+                  author: { id: 'u', name: 'U', age: 1 },
+                }),
+              );
               posts.set(String(op.id), { title: op.title });
               break;
             case 'delete':
@@ -228,13 +308,21 @@ test('random sessions keep the store serializable, keep the invariants and agree
               posts.set(String(op.id), null);
               break;
             case 'push':
-              store.dispatch(cache.set(list.push, { group: op.group }, { id: String(op.id), title: op.title, group: op.group, author: { id: 'u', name: 'U', age: 1 } }));
+              store.dispatch(
+                cache.set(
+                  list.push,
+                  { group: op.group },
+                  { id: String(op.id), title: op.title, group: op.group, author: { id: 'u', name: 'U', age: 1 } },
+                ),
+              );
               posts.set(String(op.id), { title: op.title });
               // A list never holds a ref twice: pushing an item it holds keeps its place.
               if (!lists[op.group].includes(String(op.id))) lists[op.group].push(String(op.id));
               break;
             case 'cell':
-              store.dispatch(cache.setResponse(fundColumns, { lens: op.lens }, { [String(op.fund)]: { weight: op.weight } }));
+              store.dispatch(
+                cache.setResponse(fundColumns, { lens: op.lens }, { [String(op.fund)]: { weight: op.weight } }),
+              );
               (cells[op.lens] ??= {})[op.fund] = op.weight;
               break;
             case 'read':
@@ -252,7 +340,7 @@ test('random sessions keep the store serializable, keep the invariants and agree
                 expect(slice()).toBe(before);
               } else {
                 const value = op.value as { id: string; title?: string };
-                posts.set(String(value.id), { title: value.title ?? (posts.get(String(value.id))?.title ?? '') });
+                posts.set(String(value.id), { title: value.title ?? posts.get(String(value.id))?.title ?? '' });
               }
               break;
             }
@@ -284,26 +372,32 @@ test('random sessions keep the store serializable, keep the invariants and agree
 
 test('random schemas: a list of random nested entities, arrays and Values round-trips', () => {
   // The generated schemas do nest: some have an entity three levels down.
-  const depth = (shape: TypeShape): number => 1 + Math.max(0, ...shape.fields.map(field => (field.child ? depth(field.child) : 0)));
+  const depth = (shape: TypeShape): number =>
+    1 + Math.max(0, ...shape.fields.map(field => (field.child ? depth(field.child) : 0)));
   expect(fc.sample(shapeArb, { numRuns: 200, seed: 1 }).some(shape => depth(shape) >= 3)).toBe(true);
   fc.assert(
-    fc.property(shapeArb, fc.integer({ min: 1, max: 2 ** 30 }), fc.integer({ min: 0, max: 4 }), (shape, seed, count) => {
-      let state = seed;
-      const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31);
-      const Root = classesFor(shape);
-      const ids = { n: 0 };
-      const input = Array.from({ length: count }, () => dataFor(shape, next, ids));
-      const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
-      try {
-        const { cache, store } = makeStore();
-        const getRoots = endpoint('roots', [Root]);
-        store.dispatch(cache.setResponse(getRoots, input));
-        expect(json(cache.selectResponse(store.getState(), getRoots).data)).toEqual(json(input));
-        checkInvariants(store.getState().cache as CacheState);
-      } finally {
-        warn.mockRestore();
-      }
-    }),
+    fc.property(
+      shapeArb,
+      fc.integer({ min: 1, max: 2 ** 30 }),
+      fc.integer({ min: 0, max: 4 }),
+      (shape, seed, count) => {
+        let state = seed;
+        const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31);
+        const Root = classesFor(shape);
+        const ids = { n: 0 };
+        const input = Array.from({ length: count }, () => dataFor(shape, next, ids));
+        const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+        try {
+          const { cache, store } = makeStore();
+          const getRoots = endpoint('roots', [Root]);
+          store.dispatch(cache.setResponse(getRoots, input));
+          expect(json(cache.selectResponse(store.getState(), getRoots).data)).toEqual(json(input));
+          checkInvariants(store.getState().cache as CacheState);
+        } finally {
+          warn.mockRestore();
+        }
+      },
+    ),
     { numRuns: 150 },
   );
 }, 60_000);

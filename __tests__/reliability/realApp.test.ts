@@ -19,13 +19,25 @@ const docs = new Collection([Doc]);
 
 let server: TestServer;
 let getDoc: RestEndpoint<{ urlPrefix: string; path: '/docs/:id'; schema: typeof Doc }>;
-let putDoc: RestEndpoint<{ urlPrefix: string; path: '/docs/:id'; method: 'PUT'; body: { title: string }; schema: typeof Doc }>;
+let putDoc: RestEndpoint<{
+  urlPrefix: string;
+  path: '/docs/:id';
+  method: 'PUT';
+  body: { title: string };
+  schema: typeof Doc;
+}>;
 let getDocs: RestEndpoint<{ urlPrefix: string; path: '/docs'; schema: typeof docs }>;
 
 beforeAll(async () => {
   server = await startServer();
   getDoc = new RestEndpoint({ urlPrefix: server.origin, path: '/docs/:id', schema: Doc });
-  putDoc = new RestEndpoint({ urlPrefix: server.origin, path: '/docs/:id', method: 'PUT', body: {} as { title: string }, schema: Doc });
+  putDoc = new RestEndpoint({
+    urlPrefix: server.origin,
+    path: '/docs/:id',
+    method: 'PUT',
+    body: {} as { title: string },
+    schema: Doc,
+  });
   getDocs = new RestEndpoint({ urlPrefix: server.origin, path: '/docs', schema: docs });
 });
 afterAll(() => server.close());
@@ -118,7 +130,9 @@ describe('a browser’s own requests win over data it was handed at hydration, w
 
   test('invalidate, then refetch: the new answer is stored and the fetch resolves to it', async () => {
     server.on('GET /docs/:id', () => ({ json: { id: 'h1', title: 'Fresh' } }));
-    const preloadedState = serverRendered(TEN_MINUTES, ({ cache, store }) => store.dispatch(cache.setResponse(getDoc, { id: 'h1' }, { id: 'h1', title: 'Rendered' })));
+    const preloadedState = serverRendered(TEN_MINUTES, ({ cache, store }) =>
+      store.dispatch(cache.setResponse(getDoc, { id: 'h1' }, { id: 'h1', title: 'Rendered' })),
+    );
     const { cache, store } = makeStore({}, { preloadedState });
     store.dispatch(cache.invalidate(getDoc, { id: 'h1' }));
     const data = await store.dispatch(cache.fetch(getDoc, { id: 'h1' }));
@@ -130,7 +144,9 @@ describe('a browser’s own requests win over data it was handed at hydration, w
 
   test('the user’s own PUT result is shown', async () => {
     server.on('PUT /docs/:id', request => ({ json: { id: 'h2', ...(request.body as object) } }));
-    const preloadedState = serverRendered(TEN_MINUTES, ({ cache, store }) => store.dispatch(cache.setResponse(getDoc, { id: 'h2' }, { id: 'h2', title: 'Rendered' })));
+    const preloadedState = serverRendered(TEN_MINUTES, ({ cache, store }) =>
+      store.dispatch(cache.setResponse(getDoc, { id: 'h2' }, { id: 'h2', title: 'Rendered' })),
+    );
     const { cache, store } = makeStore({}, { preloadedState });
     await store.dispatch(cache.fetch(putDoc, { id: 'h2' }, { title: 'Mine' }));
     expect((cache.selectResponse(store.getState(), getDoc, { id: 'h2' }).data as Doc).title).toBe('Mine');
@@ -148,7 +164,15 @@ describe('a browser’s own requests win over data it was handed at hydration, w
 });
 
 describe('state restored from JSON reads and writes exactly like live state', () => {
-  const NAMES = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', '__proto__', '__defineGetter__'];
+  const NAMES = [
+    'constructor',
+    'toString',
+    'valueOf',
+    'hasOwnProperty',
+    'isPrototypeOf',
+    '__proto__',
+    '__defineGetter__',
+  ];
 
   function restored() {
     const live = makeStore();
@@ -234,27 +258,46 @@ describe('the state is JSON at all times', () => {
 });
 
 describe('actions grow with the rows they change', () => {
-  test.each([100, 1_000, 10_000])('a one-row edit and a one-item push in a %i-row table are under 2 kB of JSON', size => {
-    const { cache, store, actions } = makeRecordingStore();
-    const rows = Array.from({ length: size }, (_, i) => ({ id: `p${i}`, title: `Row ${i}` }));
-    store.dispatch(cache.setResponse(getDocs, {}, rows));
-    actions.length = 0;
-    store.dispatch(cache.set(Doc, { id: 'p5', title: 'Edited' }));
-    store.dispatch(cache.set(docs.push, {}, { id: 'new', title: 'New' }));
-    store.dispatch(cache.set(docs.remove, {}, 'p7'));
-    expect(actions).toHaveLength(3);
-    for (const action of actions) expect(JSON.stringify(action).length).toBeLessThan(2_000);
-    const list = cache.selectQuery(store.getState(), docs, {}) as Doc[];
-    expect(list).toHaveLength(size);
-    expect(list.at(-1)!.id).toBe('new');
-    expect(list.some(doc => doc.id === 'p7')).toBe(false);
-  });
+  test.each([100, 1_000, 10_000])(
+    'a one-row edit and a one-item push in a %i-row table are under 2 kB of JSON',
+    size => {
+      const { cache, store, actions } = makeRecordingStore();
+      const rows = Array.from({ length: size }, (_, i) => ({ id: `p${i}`, title: `Row ${i}` }));
+      store.dispatch(cache.setResponse(getDocs, {}, rows));
+      actions.length = 0;
+      store.dispatch(cache.set(Doc, { id: 'p5', title: 'Edited' }));
+      store.dispatch(cache.set(docs.push, {}, { id: 'new', title: 'New' }));
+      store.dispatch(cache.set(docs.remove, {}, 'p7'));
+      expect(actions).toHaveLength(3);
+      for (const action of actions) expect(JSON.stringify(action).length).toBeLessThan(2_000);
+      const list = cache.selectQuery(store.getState(), docs, {}) as Doc[];
+      expect(list).toHaveLength(size);
+      expect(list.at(-1)!.id).toBe('new');
+      expect(list.some(doc => doc.id === 'p7')).toBe(false);
+    },
+  );
 
   test('a first load is still one patch per table', () => {
     const { cache, store, actions } = makeRecordingStore();
-    store.dispatch(cache.setResponse(getDocs, {}, [{ id: '1', title: 'A' }, { id: '2', title: 'B' }]));
-    const paths = (actions[0]!.payload as { patches: Array<{ path: unknown[] }> }).patches.map(patch => patch.path.join('.'));
-    expect(paths.sort()).toEqual(['endpoints.' + getDocs.key({}), 'entities.Doc', 'entities.[Doc]', 'entitiesMeta.Doc', 'entitiesMeta.[Doc]', 'meta.' + getDocs.key({})].sort());
+    store.dispatch(
+      cache.setResponse(getDocs, {}, [
+        { id: '1', title: 'A' },
+        { id: '2', title: 'B' },
+      ]),
+    );
+    const paths = (actions[0]!.payload as { patches: Array<{ path: unknown[] }> }).patches.map(patch =>
+      patch.path.join('.'),
+    );
+    expect(paths.sort()).toEqual(
+      [
+        'endpoints.' + getDocs.key({}),
+        'entities.Doc',
+        'entities.[Doc]',
+        'entitiesMeta.Doc',
+        'entitiesMeta.[Doc]',
+        'meta.' + getDocs.key({}),
+      ].sort(),
+    );
   });
 });
 
@@ -262,14 +305,67 @@ describe('the reducer never throws and never applies part of an action', () => {
   const malformed: Array<[string, unknown]> = [
     ['no payload', { type: 'cache/set', meta: { reducerPath: 'cache' } }],
     ['patches that are not a list', { type: 'cache/set', payload: { patches: 7 }, meta: { reducerPath: 'cache' } }],
-    ['a patch without a path', { type: 'cache/set', payload: { patches: [{ op: 'add', value: 1 }] }, meta: { reducerPath: 'cache' } }],
-    ['a table replaced by a number', { type: 'cache/set', payload: { patches: [{ op: 'replace', path: ['entities', 'Doc'], value: 5 }] }, meta: { reducerPath: 'cache' } }],
-    ['a map replaced by a string', { type: 'cache/resolve', payload: { patches: [{ op: 'replace', path: ['meta'], value: 'x' }] }, meta: { reducerPath: 'cache' } }],
-    ['the whole slice removed', { type: 'cache/reset', payload: { patches: [{ op: 'remove', path: [] }] }, meta: { reducerPath: 'cache' } }],
-    ['a row in a table that is not there', { type: 'cache/set', payload: { patches: [{ op: 'add', path: ['entities', 'Missing', 'x', 'y'], value: 1 }] }, meta: { reducerPath: 'cache' } }],
-    ['an index past the end of a list', { type: 'cache/set', payload: { patches: [{ op: 'add', path: ['entities', '[Doc]', '{}', 9], value: 'x' }] }, meta: { reducerPath: 'cache' } }],
-    ['a key outside the slice', { type: 'cache/set', payload: { patches: [{ op: 'add', path: ['elsewhere'], value: 1 }] }, meta: { reducerPath: 'cache' } }],
-    ['a good patch followed by a bad one', { type: 'cache/set', payload: { patches: [{ op: 'add', path: ['entities', 'Doc', 'z'], value: { id: 'z' } }, { op: 'replace', path: ['lastReset'], value: null }] }, meta: { reducerPath: 'cache' } }],
+    [
+      'a patch without a path',
+      { type: 'cache/set', payload: { patches: [{ op: 'add', value: 1 }] }, meta: { reducerPath: 'cache' } },
+    ],
+    [
+      'a table replaced by a number',
+      {
+        type: 'cache/set',
+        payload: { patches: [{ op: 'replace', path: ['entities', 'Doc'], value: 5 }] },
+        meta: { reducerPath: 'cache' },
+      },
+    ],
+    [
+      'a map replaced by a string',
+      {
+        type: 'cache/resolve',
+        payload: { patches: [{ op: 'replace', path: ['meta'], value: 'x' }] },
+        meta: { reducerPath: 'cache' },
+      },
+    ],
+    [
+      'the whole slice removed',
+      { type: 'cache/reset', payload: { patches: [{ op: 'remove', path: [] }] }, meta: { reducerPath: 'cache' } },
+    ],
+    [
+      'a row in a table that is not there',
+      {
+        type: 'cache/set',
+        payload: { patches: [{ op: 'add', path: ['entities', 'Missing', 'x', 'y'], value: 1 }] },
+        meta: { reducerPath: 'cache' },
+      },
+    ],
+    [
+      'an index past the end of a list',
+      {
+        type: 'cache/set',
+        payload: { patches: [{ op: 'add', path: ['entities', '[Doc]', '{}', 9], value: 'x' }] },
+        meta: { reducerPath: 'cache' },
+      },
+    ],
+    [
+      'a key outside the slice',
+      {
+        type: 'cache/set',
+        payload: { patches: [{ op: 'add', path: ['elsewhere'], value: 1 }] },
+        meta: { reducerPath: 'cache' },
+      },
+    ],
+    [
+      'a good patch followed by a bad one',
+      {
+        type: 'cache/set',
+        payload: {
+          patches: [
+            { op: 'add', path: ['entities', 'Doc', 'z'], value: { id: 'z' } },
+            { op: 'replace', path: ['lastReset'], value: null },
+          ],
+        },
+        meta: { reducerPath: 'cache' },
+      },
+    ],
   ];
 
   test.each(malformed)('%s: the state is unchanged, and development warns INVALID_ACTION', (_, action) => {
@@ -324,7 +420,10 @@ describe('what the store holds is frozen in every build', () => {
         static override key = 'Tagged';
       }
       const cache = lib.createCache();
-      const store = configureStore({ reducer: { cache: cache.reducer }, middleware: getDefault => getDefault().concat(cache.middleware) });
+      const store = configureStore({
+        reducer: { cache: cache.reducer },
+        middleware: getDefault => getDefault().concat(cache.middleware),
+      });
       store.dispatch(cache.set(Tagged, { id: '1', tags: ['a'] }));
       store.dispatch(cache.set(Tagged, { id: '2', tags: ['b'] }));
       const table = store.getState().cache.entities.Tagged!;
@@ -359,7 +458,15 @@ describe('the configureStore options docs/architecture.md gives for large caches
     // A value the serializability check would report, and a mutation the immutability check
     // would throw on, both inside the slice: neither check looks there any more.
     const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    const odd = configured({ cache: { entities: { Doc: { '1': { id: '1', at: new Map() } } }, entitiesMeta: {}, endpoints: {}, meta: {}, lastReset: 0 } });
+    const odd = configured({
+      cache: {
+        entities: { Doc: { '1': { id: '1', at: new Map() } } },
+        entitiesMeta: {},
+        endpoints: {},
+        meta: {},
+        lastReset: 0,
+      },
+    });
     odd.store.dispatch({ type: 'other/any' });
     expect(errors).not.toHaveBeenCalled();
     (store.getState().cache.endpoints as Record<string, unknown>)['mutated'] = 1;
@@ -369,8 +476,19 @@ describe('the configureStore options docs/architecture.md gives for large caches
   test('without them, the same value and mutation are reported (the test above can fail)', () => {
     const cache = createCache();
     const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    const preloadedState = { cache: { entities: { Doc: { '1': { id: '1', at: new Map() } } }, entitiesMeta: {}, endpoints: {}, meta: {}, lastReset: 0 } };
-    const odd = configureStore({ reducer: { cache: cache.reducer }, preloadedState: preloadedState as unknown as { cache: CacheState } });
+    const preloadedState = {
+      cache: {
+        entities: { Doc: { '1': { id: '1', at: new Map() } } },
+        entitiesMeta: {},
+        endpoints: {},
+        meta: {},
+        lastReset: 0,
+      },
+    };
+    const odd = configureStore({
+      reducer: { cache: cache.reducer },
+      preloadedState: preloadedState as unknown as { cache: CacheState },
+    });
     odd.dispatch({ type: 'other/any' });
     expect(errors).toHaveBeenCalled();
     (odd.getState().cache.endpoints as Record<string, unknown>)['mutated'] = 1;

@@ -16,7 +16,11 @@ describe('url() and key()', () => {
   const e = exampleEndpoints('');
 
   test.each([
-    ['/:group/posts with orderBy and author', e.getPosts.url({ group: 'react', orderBy: 'title', author: '7' }), '/react/posts?author=7&orderBy=title'],
+    [
+      '/:group/posts with orderBy and author',
+      e.getPosts.url({ group: 'react', orderBy: 'title', author: '7' }),
+      '/react/posts?author=7&orderBy=title',
+    ],
     ['/:group/posts alone', e.getPosts.url({ group: 'vue' }), '/vue/posts'],
     ['/users', e.getUsers.url(), '/users'],
     ['/tickers/:product_id', e.getTicker.url({ product_id: 'BTC-USD' }), '/tickers/BTC-USD'],
@@ -28,14 +32,22 @@ describe('url() and key()', () => {
   });
 
   test('values are encoded; numbers and booleans written as text; undefined params left out', () => {
-    const search = new RestEndpoint({ path: '/search/:term', searchParams: {} as { page?: number; exact?: boolean; tag?: string[] } });
-    expect(search.url({ term: 'a b/c', page: 2, exact: true, tag: ['x', 'y&z'] })).toBe('/search/a%20b%2Fc?exact=true&page=2&tag=x&tag=y%26z');
+    const search = new RestEndpoint({
+      path: '/search/:term',
+      searchParams: {} as { page?: number; exact?: boolean; tag?: string[] },
+    });
+    expect(search.url({ term: 'a b/c', page: 2, exact: true, tag: ['x', 'y&z'] })).toBe(
+      '/search/a%20b%2Fc?exact=true&page=2&tag=x&tag=y%26z',
+    );
     expect(search.url({ term: 'x', page: undefined })).toBe('/search/x');
     expect(new RestEndpoint({ path: '/items/:id' }).url({ id: 5 })).toBe('/items/5');
   });
 
   test('object query values are keyed canonically; null and undefined are left out', () => {
-    const filter = new RestEndpoint({ path: '/find', searchParams: {} as { where?: object; tag?: (string | null)[]; q?: string | null } });
+    const filter = new RestEndpoint({
+      path: '/find',
+      searchParams: {} as { where?: object; tag?: (string | null)[]; q?: string | null },
+    });
     expect(filter.key({ where: { a: 1, b: 2 } })).toBe(filter.key({ where: { b: 2, a: 1 } }));
     expect(filter.url({ q: null, tag: ['x', null] })).toBe('/find?tag=x');
   });
@@ -59,15 +71,21 @@ describe('url() and key()', () => {
   test('urlPrefix goes first; the key is METHOD url, the same for args in any key order', () => {
     const posts = exampleEndpoints('https://api.example.com').getPosts;
     expect(posts.url({ group: 'react' })).toBe('https://api.example.com/react/posts');
-    expect(posts.key({ group: 'react', orderBy: 'title', author: '1' })).toBe(posts.key({ author: '1', orderBy: 'title', group: 'react' }));
-    expect(posts.key({ group: 'react', orderBy: 'title' })).toBe('GET https://api.example.com/react/posts?orderBy=title');
+    expect(posts.key({ group: 'react', orderBy: 'title', author: '1' })).toBe(
+      posts.key({ author: '1', orderBy: 'title', group: 'react' }),
+    );
+    expect(posts.key({ group: 'react', orderBy: 'title' })).toBe(
+      'GET https://api.example.com/react/posts?orderBy=title',
+    );
   });
 
   test('a mutation key holds its body, in canonical form', () => {
     const create = e.getPosts.push;
     expect(create.method).toBe('POST');
     expect(create.sideEffect).toBe(true);
-    expect(create.key({ group: 'r' }, { title: 'a', id: '1' })).toBe(create.key({ group: 'r' }, { id: '1', title: 'a' }));
+    expect(create.key({ group: 'r' }, { title: 'a', id: '1' })).toBe(
+      create.key({ group: 'r' }, { id: '1', title: 'a' }),
+    );
     expect(create.key({ group: 'r' }, { title: 'a' })).not.toBe(create.key({ group: 'r' }, { title: 'b' }));
   });
 
@@ -91,18 +109,37 @@ describe('url() and key()', () => {
 
   test('bad set-up and bad args throw clear errors', () => {
     expect(() => new RestEndpoint({ path: '/x/:' })).toThrow(/not a valid template[\s\S]*:name segments/);
-    expect(() => e.getPost.push).toThrow(expect.objectContaining({ code: ErrorCode.INVALID_SCHEMA, message: expect.stringMatching(/needs a Collection schema/) }));
-    expect(() => e.getPost.url({} as never)).toThrow(/could not be filled[\s\S]*Missing parameters: id[\s\S]*\{ id: '…' \}/);
-    expect(() => e.getPost.url({ id: { nested: true } } as never)).toThrow(/must be a string or a number, but received object \{nested\}/);
-    expect(() => (e.getPost.url as unknown as (id: string) => string)('1')).toThrow(/must be its params object, but received string "1"/);
+    expect(() => e.getPost.push).toThrow(
+      expect.objectContaining({
+        code: ErrorCode.INVALID_SCHEMA,
+        message: expect.stringMatching(/needs a Collection schema/),
+      }),
+    );
+    expect(() => e.getPost.url({} as never)).toThrow(
+      /could not be filled[\s\S]*Missing parameters: id[\s\S]*\{ id: '…' \}/,
+    );
+    expect(() => e.getPost.url({ id: { nested: true } } as never)).toThrow(
+      /must be a string or a number, but received object \{nested\}/,
+    );
+    expect(() => (e.getPost.url as unknown as (id: string) => string)('1')).toThrow(
+      /must be its params object, but received string "1"/,
+    );
   });
 });
 
 describe('fetch()', () => {
   test('GET resolves to the parsed body; process runs with the args', async () => {
     server.on('GET /tickers/:id', (_, url) => ({ json: { product_id: url.pathname.split('/')[2], price: 10 } }));
-    const ticker = new RestEndpoint({ urlPrefix: server.origin, path: '/tickers/:product_id', process: (value: { price: number }, params: object) => ({ ...value, params }) });
-    await expect(ticker.fetch({ product_id: 'ETH-USD' })).resolves.toEqual({ product_id: 'ETH-USD', price: 10, params: { product_id: 'ETH-USD' } });
+    const ticker = new RestEndpoint({
+      urlPrefix: server.origin,
+      path: '/tickers/:product_id',
+      process: (value: { price: number }, params: object) => ({ ...value, params }),
+    });
+    await expect(ticker.fetch({ product_id: 'ETH-USD' })).resolves.toEqual({
+      product_id: 'ETH-USD',
+      price: 10,
+      params: { product_id: 'ETH-USD' },
+    });
   });
 
   test('a mutation sends args[1] as JSON', async () => {
@@ -119,9 +156,16 @@ describe('fetch()', () => {
     const error = await broken.fetch().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).toBeInstanceOf(LensCacheError);
-    expect(error).toMatchObject({ code: 'NETWORK_ERROR', status: 500, body: { message: 'database down' }, name: 'NetworkError' });
+    expect(error).toMatchObject({
+      code: 'NETWORK_ERROR',
+      status: 500,
+      body: { message: 'database down' },
+      name: 'NetworkError',
+    });
     expect((error as NetworkError).response.status).toBe(500);
-    expect((error as Error).message).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/broken answered 500 Internal Server Error; a 2xx status was expected/);
+    expect((error as Error).message).toMatch(
+      /GET http:\/\/127\.0\.0\.1:\d+\/broken answered 500 Internal Server Error; a 2xx status was expected/,
+    );
   });
 
   test('malformed JSON on a 2xx rejects with INVALID_RESPONSE; text bodies are returned as text; empty as null', async () => {
@@ -129,7 +173,10 @@ describe('fetch()', () => {
     server.on('GET /raw/text', () => ({ raw: 'plain words', contentType: 'text/plain' }));
     server.on('GET /raw/empty', () => ({ status: 204, raw: '' }));
     const { getRaw } = exampleEndpoints(server.origin);
-    await expect(getRaw.fetch({ name: 'truncated' })).rejects.toMatchObject({ code: ErrorCode.INVALID_RESPONSE, message: expect.stringMatching(/not valid JSON/) });
+    await expect(getRaw.fetch({ name: 'truncated' })).rejects.toMatchObject({
+      code: ErrorCode.INVALID_RESPONSE,
+      message: expect.stringMatching(/not valid JSON/),
+    });
     await expect(getRaw.fetch({ name: 'text' })).resolves.toBe('plain words');
     await expect(getRaw.fetch({ name: 'empty' })).resolves.toBeNull();
   });

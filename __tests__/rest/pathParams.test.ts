@@ -40,9 +40,15 @@ describe('a wildcard param', () => {
       const endpoint = files();
       const { cache, store } = makeStore();
       const before = server.count();
-      const error = expectRejected(store, () => store.dispatch(cache.fetch(endpoint, { path: segments } as never)), ErrorCode.UNEXPECTED_INPUT);
+      const error = expectRejected(
+        store,
+        () => store.dispatch(cache.fetch(endpoint, { path: segments } as never)),
+        ErrorCode.UNEXPECTED_INPUT,
+      );
       expect(error.message).toMatch(/path param "path"/);
-      await expect(endpoint.fetch({ path: segments } as never)).rejects.toMatchObject({ code: ErrorCode.UNEXPECTED_INPUT });
+      await expect(endpoint.fetch({ path: segments } as never)).rejects.toMatchObject({
+        code: ErrorCode.UNEXPECTED_INPUT,
+      });
       expect(() => endpoint.url({ path: segments } as never)).toThrow(LensCacheError);
       expect(server.count()).toBe(before);
     },
@@ -58,13 +64,16 @@ describe('a wildcard param', () => {
 });
 
 describe('a single param', () => {
-  test.each(['..', '.', '%2e%2e', '.%2E', '..\\admin', '../admin', ''])('%p is refused before any request', async name => {
-    const endpoint = file();
-    const before = server.count();
-    expect(() => endpoint.url({ name })).toThrow(expect.objectContaining({ code: ErrorCode.UNEXPECTED_INPUT }));
-    await expect(endpoint.fetch({ name })).rejects.toMatchObject({ code: ErrorCode.UNEXPECTED_INPUT });
-    expect(server.count()).toBe(before);
-  });
+  test.each(['..', '.', '%2e%2e', '.%2E', '..\\admin', '../admin', ''])(
+    '%p is refused before any request',
+    async name => {
+      const endpoint = file();
+      const before = server.count();
+      expect(() => endpoint.url({ name })).toThrow(expect.objectContaining({ code: ErrorCode.UNEXPECTED_INPUT }));
+      await expect(endpoint.fetch({ name })).rejects.toMatchObject({ code: ErrorCode.UNEXPECTED_INPUT });
+      expect(server.count()).toBe(before);
+    },
+  );
 
   test('a name with dots in it is an ordinary value', async () => {
     await expect(file().fetch({ name: 'report.v2.pdf' })).resolves.toEqual({ url: '/api/files/report.v2.pdf' });

@@ -8,18 +8,29 @@ const allUsers = endpoint('GET /users/all', new All(User));
 
 test('rows are written like a list; the endpoint keeps no result but gets its meta', () => {
   const { cache, store } = makeStore();
-  store.dispatch(cache.setResponse(allUsers, [{ id: '1', name: 'A' }, { id: '2', name: 'B' }]));
+  store.dispatch(
+    cache.setResponse(allUsers, [
+      { id: '1', name: 'A' },
+      { id: '2', name: 'B' },
+    ]),
+  );
   const state = store.getState().cache;
   const key = allUsers.key();
   expect(state.entities.User).toEqual({ 1: { id: '1', name: 'A' }, 2: { id: '2', name: 'B' } });
   expect(hasOwn(state.endpoints, key)).toBe(false);
-  expect(state.meta[key]).toEqual({ fetchedAt: expect.any(Number), date: expect.any(Number), expiresAt: expect.any(Number) });
+  expect(state.meta[key]).toEqual({
+    fetchedAt: expect.any(Number),
+    date: expect.any(Number),
+    expiresAt: expect.any(Number),
+  });
   expect(state.meta[key]!.expiresAt - state.meta[key]!.date).toBe(60_000);
 });
 
 test('object input uses its values; null and undefined members are skipped', () => {
   const { cache, store } = makeStore();
-  store.dispatch(cache.setResponse(allUsers, { a: { id: '1', name: 'A' }, b: null, c: undefined, d: { id: '4', name: 'D' } }));
+  store.dispatch(
+    cache.setResponse(allUsers, { a: { id: '1', name: 'A' }, b: null, c: undefined, d: { id: '4', name: 'D' } }),
+  );
   expect(store.getState().cache.entities.User).toEqual({ 1: { id: '1', name: 'A' }, 4: { id: '4', name: 'D' } });
 });
 
@@ -64,7 +75,12 @@ test('polymorphic All writes each member to its table and creates every member t
   }
   const pets = endpoint('GET /pets/all', new All({ cat: Cat, dog: Dog }, 'kind'));
   const { cache, store } = makeStore();
-  store.dispatch(cache.setResponse(pets, [{ id: '1', kind: 'cat' }, { id: '2', kind: 'cat' }]));
+  store.dispatch(
+    cache.setResponse(pets, [
+      { id: '1', kind: 'cat' },
+      { id: '2', kind: 'cat' },
+    ]),
+  );
   const state = store.getState().cache;
   expect(state.entities.AllCat).toEqual({ 1: { id: '1', kind: 'cat' }, 2: { id: '2', kind: 'cat' } });
   expect(state.entities.AllDog).toEqual({});

@@ -36,9 +36,17 @@ describe('table and pk', () => {
     const members = new Collection([new Union({ users: User, groups: Group }, 'type')]);
     expect(members.key).toBe('[User;Group]');
     const { cache, store } = makeStore();
-    store.dispatch(cache.set(members, {}, [{ id: '1', type: 'users' }, { id: '1', type: 'groups' }]));
+    store.dispatch(
+      cache.set(members, {}, [
+        { id: '1', type: 'users' },
+        { id: '1', type: 'groups' },
+      ]),
+    );
     expect(snapshot(store.getState().cache.entities['[User;Group]'])).toEqual({
-      '{}': [{ id: '1', schema: 'users' }, { id: '1', schema: 'groups' }],
+      '{}': [
+        { id: '1', schema: 'users' },
+        { id: '1', schema: 'groups' },
+      ],
     });
   });
 
@@ -237,7 +245,9 @@ describe('bad input: clear errors, store unchanged', () => {
     const { cache, store } = makeStore();
     store.dispatch(cache.set(posts, { group: 'react' }, [post('1')]));
     const before = store.getState();
-    const error = catchError(() => store.dispatch(cache.set(schema as typeof posts, { group: 'react' }, value as never)));
+    const error = catchError(() =>
+      store.dispatch(cache.set(schema as typeof posts, { group: 'react' }, value as never)),
+    );
     expect(error.code).toBe(ErrorCode.UNEXPECTED_INPUT);
     expect(error.message).toMatch(message);
     expect(store.getState()).toBe(before);
@@ -259,7 +269,9 @@ describe('bad input: clear errors, store unchanged', () => {
   test('non-object args with the default argsKey, and an argsKey returning a non-object, are rejected on write', () => {
     const { cache, store } = makeStore();
     const before = store.getState();
-    expect(catchError(() => store.dispatch(cache.set(posts, 'react', []))).message).toMatch(/names its lists by the params object \(args\[0\]\), but received string "react"/);
+    expect(catchError(() => store.dispatch(cache.set(posts, 'react', []))).message).toMatch(
+      /names its lists by the params object \(args\[0\]\), but received string "react"/,
+    );
     const bad = new Collection([Post], { argsKey: () => 'x' as never });
     expect(catchError(() => store.dispatch(cache.set(bad, {}, []))).code).toBe(ErrorCode.UNEXPECTED_INPUT);
     expect(store.getState()).toBe(before);

@@ -281,8 +281,16 @@ describe('push and unshift', () => {
     const getPosts = endpoint('GET /:group/posts', posts);
     const pushStart = Date.now();
     // The refetch started after the push and already lists the created post; the push's answer lands last.
-    store.dispatch(cache.resolve(getPosts, { args: [{ group: 'react' }], response: [post('1'), post('2'), post('7')], fetchedAt: pushStart + 5 }));
-    store.dispatch(cache.resolve(createPost, { args: [{ group: 'react' }], response: post('7'), fetchedAt: pushStart }));
+    store.dispatch(
+      cache.resolve(getPosts, {
+        args: [{ group: 'react' }],
+        response: [post('1'), post('2'), post('7')],
+        fetchedAt: pushStart + 5,
+      }),
+    );
+    store.dispatch(
+      cache.resolve(createPost, { args: [{ group: 'react' }], response: post('7'), fetchedAt: pushStart }),
+    );
     expect(row(store, posts, { group: 'react' })).toEqual(['1', '2', '7']);
   });
 
@@ -315,7 +323,7 @@ describe('push and unshift', () => {
     expect(titles(cache.selectResponse(store.getState(), createPosts, ...args).data)).toEqual(['Post 9', 'Post 10']);
   });
 
-  test('an unshift endpoint result is the single item\'s ref for a single item', () => {
+  test("an unshift endpoint result is the single item's ref for a single item", () => {
     const { cache, store } = reactStore();
     const createPost = endpoint('POST /:group/posts/first', posts.unshift);
     store.dispatch(cache.setResponse(createPost, { group: 'react' }, {}, post('9')));
@@ -368,7 +376,9 @@ describe('ops ignore fetchedAt ordering', () => {
 
   test('an older unshift still prepends', () => {
     const { cache, store } = listAt(2000);
-    store.dispatch(cache.resolve(prependPost, { args: [{ group: 'react' }, {}], response: post('9'), fetchedAt: 1000 }));
+    store.dispatch(
+      cache.resolve(prependPost, { args: [{ group: 'react' }, {}], response: post('9'), fetchedAt: 1000 }),
+    );
     expect(row(store, posts, { group: 'react' })).toEqual(['9', '1']);
     expect(slice(store).entitiesMeta['[Post]']![pk]!.fetchedAt).toBe(2000);
   });
@@ -403,7 +413,9 @@ describe('assign (Values collections)', () => {
   test('merges entries into matching maps, incoming winning per key', () => {
     const { cache, store } = teamStore();
     const teamB = row(store, usersByKey, { team: 'b' });
-    store.dispatch(cache.set(usersByKey.assign, { team: 'a' }, { y: { id: '3', name: 'C' }, z: { id: '4', name: 'D' } }));
+    store.dispatch(
+      cache.set(usersByKey.assign, { team: 'a' }, { y: { id: '3', name: 'C' }, z: { id: '4', name: 'D' } }),
+    );
     expect(snapshot(row(store, usersByKey, { team: 'a' }))).toEqual({ x: '1', y: '3', z: '4' });
     expect(snapshot(row(store, usersByKey, {}))).toEqual({ y: '3', z: '4' });
     expect(row(store, usersByKey, { team: 'b' })).toBe(teamB);
@@ -426,7 +438,11 @@ describe('assign (Values collections)', () => {
 
   test('assign items get no placeholder: an item without a pk throws MISSING_PK', () => {
     const { cache, store } = teamStore();
-    expectRejected(store, () => store.dispatch(cache.set(usersByKey.assign, { team: 'a' }, { z: { name: 'No id' } })), ErrorCode.MISSING_PK);
+    expectRejected(
+      store,
+      () => store.dispatch(cache.set(usersByKey.assign, { team: 'a' }, { z: { name: 'No id' } })),
+      ErrorCode.MISSING_PK,
+    );
   });
 
   test('.assign on a list collection and .push/.unshift on a Values collection throw INVALID_SCHEMA', () => {
@@ -498,7 +514,7 @@ describe('remove', () => {
     expect(slice(store).entities['[Post]']).toBe(table);
   });
 
-  test('remove never deletes the entity row; the result is the removed item\'s ref', () => {
+  test("remove never deletes the entity row; the result is the removed item's ref", () => {
     const { cache, store } = groupsStore();
     const deletePost = endpoint('DELETE /:group/posts/:id', posts.remove);
     store.dispatch(cache.setResponse(deletePost, { group: 'react' }, {}, { id: '1' }));
@@ -509,7 +525,9 @@ describe('remove', () => {
 
   test('on a Values collection it removes every entry whose ref equals the item', () => {
     const { cache, store } = makeStore();
-    seed(store, cache, usersByKey, [[{ team: 'a' }, { x: { id: '1', name: 'A' }, y: { id: '2', name: 'B' }, z: { id: '1', name: 'A' } }]]);
+    seed(store, cache, usersByKey, [
+      [{ team: 'a' }, { x: { id: '1', name: 'A' }, y: { id: '2', name: 'B' }, z: { id: '1', name: 'A' } }],
+    ]);
     store.dispatch(cache.set(usersByKey.remove, { team: 'a' }, '1'));
     expect(snapshot(row(store, usersByKey, { team: 'a' }))).toEqual({ y: '2' });
   });
@@ -517,7 +535,13 @@ describe('remove', () => {
   test('polymorphic members match on id and schema: removing user 1 keeps group 1', () => {
     const { cache, store } = makeStore();
     seed(store, cache, members, [
-      [{}, [{ id: '1', type: 'users', name: 'Ann' }, { id: '1', type: 'groups', title: 'Admins' }]],
+      [
+        {},
+        [
+          { id: '1', type: 'users', name: 'Ann' },
+          { id: '1', type: 'groups', title: 'Admins' },
+        ],
+      ],
     ]);
     store.dispatch(cache.set(members.remove, {}, { id: '1', type: 'users' }));
     expect(row(store, members, {})).toEqual([{ id: '1', schema: 'groups' }]);
@@ -543,7 +567,9 @@ describe('move', () => {
 
   test('path params the entity does not store: { id: "10" } leaves five and joins ten', () => {
     const { cache, store } = fiveTenStore();
-    store.dispatch(cache.setResponse(movePost, { group: 'five', id: '10' }, { group: 'ten' }, { id: '10', title: 'Moved' }));
+    store.dispatch(
+      cache.setResponse(movePost, { group: 'five', id: '10' }, { group: 'ten' }, { id: '10', title: 'Moved' }),
+    );
     expect(row(store, posts, { group: 'five' })).toEqual(['1']);
     expect(row(store, posts, { group: 'ten' })).toEqual(['2', '10']);
     expect(slice(store).entities.Post!['10']).toEqual({ id: '10', title: 'Moved' });
@@ -568,7 +594,9 @@ describe('move', () => {
     ]);
     expect(slice(store).entities.Post!['10']).toBeUndefined();
     const five = row(store, posts, { group: 'five' });
-    store.dispatch(cache.setResponse(movePost, { group: 'five', id: '10' }, { group: 'ten' }, { id: '10', title: 'Ten' }));
+    store.dispatch(
+      cache.setResponse(movePost, { group: 'five', id: '10' }, { group: 'ten' }, { id: '10', title: 'Ten' }),
+    );
     expect(row(store, posts, { group: 'five' })).toBe(five);
     expect(row(store, posts, { group: 'ten' })).toEqual(['2', '10']);
     expect(slice(store).entities.Post!['10']).toEqual({ id: '10', title: 'Ten' });
@@ -639,7 +667,13 @@ describe('move', () => {
   test('polymorphic members move by { id, schema }: the user leaves, the group of the same id stays', () => {
     const { cache, store } = makeStore();
     seed(store, cache, members, [
-      [{ team: 'a' }, [{ id: '1', type: 'users', name: 'Ann' }, { id: '1', type: 'groups', title: 'G' }]],
+      [
+        { team: 'a' },
+        [
+          { id: '1', type: 'users', name: 'Ann' },
+          { id: '1', type: 'groups', title: 'G' },
+        ],
+      ],
       [{ team: 'b' }, []],
     ]);
     store.dispatch(cache.set(members.move, { team: 'a' }, { team: 'b' }, { id: '1', type: 'users' }));
@@ -657,7 +691,12 @@ describe('move', () => {
 
   test('a list of items moves each one, appended in order', () => {
     const { cache, store } = articleStore();
-    store.dispatch(cache.set(articles.move, {}, [{ id: '2', group: 'vue' }, { id: '1', group: 'vue' }]));
+    store.dispatch(
+      cache.set(articles.move, {}, [
+        { id: '2', group: 'vue' },
+        { id: '1', group: 'vue' },
+      ]),
+    );
     expect(row(store, articles, { group: 'react' })).toEqual([]);
     expect(row(store, articles, { group: 'vue' })).toEqual(['3', '2', '1']);
   });
@@ -716,7 +755,8 @@ describe('placeholder pks for created items', () => {
     const { cache, store } = reactStore();
     const error = expectRejected(
       store,
-      () => store.dispatch(cache.set(posts.push, { group: 'react' }, { title: 'Draft', author: { name: 'Anonymous' } })),
+      () =>
+        store.dispatch(cache.set(posts.push, { group: 'react' }, { title: 'Draft', author: { name: 'Anonymous' } })),
       ErrorCode.MISSING_PK,
     );
     expect(error.message).toContain('User');
@@ -770,7 +810,11 @@ describe('bad input', () => {
     ['a list holding a string', ['2']],
   ])('push of %s throws UNEXPECTED_INPUT and writes nothing', (_name, value) => {
     const { cache, store } = reactStore();
-    expectRejected(store, () => store.dispatch(cache.set(posts.push, { group: 'react' }, value)), ErrorCode.UNEXPECTED_INPUT);
+    expectRejected(
+      store,
+      () => store.dispatch(cache.set(posts.push, { group: 'react' }, value)),
+      ErrorCode.UNEXPECTED_INPUT,
+    );
   });
 
   test('a pushed string that parses as JSON says so', () => {
@@ -788,20 +832,29 @@ describe('bad input', () => {
     ['a list holding a pk', ['1']],
   ])('move of %s (not an object) throws UNEXPECTED_INPUT and writes nothing', (_name, value) => {
     const { cache, store } = reactStore();
-    expectRejected(store, () => store.dispatch(cache.set(posts.move, { group: 'react' }, value)), ErrorCode.UNEXPECTED_INPUT);
+    expectRejected(
+      store,
+      () => store.dispatch(cache.set(posts.move, { group: 'react' }, value)),
+      ErrorCode.UNEXPECTED_INPUT,
+    );
   });
 
   test('assign of a list throws UNEXPECTED_INPUT and writes nothing', () => {
     const { cache, store } = makeStore();
     seed(store, cache, usersByKey, [[{}, { x: { id: '1', name: 'A' } }]]);
-    expectRejected(store, () => store.dispatch(cache.set(usersByKey.assign, {}, [{ id: '2' }])), ErrorCode.UNEXPECTED_INPUT);
+    expectRejected(
+      store,
+      () => store.dispatch(cache.set(usersByKey.assign, {}, [{ id: '2' }])),
+      ErrorCode.UNEXPECTED_INPUT,
+    );
   });
 
   test('a later bad item rejects the whole push, earlier items included', () => {
     const { cache, store } = reactStore();
     expectRejected(
       store,
-      () => store.dispatch(cache.set(posts.push, { group: 'react' }, [post('2'), { id: '3', author: { name: 'no id' } }])),
+      () =>
+        store.dispatch(cache.set(posts.push, { group: 'react' }, [post('2'), { id: '3', author: { name: 'no id' } }])),
       ErrorCode.MISSING_PK,
     );
   });
@@ -813,7 +866,9 @@ describe('bad input', () => {
     store.dispatch(cache.setResponse(createPost, { group: 'react' }, {}, 42));
     const state = slice(store);
     expect(state.entities).toBe(entities);
-    expect(state.meta[createPost.key({ group: 'react' }, {})]!.error).toMatchObject({ code: ErrorCode.UNEXPECTED_INPUT });
+    expect(state.meta[createPost.key({ group: 'react' }, {})]!.error).toMatchObject({
+      code: ErrorCode.UNEXPECTED_INPUT,
+    });
     expect(state.endpoints[createPost.key({ group: 'react' }, {})]).toBeUndefined();
   });
 });
@@ -837,7 +892,12 @@ describe('unknown polymorphic types', () => {
   test('a known type pushed into a [Union] collection gets an { id, schema } ref and its own table', () => {
     const { cache, store } = makeStore();
     seed(store, cache, members, [[{}, []]]);
-    store.dispatch(cache.set(members.push, {}, [{ id: '5', type: 'groups', title: 'Team' }, { type: 'users', name: 'New' }]));
+    store.dispatch(
+      cache.set(members.push, {}, [
+        { id: '5', type: 'groups', title: 'Team' },
+        { type: 'users', name: 'New' },
+      ]),
+    );
     const list = row(store, members, {}) as Array<{ id: string; schema: string }>;
     expect(list[0]).toEqual({ id: '5', schema: 'groups' });
     expect(list[1]!.schema).toBe('users');

@@ -60,7 +60,9 @@ describe('pk rules', () => {
   test('a nested entity without a pk throws MISSING_PK naming the nested entity', () => {
     const { cache, store } = makeStore();
     const before = store.getState().cache;
-    const error = catchError(() => store.dispatch(cache.set(Post, { id: 'p1', title: 't', author: { name: 'no id' } })));
+    const error = catchError(() =>
+      store.dispatch(cache.set(Post, { id: 'p1', title: 't', author: { name: 'no id' } })),
+    );
     expect(error.code).toBe(ErrorCode.MISSING_PK);
     expect(error.message).toContain('User');
     expect(store.getState().cache).toBe(before);
@@ -125,7 +127,15 @@ describe('pk rules', () => {
       }
     }
     const { cache, store } = makeStore();
-    store.dispatch(cache.set([Listing], [{ type: 'stock', num: 123, price: 5 }, { type: 'bond', num: 123, price: 9 }]));
+    store.dispatch(
+      cache.set(
+        [Listing],
+        [
+          { type: 'stock', num: 123, price: 5 },
+          { type: 'bond', num: 123, price: 9 },
+        ],
+      ),
+    );
     const table = store.getState().cache.entities.Listing!;
     expect(Object.keys(table)).toEqual(['stock|123', 'bond|123']);
     expect(cache.selectQuery(store.getState(), Listing, 'bond|123')?.price).toBe(9);
@@ -198,7 +208,11 @@ describe('nested schemas', () => {
     jest.spyOn(Date, 'now').mockReturnValue(5_000);
     const { cache, store } = makeStore();
     store.dispatch(cache.set(Article, { id: '1', title: 't' }));
-    expect(store.getState().cache.entitiesMeta.Article!['1']).toEqual({ fetchedAt: 5_000, date: 5_000, expiresAt: 65_000 });
+    expect(store.getState().cache.entitiesMeta.Article!['1']).toEqual({
+      fetchedAt: 5_000,
+      date: 5_000,
+      expiresAt: 65_000,
+    });
     expect(store.getState().cache.endpoints).toEqual({});
     expect(store.getState().cache.meta).toEqual({});
   });
@@ -243,9 +257,13 @@ describe('process', () => {
     }
     const getDoc = endpoint('GET /doc', Doc);
     const { cache, store } = makeStore();
-    store.dispatch(cache.resolve(getDoc, { args: [{ id: '1' }], response: { id: '1', title: 'live' }, fetchedAt: 100 }));
+    store.dispatch(
+      cache.resolve(getDoc, { args: [{ id: '1' }], response: { id: '1', title: 'live' }, fetchedAt: 100 }),
+    );
     expect(store.getState().cache.entities.SoftDoc!['1']).toEqual({ id: '1', title: 'live' });
-    store.dispatch(cache.resolve(getDoc, { args: [{ id: '1' }], response: { id: '1', deleted: true }, fetchedAt: 200 }));
+    store.dispatch(
+      cache.resolve(getDoc, { args: [{ id: '1' }], response: { id: '1', deleted: true }, fetchedAt: 200 }),
+    );
     const state = store.getState().cache;
     expect(hasOwn(state.entities.SoftDoc, '1')).toBe(true);
     expect(state.entities.SoftDoc!['1']).toBeNull();
@@ -288,7 +306,10 @@ describe('merge', () => {
     const { cache, store } = makeStore();
     store.dispatch(cache.resolve(ep, { args: [], response: { id: '1', v: 'new' }, fetchedAt: 200 }));
     store.dispatch(cache.resolve(ep, { args: [], response: { id: '1', v: 'old', extra: 1 }, fetchedAt: 100 }));
-    expect(seen.at(-1)).toEqual([{ id: '1', v: 'old', extra: 1 }, { id: '1', v: 'new' }]);
+    expect(seen.at(-1)).toEqual([
+      { id: '1', v: 'old', extra: 1 },
+      { id: '1', v: 'new' },
+    ]);
     expect(store.getState().cache.entities.Tracked!['1']).toEqual({ id: '1', v: 'new', extra: 1 });
   });
 });
@@ -301,7 +322,12 @@ describe('shouldReorder', () => {
       version = 0;
       label = '';
       static override key = 'Versioned';
-      static override shouldReorder(existingMeta: { fetchedAt: number }, incomingMeta: { fetchedAt: number }, existing: unknown, incoming: unknown) {
+      static override shouldReorder(
+        existingMeta: { fetchedAt: number },
+        incomingMeta: { fetchedAt: number },
+        existing: unknown,
+        incoming: unknown,
+      ) {
         calls.push([existingMeta.fetchedAt, incomingMeta.fetchedAt, existing, incoming]);
         return (incoming as { version: number }).version < (existing as { version: number }).version;
       }
@@ -310,9 +336,13 @@ describe('shouldReorder', () => {
     const { cache, store } = makeStore();
     store.dispatch(cache.resolve(ep, { args: [], response: { id: '1', version: 2, label: 'v2' }, fetchedAt: 100 }));
     // Newer by time, older by version: the stored row wins and its meta stays.
-    store.dispatch(cache.resolve(ep, { args: [], response: { id: '1', version: 1, label: 'v1', note: 'n' }, fetchedAt: 200 }));
+    store.dispatch(
+      cache.resolve(ep, { args: [], response: { id: '1', version: 1, label: 'v1', note: 'n' }, fetchedAt: 200 }),
+    );
     const state = store.getState().cache;
-    expect(calls).toEqual([[100, 200, { id: '1', version: 2, label: 'v2' }, { id: '1', version: 1, label: 'v1', note: 'n' }]]);
+    expect(calls).toEqual([
+      [100, 200, { id: '1', version: 2, label: 'v2' }, { id: '1', version: 1, label: 'v1', note: 'n' }],
+    ]);
     expect(state.entities.Versioned!['1']).toEqual({ id: '1', version: 2, label: 'v2', note: 'n' });
     expect(state.entitiesMeta.Versioned!['1']!.fetchedAt).toBe(100);
     // Older by time, newer by version: the incoming row wins.
@@ -329,7 +359,9 @@ describe('validate', () => {
     static override key = 'Priced';
     static override validate(processed: object) {
       const price = (processed as { price?: unknown }).price;
-      return typeof price === 'number' && price >= 0 ? undefined : `price must be a non-negative number, got ${String(price)}`;
+      return typeof price === 'number' && price >= 0
+        ? undefined
+        : `price must be a non-negative number, got ${String(price)}`;
     }
   }
 
@@ -343,7 +375,17 @@ describe('validate', () => {
     const { cache, store } = makeStore();
     store.dispatch(cache.set(Priced, { id: '1', price: 3 }));
     const before = store.getState().cache;
-    const error = catchError(() => store.dispatch(cache.set([Priced], [{ id: '2', price: 1 }, { id: '1', price: -4 }])));
+    const error = catchError(() =>
+      store.dispatch(
+        cache.set(
+          [Priced],
+          [
+            { id: '2', price: 1 },
+            { id: '1', price: -4 },
+          ],
+        ),
+      ),
+    );
     expect(error.code).toBe(ErrorCode.VALIDATION_FAILED);
     expect(error.status).toBe(400);
     expect(error.message).toContain('price must be a non-negative number, got -4');
@@ -469,7 +511,16 @@ describe('fetchedAt ordering', () => {
     store.dispatch(cache.resolve(getArticles, { args: [], response: [{ id: '1', title: 'new' }], fetchedAt: 200 }));
     const key = getArticles.key();
     const storedResult = store.getState().cache.endpoints[key];
-    store.dispatch(cache.resolve(getArticles, { args: [], response: [{ id: '2', title: 'two' }, { id: '1', title: 'old' }], fetchedAt: 100 }));
+    store.dispatch(
+      cache.resolve(getArticles, {
+        args: [],
+        response: [
+          { id: '2', title: 'two' },
+          { id: '1', title: 'old' },
+        ],
+        fetchedAt: 100,
+      }),
+    );
     const state = store.getState().cache;
     expect(state.endpoints[key]).toBe(storedResult);
     expect(state.endpoints[key]).toEqual(['1']);
@@ -492,7 +543,13 @@ describe('undefined properties', () => {
     const { cache, store } = makeStore();
     store.dispatch(cache.set(Post, { id: 'p1', title: 'a', author: { id: 'u1', name: 'Ann' }, comments: [] }));
     store.dispatch(cache.set(Post, { id: 'p1', title: undefined, author: undefined, comments: undefined, extra: 'x' }));
-    expect(store.getState().cache.entities.Post!['p1']).toEqual({ id: 'p1', title: 'a', author: 'u1', comments: [], extra: 'x' });
+    expect(store.getState().cache.entities.Post!['p1']).toEqual({
+      id: 'p1',
+      title: 'a',
+      author: 'u1',
+      comments: [],
+      extra: 'x',
+    });
   });
 
   test('no undefined value reaches the slice, even inside a raw nested object', () => {
@@ -517,7 +574,15 @@ describe('arrays and untouched data', () => {
 
   test('tables and rows a write does not touch keep their identity', () => {
     const { cache, store } = makeStore();
-    store.dispatch(cache.set([Article], [{ id: '1', title: 'one' }, { id: '2', title: 'two' }]));
+    store.dispatch(
+      cache.set(
+        [Article],
+        [
+          { id: '1', title: 'one' },
+          { id: '2', title: 'two' },
+        ],
+      ),
+    );
     store.dispatch(cache.set(Post, { id: 'p1', title: 'P', author: { id: 'u1', name: 'A' } }));
     const before = store.getState().cache;
     store.dispatch(cache.set(Article, { id: '1', title: 'ONE' }));
@@ -577,11 +642,14 @@ describe('one write', () => {
   test('the same row twice is merged in document order, later wins', () => {
     const { cache, store } = makeStore();
     store.dispatch(
-      cache.set([Article], [
-        { id: '1', title: 'first', body: 'kept' },
-        { id: '2', title: 'other' },
-        { id: '1', title: 'second' },
-      ]),
+      cache.set(
+        [Article],
+        [
+          { id: '1', title: 'first', body: 'kept' },
+          { id: '2', title: 'other' },
+          { id: '1', title: 'second' },
+        ],
+      ),
     );
     const table = store.getState().cache.entities.Article!;
     expect(table['1']).toEqual({ id: '1', title: 'second', body: 'kept' });
@@ -591,8 +659,19 @@ describe('one write', () => {
   test('the same row twice merges without a time check even against a newer stored row', () => {
     const getArticles = endpoint('GET /articles', [Article]);
     const { cache, store } = makeStore();
-    store.dispatch(cache.resolve(getArticles, { args: [], response: [{ id: '1', title: 'stored', body: 'b' }], fetchedAt: 100 }));
-    store.dispatch(cache.resolve(getArticles, { args: [], response: [{ id: '1', title: 'x' }, { id: '1', title: 'y', extra: 'e' }], fetchedAt: 200 }));
+    store.dispatch(
+      cache.resolve(getArticles, { args: [], response: [{ id: '1', title: 'stored', body: 'b' }], fetchedAt: 100 }),
+    );
+    store.dispatch(
+      cache.resolve(getArticles, {
+        args: [],
+        response: [
+          { id: '1', title: 'x' },
+          { id: '1', title: 'y', extra: 'e' },
+        ],
+        fetchedAt: 200,
+      }),
+    );
     expect(store.getState().cache.entities.Article!['1']).toEqual({ id: '1', title: 'y', body: 'b', extra: 'e' });
   });
 
@@ -606,7 +685,17 @@ describe('one write', () => {
       }
     }
     const { cache, store } = makeStore();
-    store.dispatch(cache.set([Note], [{ id: '1', text: 'a' }, { id: '1', deleted: true }, { id: '2', deleted: true }, { id: '2', text: 'b' }]));
+    store.dispatch(
+      cache.set(
+        [Note],
+        [
+          { id: '1', text: 'a' },
+          { id: '1', deleted: true },
+          { id: '2', deleted: true },
+          { id: '2', text: 'b' },
+        ],
+      ),
+    );
     const table = store.getState().cache.entities.OneWriteNote!;
     expect(hasOwn(table, '1')).toBe(true);
     expect(table['1']).toBeNull();
@@ -697,7 +786,10 @@ describe('no-op writes', () => {
     const rowPatches = patches.filter(patch => patch.path[0] === 'entities');
     expect(rowPatches.length).toBeGreaterThan(0);
     expect(rowPatches.every(patch => patch.path[1] === 'Post')).toBe(true);
-    const next = applyPatches(snapshot(store.getState().cache) as object, patches as unknown as ImmerPatch[]) as CacheState;
+    const next = applyPatches(
+      snapshot(store.getState().cache) as object,
+      patches as unknown as ImmerPatch[],
+    ) as CacheState;
     expect(next.entities.Post!['1']).toEqual({ id: '1', title: 'Changed', author: 'u1', comments: ['c1'] });
   });
 
@@ -726,7 +818,11 @@ describe('no-op writes', () => {
     now.mockReturnValue(9_000);
     store.dispatch(cache.set(Article, { id: '1', title: 'same' }));
     expect(store.getState().cache.entities.Article!['1']).toBe(row);
-    expect(store.getState().cache.entitiesMeta.Article!['1']).toEqual({ fetchedAt: 9_000, date: 9_000, expiresAt: 69_000 });
+    expect(store.getState().cache.entitiesMeta.Article!['1']).toEqual({
+      fetchedAt: 9_000,
+      date: 9_000,
+      expiresAt: 69_000,
+    });
   });
 });
 
@@ -751,24 +847,29 @@ describe('prototype keys', () => {
     expect(({} as Record<string, unknown>).title).toBeUndefined();
   });
 
-  test.each(['__proto__', 'constructor', 'prototype'])('Post with pk %s (and nested rows) reads back equal to the input', pk => {
-    const json = `{"id":"${pk}","title":"t","author":{"id":"${pk}","name":"A"},"comments":[{"id":"${pk}","body":"b","author":"${pk}"}]}`;
-    const input = JSON.parse(json) as object;
-    const { cache, store } = makeStore();
-    store.dispatch(cache.set(Post, input));
-    const { entities } = store.getState().cache;
-    for (const table of ['Post', 'User', 'Comment']) {
-      expect(Object.keys(entities[table]!)).toEqual([pk]);
-      expect(hasOwn(entities[table], pk)).toBe(true);
-    }
-    expect(snapshot(entities.Post)).toEqual(JSON.parse(`{"${pk}":{"id":"${pk}","title":"t","author":"${pk}","comments":["${pk}"]}}`));
-    const read = cache.selectQuery(store.getState(), Post, pk);
-    expect(read).toBeInstanceOf(Post);
-    expect(read).toEqual(JSON.parse(json.replace(`"author":"${pk}"`, `"author":{"id":"${pk}","name":"A"}`)));
-    expect(read?.author).toBeInstanceOf(User);
-    expect(read?.comments[0]).toBeInstanceOf(Comment);
-    expect(({} as Record<string, unknown>).title).toBeUndefined();
-  });
+  test.each(['__proto__', 'constructor', 'prototype'])(
+    'Post with pk %s (and nested rows) reads back equal to the input',
+    pk => {
+      const json = `{"id":"${pk}","title":"t","author":{"id":"${pk}","name":"A"},"comments":[{"id":"${pk}","body":"b","author":"${pk}"}]}`;
+      const input = JSON.parse(json) as object;
+      const { cache, store } = makeStore();
+      store.dispatch(cache.set(Post, input));
+      const { entities } = store.getState().cache;
+      for (const table of ['Post', 'User', 'Comment']) {
+        expect(Object.keys(entities[table]!)).toEqual([pk]);
+        expect(hasOwn(entities[table], pk)).toBe(true);
+      }
+      expect(snapshot(entities.Post)).toEqual(
+        JSON.parse(`{"${pk}":{"id":"${pk}","title":"t","author":"${pk}","comments":["${pk}"]}}`),
+      );
+      const read = cache.selectQuery(store.getState(), Post, pk);
+      expect(read).toBeInstanceOf(Post);
+      expect(read).toEqual(JSON.parse(json.replace(`"author":"${pk}"`, `"author":{"id":"${pk}","name":"A"}`)));
+      expect(read?.author).toBeInstanceOf(User);
+      expect(read?.comments[0]).toBeInstanceOf(Comment);
+      expect(({} as Record<string, unknown>).title).toBeUndefined();
+    },
+  );
 
   test('a field named __proto__ is stored as own data and does not change any prototype', () => {
     const input = JSON.parse('{"id":"x","title":"t","__proto__":{"polluted":1}}') as object;

@@ -26,7 +26,11 @@ test.each([
   const state = store.getState().cache;
   expect(hasOwn(state.entities.User, rowKey)).toBe(true);
   expect(state.entities.User![rowKey]).toBeNull();
-  expect(state.entitiesMeta.User![rowKey]).toEqual({ fetchedAt: expect.any(Number), date: expect.any(Number), expiresAt: expect.any(Number) });
+  expect(state.entitiesMeta.User![rowKey]).toEqual({
+    fetchedAt: expect.any(Number),
+    date: expect.any(Number),
+    expiresAt: expect.any(Number),
+  });
   expect(state.endpoints[deleteUser.key()]).toBe(rowKey);
 });
 
@@ -89,7 +93,15 @@ test('the Union form tombstones the member row and returns { id, schema }', () =
   const Principal = new Union({ users: Member, groups: Group }, 'type');
   const remove = endpoint('DELETE /principal', new Invalidate(Principal));
   const { cache, store } = makeStore();
-  store.dispatch(cache.set([Principal], [{ id: '1', type: 'users' }, { id: '1', type: 'groups' }]));
+  store.dispatch(
+    cache.set(
+      [Principal],
+      [
+        { id: '1', type: 'users' },
+        { id: '1', type: 'groups' },
+      ],
+    ),
+  );
   store.dispatch(cache.setResponse(remove, { id: '1', type: 'groups' }));
   const state = store.getState().cache;
   expect(state.endpoints[remove.key()]).toEqual({ id: '1', schema: 'groups' });

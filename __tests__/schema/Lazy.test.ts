@@ -55,7 +55,12 @@ test('the schema function is not called until the schema is needed', () => {
 test('a Lazy endpoint schema stores the inner result', () => {
   const ep = endpoint('GET /buildings', new Lazy(() => [Building]));
   const { cache, store } = makeStore();
-  store.dispatch(cache.setResponse(ep, [{ id: 'b1', name: 'N' }, { id: 'b2', name: 'S' }]));
+  store.dispatch(
+    cache.setResponse(ep, [
+      { id: 'b1', name: 'N' },
+      { id: 'b2', name: 'S' },
+    ]),
+  );
   expect(store.getState().cache.endpoints[ep.key()]).toEqual(['b1', 'b2']);
   expect(Object.keys(store.getState().cache.entities.Building!)).toEqual(['b1', 'b2']);
 });

@@ -6,7 +6,14 @@
  * with jest.fn), a Query used as an endpoint's schema, and its errors.
  */
 import { All, Collection, Entity, ErrorCode, Invalidate, Lazy, Query, Union, Values } from '../../src/index';
-import { companies, type Company, companyList, getColumnsMap, getCompanies, PortfolioScalar } from '../fixtures/company';
+import {
+  companies,
+  type Company,
+  companyList,
+  getColumnsMap,
+  getCompanies,
+  PortfolioScalar,
+} from '../fixtures/company';
 import { Post, User } from '../fixtures/schemas';
 import { makeStore } from '../fixtures/store';
 import { catchError, endpoint } from '../fixtures/writes';
@@ -105,7 +112,9 @@ function post(id: string, title: string, author = 'u1') {
 
 /** Writes the `group` list: `p2 Banana`, `p1 Cherry`, `p3 Apple` (not in title order). */
 function seedPosts(h: Harness, group = 'r'): void {
-  h.store.dispatch(h.cache.set(posts, { group }, [post('p2', 'Banana'), post('p1', 'Cherry', 'u2'), post('p3', 'Apple')]));
+  h.store.dispatch(
+    h.cache.set(posts, { group }, [post('p2', 'Banana'), post('p1', 'Cherry', 'u2'), post('p3', 'Apple')]),
+  );
 }
 
 /** Fresh `{ group: 'r', orderBy: 'title' }` args for each read (equal by value, never the same object). */
@@ -187,12 +196,18 @@ describe('sort by an orderBy arg', () => {
     );
     const h = setup();
     expect(read(h, sorted, { group: 'r', orderBy: 'title' })).toBeUndefined();
-    h.store.dispatch(h.cache.set(allPosts, { group: 'r', orderBy: 'title' }, [post('p2', 'Banana'), post('p1', 'Apple')]));
+    h.store.dispatch(
+      h.cache.set(allPosts, { group: 'r', orderBy: 'title' }, [post('p2', 'Banana'), post('p1', 'Apple')]),
+    );
     expect(read(h, sorted, { group: 'r' })).toBeUndefined();
     expect(read(h, sorted, { group: 'r', orderBy: 'title' })!.map(item => item.title)).toEqual(['Apple', 'Banana']);
     // orderBy is a non-filter key by default, so a push with the group reaches the ordered list.
     h.store.dispatch(h.cache.set(allPosts.push, { group: 'r' }, post('p3', 'Aardvark')));
-    expect(read(h, sorted, { group: 'r', orderBy: 'title' })!.map(item => item.title)).toEqual(['Aardvark', 'Apple', 'Banana']);
+    expect(read(h, sorted, { group: 'r', orderBy: 'title' })!.map(item => item.title)).toEqual([
+      'Aardvark',
+      'Apple',
+      'Banana',
+    ]);
   });
 });
 
@@ -212,7 +227,15 @@ describe('count over All', () => {
     const h = setup();
     h.store.dispatch(h.cache.set(User, { id: 'u1', name: 'Ann' }));
     expect(read(h, userCount)).toBe(1);
-    h.store.dispatch(h.cache.set([User], [{ id: 'u2', name: 'Bob' }, { id: 'u3', name: 'Cy' }]));
+    h.store.dispatch(
+      h.cache.set(
+        [User],
+        [
+          { id: 'u2', name: 'Bob' },
+          { id: 'u3', name: 'Cy' },
+        ],
+      ),
+    );
     expect(read(h, userCount)).toBe(3);
     h.store.dispatch(h.cache.set(User, { id: 'u1', name: 'Ann B.' }));
     expect(read(h, userCount)).toBe(3);
@@ -262,7 +285,12 @@ describe('group-by', () => {
   test('groups by author id, entries in table order, the same objects as the All read', () => {
     const h = setup();
     h.store.dispatch(
-      h.cache.set(new All(Post), [post('p1', 'One', 'u1'), post('p2', 'Two', 'u2'), post('p3', 'Three', 'u1'), post('p4', 'Four', 'u2')]),
+      h.cache.set(new All(Post), [
+        post('p1', 'One', 'u1'),
+        post('p2', 'Two', 'u2'),
+        post('p3', 'Three', 'u1'),
+        post('p4', 'Four', 'u2'),
+      ]),
     );
     const all = read(h, new All(Post))!;
     const groups = read(h, postsByAuthor)!;
@@ -511,8 +539,14 @@ describe('memoization of the output', () => {
     );
     const a = read(h, ranked, { portfolio: 'A' })!;
     const b = read(h, ranked, { portfolio: 'B' })!;
-    expect(a.map(item => [item.id, item.pct_equity])).toEqual([['2', 0.2], ['1', 0.5]]);
-    expect(b.map(item => [item.id, item.pct_equity])).toEqual([['2', 0.1], ['1', 0.9]]);
+    expect(a.map(item => [item.id, item.pct_equity])).toEqual([
+      ['2', 0.2],
+      ['1', 0.5],
+    ]);
+    expect(b.map(item => [item.id, item.pct_equity])).toEqual([
+      ['2', 0.1],
+      ['1', 0.9],
+    ]);
     expect(b).not.toBe(a);
     expect(b[0]).not.toBe(a[0]);
     const again = read(h, ranked, { portfolio: 'A' })!;
@@ -615,7 +649,11 @@ describe('inner queryables', () => {
     const h = setup();
     expect(read(h, cellCount, { portfolio: 'A' })).toBeUndefined();
     h.store.dispatch(
-      h.cache.setResponse(getColumnsMap, { portfolio: 'A' }, { 1: { pct_equity: 0.5, shares: 10 }, 2: { pct_equity: 0.2, shares: 5 } }),
+      h.cache.setResponse(
+        getColumnsMap,
+        { portfolio: 'A' },
+        { 1: { pct_equity: 0.5, shares: 10 }, 2: { pct_equity: 0.2, shares: 5 } },
+      ),
     );
     expect(read(h, cellCount, { portfolio: 'A' })).toBe(2);
     expect(read(h, cellCount, { portfolio: 'B' })).toBeUndefined();
@@ -623,11 +661,17 @@ describe('inner queryables', () => {
   });
 
   test('a Scalar query is stable across writes to another lens and re-runs when its cells change', () => {
-    const total = jest.fn((cells: Record<string, unknown>[]) => ({ shares: cells.reduce((sum, cell) => sum + Number(cell.shares), 0) }));
+    const total = jest.fn((cells: Record<string, unknown>[]) => ({
+      shares: cells.reduce((sum, cell) => sum + Number(cell.shares), 0),
+    }));
     const totalShares = new Query(PortfolioScalar, total);
     const h = setup();
     h.store.dispatch(
-      h.cache.setResponse(getColumnsMap, { portfolio: 'A' }, { 1: { pct_equity: 0.5, shares: 10 }, 2: { pct_equity: 0.2, shares: 5 } }),
+      h.cache.setResponse(
+        getColumnsMap,
+        { portfolio: 'A' },
+        { 1: { pct_equity: 0.5, shares: 10 }, 2: { pct_equity: 0.2, shares: 5 } },
+      ),
     );
     const first = read(h, totalShares, { portfolio: 'A' });
     expect(first).toEqual({ shares: 15 });
@@ -651,7 +695,12 @@ describe('inner queryables', () => {
     const names = jest.fn((list: Building[]) => list.map(item => item.name));
     const buildingNames = new Query(buildings.query, names);
     const h = setup();
-    h.store.dispatch(h.cache.set(buildings, [{ id: 'b1', name: 'North' }, { id: 'b2', name: 'South' }]));
+    h.store.dispatch(
+      h.cache.set(buildings, [
+        { id: 'b1', name: 'North' },
+        { id: 'b2', name: 'South' },
+      ]),
+    );
     expect(read(h, buildingNames, ['b2', 'missing', 'b1'])).toEqual(['South', 'North']);
     expect(read(h, buildingNames)).toBeUndefined();
     expect(names).toHaveBeenCalledTimes(1);
@@ -663,7 +712,9 @@ describe('inner queryables', () => {
     const teamKeys = new Query(team, keys);
     const h = setup();
     expect(read(h, teamKeys, { team: 'a' })).toBeUndefined();
-    h.store.dispatch(h.cache.set(team, { team: 'a' }, { lead: { id: 'u1', name: 'Ann' }, dev: { id: 'u2', name: 'Bob' } }));
+    h.store.dispatch(
+      h.cache.set(team, { team: 'a' }, { lead: { id: 'u1', name: 'Ann' }, dev: { id: 'u2', name: 'Bob' } }),
+    );
     expect(read(h, teamKeys, { team: 'a' })).toEqual(['lead=Ann', 'dev=Bob']);
     expect(keys.mock.calls[0]![0]).toBe(read(h, team, { team: 'a' }));
     expect(read(h, teamKeys, { team: 'b' })).toBeUndefined();
@@ -767,7 +818,12 @@ describe('a Query as an endpoint schema', () => {
   test('a Query over All as an endpoint keeps no result and reads the table', () => {
     const getUserCount = endpoint('GET /users', userCount);
     const h = setup();
-    h.store.dispatch(h.cache.setResponse(getUserCount, [{ id: 'u1', name: 'Ann' }, { id: 'u2', name: 'Bob' }]));
+    h.store.dispatch(
+      h.cache.setResponse(getUserCount, [
+        { id: 'u1', name: 'Ann' },
+        { id: 'u2', name: 'Bob' },
+      ]),
+    );
     expect(Object.keys(h.store.getState().cache.endpoints)).toEqual([]);
     const response = h.cache.selectResponse(h.store.getState(), getUserCount);
     expect(response.data).toBe(2);
@@ -781,7 +837,10 @@ describe('a Query as an endpoint schema', () => {
     const getUser = endpoint('GET /users/:id', new Query(User, userName));
     const h = setup();
     h.store.dispatch(h.cache.setResponse(getUser, { id: 'u1' }, { id: 'u1', name: 'Ann' }));
-    expect(h.cache.selectResponse(h.store.getState(), getUser, { id: 'u1' })).toMatchObject({ data: 'Ann', expiryStatus: 'valid' });
+    expect(h.cache.selectResponse(h.store.getState(), getUser, { id: 'u1' })).toMatchObject({
+      data: 'Ann',
+      expiryStatus: 'valid',
+    });
     h.store.dispatch(h.cache.set(new Invalidate(User), 'u1'));
     const response = h.cache.selectResponse(h.store.getState(), getUser, { id: 'u1' });
     expect(response.data).toBeUndefined();

@@ -4,7 +4,16 @@
  * store is unchanged; every read that is repeated checks identity.
  */
 import { Collection, Entity, ErrorCode, Scalar, Values } from '../../src/index';
-import { companies, Company, companyList, getColumnsList, getColumnsMap, getCompanies, PortfolioScalar, Sector } from '../fixtures/company';
+import {
+  companies,
+  Company,
+  companyList,
+  getColumnsList,
+  getColumnsMap,
+  getCompanies,
+  PortfolioScalar,
+  Sector,
+} from '../fixtures/company';
 import { makeStore, snapshot } from '../fixtures/store';
 import { catchError, endpoint, expectRejected, makeRecordingStore } from '../fixtures/writes';
 
@@ -34,7 +43,14 @@ function readCompany(cache: Cache, store: Store, id: string, params: object = {}
 }
 
 /** setResponse stores a normalize error in `meta[key]` and writes nothing else. */
-function expectStoredError(cache: Cache, store: Store, ep: ReturnType<typeof endpoint>, args: unknown[], response: unknown, code: ErrorCode) {
+function expectStoredError(
+  cache: Cache,
+  store: Store,
+  ep: ReturnType<typeof endpoint>,
+  args: unknown[],
+  response: unknown,
+  code: ErrorCode,
+) {
   const before = slice(store);
   store.dispatch(cache.setResponse(ep, ...args, response));
   const after = slice(store);
@@ -56,17 +72,30 @@ describe('the Company example', () => {
     const state = store.getState();
     expect(state.cache.entities.Company).toBe(companyRows);
     expect(snapshot(state.cache.entities.Company!['1'])).toEqual({
-      id: '1', name: 'Acme', price: 100,
-      pct_equity: ['1', 'pct_equity', 'Company'], shares: ['1', 'shares', 'Company'], sector: 's1',
+      id: '1',
+      name: 'Acme',
+      price: 100,
+      pct_equity: ['1', 'pct_equity', 'Company'],
+      shares: ['1', 'shares', 'Company'],
+      sector: 's1',
     });
-    expect(snapshot(state.cache.entities['Scalar(portfolio)']!['Company|1|A'])).toEqual({ pct_equity: 0.5, shares: 32342 });
+    expect(snapshot(state.cache.entities['Scalar(portfolio)']!['Company|1|A'])).toEqual({
+      pct_equity: 0.5,
+      shares: 32342,
+    });
 
     const a1 = cache.selectQuery(state, companyList, A)!;
     const b1 = cache.selectQuery(state, companyList, B)!;
     const a2 = cache.selectQuery(state, companyList, A)!;
     const b2 = cache.selectQuery(state, companyList, B)!;
-    expect(a1.map(c => [c.name, c.pct_equity, c.shares])).toEqual([['Acme', 0.5, 32342], ['Globex', 0.2, 100]]);
-    expect(b1.map(c => [c.name, c.pct_equity, c.shares])).toEqual([['Acme', 0.3, 323], ['Globex', undefined, undefined]]);
+    expect(a1.map(c => [c.name, c.pct_equity, c.shares])).toEqual([
+      ['Acme', 0.5, 32342],
+      ['Globex', 0.2, 100],
+    ]);
+    expect(b1.map(c => [c.name, c.pct_equity, c.shares])).toEqual([
+      ['Acme', 0.3, 323],
+      ['Globex', undefined, undefined],
+    ]);
     expect(a2).toBe(a1);
     expect(b2).toBe(b1);
     expect(a2[0]).toBe(a1[0]);
@@ -144,7 +173,9 @@ describe('as an entity field', () => {
     store.dispatch(cache.set(Company, A, { id: '1', pct_equity: 0.9 }));
     expect(snapshot(cell(store, 'Company|1|A'))).toEqual({ pct_equity: 0.9, shares: 7 });
     expect(snapshot(slice(store).entities.Company!['1'])).toEqual({
-      id: '1', pct_equity: tuple('1', 'pct_equity'), shares: tuple('1', 'shares'),
+      id: '1',
+      pct_equity: tuple('1', 'pct_equity'),
+      shares: tuple('1', 'shares'),
     });
     const last = readCompany(cache, store, '1', A)!;
     expect(last).not.toBe(first);
@@ -153,7 +184,12 @@ describe('as an entity field', () => {
 
   test('the same row twice in one write merges into one cell in document order', () => {
     const { cache, store } = makeStore();
-    store.dispatch(cache.set([Company], A, [{ id: '1', pct_equity: 0.1, shares: 1 }, { id: '1', shares: 2 }]));
+    store.dispatch(
+      cache.set([Company], A, [
+        { id: '1', pct_equity: 0.1, shares: 1 },
+        { id: '1', shares: 2 },
+      ]),
+    );
     expect(Object.keys(cells(store)!)).toEqual(['Company|1|A']);
     expect(snapshot(cell(store, 'Company|1|A'))).toEqual({ pct_equity: 0.1, shares: 2 });
   });
@@ -199,7 +235,10 @@ describe('as an entity field', () => {
     const { cache, store } = makeStore();
     store.dispatch(cache.set(Holding, A, { id: '1', pct_equity: 0.4 }));
     expect(snapshot(cells(store))).toEqual({ 'Holding|1|A': { pct_equity: 0.4 } });
-    expect(snapshot(slice(store).entities.Holding!['1'])).toEqual({ id: '1', pct_equity: tuple('1', 'pct_equity', 'Holding') });
+    expect(snapshot(slice(store).entities.Holding!['1'])).toEqual({
+      id: '1',
+      pct_equity: tuple('1', 'pct_equity', 'Holding'),
+    });
     expect(slice(store).entities.Company).toBeUndefined();
     expect(cache.selectQuery(store.getState(), Holding, { id: '1', portfolio: 'A' })?.pct_equity).toBe(0.4);
   });
@@ -230,7 +269,10 @@ describe('as an entity field', () => {
       'Company|1|A': { pct_equity: null, shares: 10 },
       'Company|2|A': { shares: null },
     });
-    expect(snapshot(entities.Company!['1'])).toMatchObject({ pct_equity: tuple('1', 'pct_equity'), shares: tuple('1', 'shares') });
+    expect(snapshot(entities.Company!['1'])).toMatchObject({
+      pct_equity: tuple('1', 'pct_equity'),
+      shares: tuple('1', 'shares'),
+    });
     expect(snapshot(entities.Company!['2'])).toEqual({ id: '2', shares: tuple('2', 'shares') });
     const one = readCompany(cache, store, '1', A)!;
     const two = readCompany(cache, store, '2', A)!;
@@ -272,15 +314,20 @@ describe('composite and custom pks', () => {
     const { entities } = slice(store);
     expect(Object.keys(entities.CompositeCompany!)).toEqual(['type|123']);
     expect(snapshot(entities.CompositeCompany!['type|123'])).toEqual({
-      type: 'type', id: '123', pct_equity: tuple('type|123', 'pct_equity', 'CompositeCompany'),
+      type: 'type',
+      id: '123',
+      pct_equity: tuple('type|123', 'pct_equity', 'CompositeCompany'),
     });
     expect(snapshot(entities[CELLS])).toEqual({ 'CompositeCompany|type|123|B': { pct_equity: 0.3 } });
 
-    const read = () => cache.selectQuery(store.getState(), CompositeCompany, { type: 'type', id: '123', portfolio: 'B' });
+    const read = () =>
+      cache.selectQuery(store.getState(), CompositeCompany, { type: 'type', id: '123', portfolio: 'B' });
     const company = read()!;
     expect(company.pct_equity).toBe(0.3);
     expect(read()).toBe(company);
-    expect(cache.selectQuery(store.getState(), CompositeCompany, { type: 'type', id: '123', portfolio: 'A' })?.pct_equity).toBeUndefined();
+    expect(
+      cache.selectQuery(store.getState(), CompositeCompany, { type: 'type', id: '123', portfolio: 'A' })?.pct_equity,
+    ).toBeUndefined();
     // A root read finds cells whose pk holds `|`: only the segment after the last `|` is the lens.
     expect(cache.selectQuery(store.getState(), PortfolioScalar, B)).toEqual([{ pct_equity: 0.3 }]);
     expect(cache.selectQuery(store.getState(), PortfolioScalar, { portfolio: '123' })).toBeUndefined();
@@ -330,7 +377,12 @@ describe('standalone', () => {
   test('[Scalar]: entity.pk(item) names the cell, which stores the whole item including id', () => {
     const columns = endpoint('GET /columns-array', [PortfolioScalar]);
     const { cache, store } = makeStore();
-    store.dispatch(cache.setResponse(columns, B, [{ id: '1', pct_equity: 0.3, shares: 3 }, { id: '2', pct_equity: 0.1 }]));
+    store.dispatch(
+      cache.setResponse(columns, B, [
+        { id: '1', pct_equity: 0.3, shares: 3 },
+        { id: '2', pct_equity: 0.1 },
+      ]),
+    );
     const state = slice(store);
     expect(state.entities.Company).toBeUndefined();
     expect(state.endpoints[columns.key(B)]).toEqual(['Company|1|B', 'Company|2|B']);
@@ -339,7 +391,10 @@ describe('standalone', () => {
       'Company|2|B': { id: '2', pct_equity: 0.1 },
     });
     const data = cache.selectResponse(store.getState(), columns, B).data!;
-    expect(data).toEqual([{ id: '1', pct_equity: 0.3, shares: 3 }, { id: '2', pct_equity: 0.1 }]);
+    expect(data).toEqual([
+      { id: '1', pct_equity: 0.3, shares: 3 },
+      { id: '2', pct_equity: 0.1 },
+    ]);
     expect(data[0]).not.toBe(cell(store, 'Company|1|B'));
     expect(cache.selectResponse(store.getState(), columns, B).data).toBe(data);
   });
@@ -365,13 +420,30 @@ describe('standalone', () => {
   test('{ stock: [Scalar] } and { cols: Values(Scalar) }: no cell key holds the field name', () => {
     const stock = endpoint('GET /stock', { stock: [PortfolioScalar], cols: new Values(PortfolioScalar) });
     const { cache, store } = makeStore();
-    store.dispatch(cache.setResponse(stock, A, { stock: [{ id: '1', pct_equity: 0.5 }, { id: '2', pct_equity: 0.2 }], cols: { 3: { shares: 9 } } }));
+    store.dispatch(
+      cache.setResponse(stock, A, {
+        stock: [
+          { id: '1', pct_equity: 0.5 },
+          { id: '2', pct_equity: 0.2 },
+        ],
+        cols: { 3: { shares: 9 } },
+      }),
+    );
     const keys = Object.keys(cells(store)!);
     expect(keys).toEqual(['Company|1|A', 'Company|2|A', 'Company|3|A']);
     expect(keys.some(key => key.includes('stock') || key.includes('cols'))).toBe(false);
-    expect(slice(store).endpoints[stock.key(A)]).toEqual({ stock: ['Company|1|A', 'Company|2|A'], cols: { 3: 'Company|3|A' } });
+    expect(slice(store).endpoints[stock.key(A)]).toEqual({
+      stock: ['Company|1|A', 'Company|2|A'],
+      cols: { 3: 'Company|3|A' },
+    });
     const data = cache.selectResponse(store.getState(), stock, A).data!;
-    expect(data).toEqual({ stock: [{ id: '1', pct_equity: 0.5 }, { id: '2', pct_equity: 0.2 }], cols: { 3: { shares: 9 } } });
+    expect(data).toEqual({
+      stock: [
+        { id: '1', pct_equity: 0.5 },
+        { id: '2', pct_equity: 0.2 },
+      ],
+      cols: { 3: { shares: 9 } },
+    });
     expect(cache.selectResponse(store.getState(), stock, A).data).toBe(data);
   });
 
@@ -407,24 +479,56 @@ describe('standalone', () => {
 
     test('an unbound Scalar used standalone → SCALAR_ENTITY_REQUIRED', () => {
       const { cache, store } = seeded();
-      expectRejected(store, () => store.dispatch(cache.set([loose], A, [{ id: '1', pct_equity: 0.5 }])), ErrorCode.SCALAR_ENTITY_REQUIRED);
-      expectRejected(store, () => store.dispatch(cache.set(new Values(loose), A, { 1: { pct_equity: 0.5 } })), ErrorCode.SCALAR_ENTITY_REQUIRED);
-      expectStoredError(cache, store, endpoint('GET /loose', new Values(loose)), [A], { 1: { pct_equity: 0.5 } }, ErrorCode.SCALAR_ENTITY_REQUIRED);
+      expectRejected(
+        store,
+        () => store.dispatch(cache.set([loose], A, [{ id: '1', pct_equity: 0.5 }])),
+        ErrorCode.SCALAR_ENTITY_REQUIRED,
+      );
+      expectRejected(
+        store,
+        () => store.dispatch(cache.set(new Values(loose), A, { 1: { pct_equity: 0.5 } })),
+        ErrorCode.SCALAR_ENTITY_REQUIRED,
+      );
+      expectStoredError(
+        cache,
+        store,
+        endpoint('GET /loose', new Values(loose)),
+        [A],
+        { 1: { pct_equity: 0.5 } },
+        ErrorCode.SCALAR_ENTITY_REQUIRED,
+      );
     });
 
     test.each<[string, () => unknown, unknown]>([
       ['an item without id', () => [PortfolioScalar], [{ pct_equity: 0.5 }]],
       ['an item with id ""', () => [PortfolioScalar], [{ id: '', pct_equity: 0.5 }]],
-      ['a later item without id (the earlier one is not written either)', () => [PortfolioScalar], [{ id: '1', pct_equity: 0.5 }, { shares: 1 }]],
+      [
+        'a later item without id (the earlier one is not written either)',
+        () => [PortfolioScalar],
+        [{ id: '1', pct_equity: 0.5 }, { shares: 1 }],
+      ],
       [
         'an entityPk() override that finds nothing',
-        () => [new (class extends Scalar { override entityPk() { return undefined; } })({ lens: portfolioLens, key: 'portfolio', entity: Company })],
+        () => [
+          new (class extends Scalar {
+            override entityPk() {
+              return undefined;
+            }
+          })({ lens: portfolioLens, key: 'portfolio', entity: Company }),
+        ],
         [{ id: '1', pct_equity: 0.5 }],
       ],
     ])('%s → SCALAR_PK_UNDERIVABLE', (_, schema, items) => {
       const { cache, store } = seeded();
       expectRejected(store, () => store.dispatch(cache.set(schema(), B, items)), ErrorCode.SCALAR_PK_UNDERIVABLE);
-      expectStoredError(cache, store, endpoint('GET /columns-array', schema()), [B], items, ErrorCode.SCALAR_PK_UNDERIVABLE);
+      expectStoredError(
+        cache,
+        store,
+        endpoint('GET /columns-array', schema()),
+        [B],
+        items,
+        ErrorCode.SCALAR_PK_UNDERIVABLE,
+      );
     });
 
     test.each<[string, unknown, unknown]>([
@@ -449,9 +553,20 @@ describe('standalone', () => {
         static override schema = schema;
       }
       const { cache, store } = seeded();
-      const error = expectRejected(store, () => store.dispatch(cache.set(Deep, A, { id: '1', ...fields })), ErrorCode.INVALID_SCHEMA);
+      const error = expectRejected(
+        store,
+        () => store.dispatch(cache.set(Deep, A, { id: '1', ...fields })),
+        ErrorCode.INVALID_SCHEMA,
+      );
       expect(error.message).toMatch(/only direct entity fields can be Scalars/);
-      expectStoredError(cache, store, endpoint('GET /deep', Deep), [A], { id: '1', ...fields }, ErrorCode.INVALID_SCHEMA);
+      expectStoredError(
+        cache,
+        store,
+        endpoint('GET /deep', Deep),
+        [A],
+        { id: '1', ...fields },
+        ErrorCode.INVALID_SCHEMA,
+      );
     });
   });
 });
@@ -459,20 +574,55 @@ describe('standalone', () => {
 describe('lens rules', () => {
   test('a Scalar value reached without a lens → LENS_UNDEFINED, nothing written', () => {
     const { cache, store } = seeded();
-    expectRejected(store, () => store.dispatch(cache.set(Company, { id: '1', pct_equity: 0.5 })), ErrorCode.LENS_UNDEFINED);
-    expectRejected(store, () => store.dispatch(cache.set(Company, {}, { id: '1', pct_equity: 0.5 })), ErrorCode.LENS_UNDEFINED);
+    expectRejected(
+      store,
+      () => store.dispatch(cache.set(Company, { id: '1', pct_equity: 0.5 })),
+      ErrorCode.LENS_UNDEFINED,
+    );
+    expectRejected(
+      store,
+      () => store.dispatch(cache.set(Company, {}, { id: '1', pct_equity: 0.5 })),
+      ErrorCode.LENS_UNDEFINED,
+    );
     // null counts as reached (a null is stored in the cell).
-    expectRejected(store, () => store.dispatch(cache.set(Company, {}, { id: '1', shares: null })), ErrorCode.LENS_UNDEFINED);
+    expectRejected(
+      store,
+      () => store.dispatch(cache.set(Company, {}, { id: '1', shares: null })),
+      ErrorCode.LENS_UNDEFINED,
+    );
     // A later item of a list: the earlier items are not written either.
-    expectRejected(store, () => store.dispatch(cache.set([Company], {}, [{ id: '3', name: 'Initech' }, { id: '4', shares: 1 }])), ErrorCode.LENS_UNDEFINED);
-    expectRejected(store, () => store.dispatch(cache.set([PortfolioScalar], {}, [{ id: '1', pct_equity: 0.5 }])), ErrorCode.LENS_UNDEFINED);
-    expectStoredError(cache, store, endpoint('GET /company', Company), [{}], { id: '1', pct_equity: 0.5 }, ErrorCode.LENS_UNDEFINED);
+    expectRejected(
+      store,
+      () =>
+        store.dispatch(
+          cache.set([Company], {}, [
+            { id: '3', name: 'Initech' },
+            { id: '4', shares: 1 },
+          ]),
+        ),
+      ErrorCode.LENS_UNDEFINED,
+    );
+    expectRejected(
+      store,
+      () => store.dispatch(cache.set([PortfolioScalar], {}, [{ id: '1', pct_equity: 0.5 }])),
+      ErrorCode.LENS_UNDEFINED,
+    );
+    expectStoredError(
+      cache,
+      store,
+      endpoint('GET /company', Company),
+      [{}],
+      { id: '1', pct_equity: 0.5 },
+      ErrorCode.LENS_UNDEFINED,
+    );
   });
 
   test('an entity response with no Scalar fields normalizes without a lens', () => {
     const { cache, store } = makeStore();
     const list = endpoint('GET /companies/plain', [Company]);
-    store.dispatch(cache.setResponse(list, [{ id: '3', name: 'Initech', price: 5, sector: { id: 's2', name: 'Ops' } }]));
+    store.dispatch(
+      cache.setResponse(list, [{ id: '3', name: 'Initech', price: 5, sector: { id: 's2', name: 'Ops' } }]),
+    );
     const state = slice(store);
     expect(state.meta[list.key()]?.error).toBeUndefined();
     expect(snapshot(state.entities.Company)).toEqual({ 3: { id: '3', name: 'Initech', price: 5, sector: 's2' } });
@@ -489,9 +639,24 @@ describe('lens rules', () => {
   ])('a lens that is %s → INVALID_LENS at write, undefined fields at read', (_, lens) => {
     const { cache, store } = seeded();
     const params = { portfolio: lens };
-    expectRejected(store, () => store.dispatch(cache.set(Company, params, { id: '1', pct_equity: 0.9 })), ErrorCode.INVALID_LENS);
-    expectRejected(store, () => store.dispatch(cache.set(getColumnsMap.schema, params, { 1: { pct_equity: 0.9 } })), ErrorCode.INVALID_LENS);
-    expectStoredError(cache, store, endpoint('GET /company', Company), [params], { id: '1', shares: 1 }, ErrorCode.INVALID_LENS);
+    expectRejected(
+      store,
+      () => store.dispatch(cache.set(Company, params, { id: '1', pct_equity: 0.9 })),
+      ErrorCode.INVALID_LENS,
+    );
+    expectRejected(
+      store,
+      () => store.dispatch(cache.set(getColumnsMap.schema, params, { 1: { pct_equity: 0.9 } })),
+      ErrorCode.INVALID_LENS,
+    );
+    expectStoredError(
+      cache,
+      store,
+      endpoint('GET /company', Company),
+      [params],
+      { id: '1', shares: 1 },
+      ErrorCode.INVALID_LENS,
+    );
 
     const company = readCompany(cache, store, '1', params)!;
     expect([company.name, company.pct_equity, company.shares]).toEqual(['Acme', undefined, undefined]);
@@ -547,7 +712,12 @@ describe('reads', () => {
     const { cache, store } = seeded();
     for (const params of [{}, B, { other: 'A' }]) {
       const company = readCompany(cache, store, '1', params)!;
-      expect([company.name, company.price, company.pct_equity, company.shares]).toEqual(['Acme', 100, undefined, undefined]);
+      expect([company.name, company.price, company.pct_equity, company.shares]).toEqual([
+        'Acme',
+        100,
+        undefined,
+        undefined,
+      ]);
       expect(readCompany(cache, store, '1', params)).toBe(company);
     }
   });
@@ -630,7 +800,14 @@ describe('reads', () => {
 
     test('undefined with no cells for the lens, no table, no lens or an invalid lens', () => {
       const { root } = withCells();
-      for (const params of [{ portfolio: 'Z' }, {}, { portfolio: undefined }, { portfolio: 5 }, { portfolio: null }, { portfolio: 'A|B' }]) {
+      for (const params of [
+        { portfolio: 'Z' },
+        {},
+        { portfolio: undefined },
+        { portfolio: 5 },
+        { portfolio: null },
+        { portfolio: 'A|B' },
+      ]) {
         expect(root(params)).toBeUndefined();
       }
       const { cache, store } = makeStore();
@@ -650,8 +827,18 @@ describe('cell merge and ordering on every field', () => {
   }
   const usages = [
     ['an entity field', endpoint('GET /stake', Stake), (item: object) => ({ id: '1', ...item }), 'Stake|1|A'],
-    ['Values(Scalar)', endpoint('GET /columns', new Values(PortfolioScalar)), (item: object) => ({ 1: item }), 'Company|1|A'],
-    ['[Scalar]', endpoint('GET /columns-array', [PortfolioScalar]), (item: object) => [{ id: '1', ...item }], 'Company|1|A'],
+    [
+      'Values(Scalar)',
+      endpoint('GET /columns', new Values(PortfolioScalar)),
+      (item: object) => ({ 1: item }),
+      'Company|1|A',
+    ],
+    [
+      '[Scalar]',
+      endpoint('GET /columns-array', [PortfolioScalar]),
+      (item: object) => [{ id: '1', ...item }],
+      'Company|1|A',
+    ],
   ] as const;
   const bare = (value: unknown) => {
     const { id: _, ...rest } = snapshot(value) as Record<string, unknown>;
@@ -665,12 +852,17 @@ describe('cell merge and ordering on every field', () => {
     return { cache, store };
   }
 
-  test.each(usages)('%s: an older write never wins on overlap, but adds new fields; meta stays at t = 100', (_, ep, wrap, cpk) => {
-    const { cache, store } = atHundred(ep, wrap);
-    store.dispatch(cache.resolve(ep, { args: [A], response: wrap({ pct_equity: 0.9, shares: 9, extra: 5 }), fetchedAt: 50 }));
-    expect(bare(cell(store, cpk))).toEqual({ pct_equity: 0.5, shares: 10, extra: 5 });
-    expect(slice(store).entitiesMeta[CELLS]?.[cpk]?.fetchedAt).toBe(100);
-  });
+  test.each(usages)(
+    '%s: an older write never wins on overlap, but adds new fields; meta stays at t = 100',
+    (_, ep, wrap, cpk) => {
+      const { cache, store } = atHundred(ep, wrap);
+      store.dispatch(
+        cache.resolve(ep, { args: [A], response: wrap({ pct_equity: 0.9, shares: 9, extra: 5 }), fetchedAt: 50 }),
+      );
+      expect(bare(cell(store, cpk))).toEqual({ pct_equity: 0.5, shares: 10, extra: 5 });
+      expect(slice(store).entitiesMeta[CELLS]?.[cpk]?.fetchedAt).toBe(100);
+    },
+  );
 
   test.each(usages)('%s: a newer write wins on its fields and keeps the others', (_, ep, wrap, cpk) => {
     const { cache, store } = atHundred(ep, wrap);
@@ -685,18 +877,21 @@ describe('cell merge and ordering on every field', () => {
     expect(bare(cell(store, cpk))).toEqual({ pct_equity: 0.5, shares: 11 });
   });
 
-  test.each(usages)('%s: an identical rewrite emits no cell patch and keeps the cell object; meta moves forward', (_, ep, wrap, cpk) => {
-    const { cache, store, actions } = makeRecordingStore();
-    store.dispatch(cache.resolve(ep, { args: [A], response: wrap({ pct_equity: 0.5, shares: 10 }), fetchedAt: 100 }));
-    const stored = store.getState().cache.entities[CELLS]?.[cpk];
-    store.dispatch(cache.resolve(ep, { args: [A], response: wrap({ pct_equity: 0.5, shares: 10 }), fetchedAt: 200 }));
-    const state = store.getState().cache;
-    expect(state.entities[CELLS]?.[cpk]).toBe(stored);
-    expect(state.entitiesMeta[CELLS]?.[cpk]?.fetchedAt).toBe(200);
-    expect(actions).toHaveLength(2);
-    const last = actions[1]!;
-    expect(last.payload.patches.filter(patch => patch.path[0] === 'entities')).toEqual([]);
-  });
+  test.each(usages)(
+    '%s: an identical rewrite emits no cell patch and keeps the cell object; meta moves forward',
+    (_, ep, wrap, cpk) => {
+      const { cache, store, actions } = makeRecordingStore();
+      store.dispatch(cache.resolve(ep, { args: [A], response: wrap({ pct_equity: 0.5, shares: 10 }), fetchedAt: 100 }));
+      const stored = store.getState().cache.entities[CELLS]?.[cpk];
+      store.dispatch(cache.resolve(ep, { args: [A], response: wrap({ pct_equity: 0.5, shares: 10 }), fetchedAt: 200 }));
+      const state = store.getState().cache;
+      expect(state.entities[CELLS]?.[cpk]).toBe(stored);
+      expect(state.entitiesMeta[CELLS]?.[cpk]?.fetchedAt).toBe(200);
+      expect(actions).toHaveLength(2);
+      const last = actions[1]!;
+      expect(last.payload.patches.filter(patch => patch.path[0] === 'entities')).toEqual([]);
+    },
+  );
 });
 
 describe('prototype keys are ordinary data', () => {
@@ -715,12 +910,18 @@ describe('prototype keys are ordinary data', () => {
     expect(Object.prototype.hasOwnProperty.call(stored, '__proto__')).toBe(true);
     expect(snapshot(stored)).toEqual(JSON.parse('{ "__proto__": 1, "constructor": 2 }'));
 
-    const odd = cache.selectQuery(store.getState(), Odd, { id: 'constructor', portfolio: '__proto__' }) as unknown as Record<string, unknown>;
+    const odd = cache.selectQuery(store.getState(), Odd, {
+      id: 'constructor',
+      portfolio: '__proto__',
+    }) as unknown as Record<string, unknown>;
     expect(Object.getOwnPropertyDescriptor(odd, '__proto__')?.value).toBe(1);
     expect(odd.constructor).toBe(2);
     expect(Object.getPrototypeOf(odd)).toBe(Odd.prototype);
     // Root reads return copies that keep the field as data too.
-    const [copy] = cache.selectQuery(store.getState(), lensScalar, { portfolio: '__proto__' })! as Record<string, unknown>[];
+    const [copy] = cache.selectQuery(store.getState(), lensScalar, { portfolio: '__proto__' })! as Record<
+      string,
+      unknown
+    >[];
     expect(Object.getOwnPropertyDescriptor(copy, '__proto__')?.value).toBe(1);
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).constructor).toBe(Object);

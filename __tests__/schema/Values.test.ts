@@ -74,7 +74,9 @@ test('Values nested in an entity field normalize to a map of refs in the row', (
     static override schema = { members: new Values(User) };
   }
   const { cache, store } = makeStore();
-  store.dispatch(cache.set(Board, { id: 'b1', members: { lead: { id: 'u1', name: 'L' }, dev: { id: 'u2', name: 'D' } } }));
+  store.dispatch(
+    cache.set(Board, { id: 'b1', members: { lead: { id: 'u1', name: 'L' }, dev: { id: 'u2', name: 'D' } } }),
+  );
   expect(store.getState().cache.entities.Board!['b1']).toEqual({ id: 'b1', members: { lead: 'u1', dev: 'u2' } });
 });
 

@@ -18,7 +18,15 @@ describe('Entity indexes', () => {
 
   test('selectQuery(Entity, { indexedField }) finds the row through an index kept in the slice', () => {
     const { cache, store } = makeStore();
-    store.dispatch(cache.set([Member], [{ id: 'm1', username: 'ann' }, { id: 'm2', username: 'bob' }]));
+    store.dispatch(
+      cache.set(
+        [Member],
+        [
+          { id: 'm1', username: 'ann' },
+          { id: 'm2', username: 'bob' },
+        ],
+      ),
+    );
     const state = store.getState();
     const bob = cache.selectQuery(state, Member, { username: 'bob' });
     expect(bob).toBeInstanceOf(Member);

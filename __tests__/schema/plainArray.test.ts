@@ -8,10 +8,20 @@ const getUsers = endpoint('GET /users', [User]);
 
 test('members are normalized in order and the result is the list of refs', () => {
   const { cache, store } = makeStore();
-  store.dispatch(cache.setResponse(getUsers, [{ id: 'b', name: 'B' }, { id: 'a', name: 'A' }, { id: 3, name: 'C' }]));
+  store.dispatch(
+    cache.setResponse(getUsers, [
+      { id: 'b', name: 'B' },
+      { id: 'a', name: 'A' },
+      { id: 3, name: 'C' },
+    ]),
+  );
   const state = store.getState().cache;
   expect(state.endpoints[getUsers.key()]).toEqual(['b', 'a', '3']);
-  expect(state.entities.User).toEqual({ a: { id: 'a', name: 'A' }, b: { id: 'b', name: 'B' }, 3: { id: 3, name: 'C' } });
+  expect(state.entities.User).toEqual({
+    a: { id: 'a', name: 'A' },
+    b: { id: 'b', name: 'B' },
+    3: { id: 3, name: 'C' },
+  });
 });
 
 test('null members are kept in the result; no row is written for them', () => {
@@ -77,13 +87,19 @@ test('members are visited with the array’s own parent and key, not the array a
 test('a root list of entities with nested lists normalizes all of them', () => {
   const { cache, store } = makeStore();
   store.dispatch(
-    cache.set([Comment], [
-      { id: 'c1', body: 'one', author: { id: 'u1', name: 'A' } },
-      { id: 'c2', body: 'two', author: 'u1' },
-    ]),
+    cache.set(
+      [Comment],
+      [
+        { id: 'c1', body: 'one', author: { id: 'u1', name: 'A' } },
+        { id: 'c2', body: 'two', author: 'u1' },
+      ],
+    ),
   );
   const { entities } = store.getState().cache;
-  expect(entities.Comment).toEqual({ c1: { id: 'c1', body: 'one', author: 'u1' }, c2: { id: 'c2', body: 'two', author: 'u1' } });
+  expect(entities.Comment).toEqual({
+    c1: { id: 'c1', body: 'one', author: 'u1' },
+    c2: { id: 'c2', body: 'two', author: 'u1' },
+  });
   expect(entities.User).toEqual({ u1: { id: 'u1', name: 'A' } });
 });
 
@@ -104,7 +120,14 @@ describe('an array schema must hold exactly one member (INVALID_SCHEMA)', () => 
   test('normalize() throws it too', () => {
     const { store } = makeStore();
     const error = catchError(() =>
-      normalize([User, Comment], [{ id: '1' }], [], store.getState().cache, { fetchedAt: 1, date: 1, expiresAt: 2 }, { maxEntityDepth: 64 }),
+      normalize(
+        [User, Comment],
+        [{ id: '1' }],
+        [],
+        store.getState().cache,
+        { fetchedAt: 1, date: 1, expiresAt: 2 },
+        { maxEntityDepth: 64 },
+      ),
     );
     expect(error.code).toBe(ErrorCode.INVALID_SCHEMA);
   });

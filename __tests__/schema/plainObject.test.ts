@@ -18,7 +18,13 @@ test('keys with a schema are normalized, other keys are copied as they are', () 
     }),
   );
   const state = store.getState().cache;
-  expect(state.endpoints[getFeed.key()]).toEqual({ post: 'p1', users: ['u2'], count: 42, cursor: { next: 'abc' }, flag: false });
+  expect(state.endpoints[getFeed.key()]).toEqual({
+    post: 'p1',
+    users: ['u2'],
+    count: 42,
+    cursor: { next: 'abc' },
+    flag: false,
+  });
   expect(state.entities.Post!['p1']).toEqual({ id: 'p1', title: 'T', author: 'u1', comments: [] });
   expect(Object.keys(state.entities.User!)).toEqual(['u1', 'u2']);
 });

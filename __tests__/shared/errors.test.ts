@@ -24,7 +24,10 @@ test('a thrown error ends with a link to its section of the shipped docs/errors.
     id = '';
   }
   const cache = createCache();
-  const store = configureStore({ reducer: { [cache.reducerPath]: cache.reducer }, middleware: getDefault => getDefault().concat(cache.middleware) });
+  const store = configureStore({
+    reducer: { [cache.reducerPath]: cache.reducer },
+    middleware: getDefault => getDefault().concat(cache.middleware),
+  });
   const before = store.getState();
   let thrown: unknown;
   try {

@@ -19,10 +19,18 @@ interface Slice {
 function cachedSlice(): Slice {
   const { cache, store } = makeStore();
   store.dispatch(
-    cache.set([Post], [
-      { id: 'p1', title: 'One', author: { id: 'u1', name: 'Ada' }, comments: [{ id: 'c1', body: 'hi', author: 'u2' }] },
-      { id: 'p2', title: 'Two', author: { id: 'u2', name: 'Bob' } },
-    ]),
+    cache.set(
+      [Post],
+      [
+        {
+          id: 'p1',
+          title: 'One',
+          author: { id: 'u1', name: 'Ada' },
+          comments: [{ id: 'c1', body: 'hi', author: 'u2' }],
+        },
+        { id: 'p2', title: 'Two', author: { id: 'u2', name: 'Bob' } },
+      ],
+    ),
   );
   return deepFreeze(store.getState()[cache.reducerPath] as unknown as Slice);
 }
@@ -101,7 +109,8 @@ describe('structural sharing', () => {
     for (let i = 0; i < rows; i++) table[`k${i}`] = { id: `k${i}` };
     const state = { entities: Object.assign(Object.create(null), { Big: table }), entitiesMeta: Object.create(null) };
     const list: Patch[] = [];
-    for (let i = 0; i < patches; i++) list.push({ op: 'add', path: ['entities', 'Big', `n${i}`], value: { id: `n${i}` } });
+    for (let i = 0; i < patches; i++)
+      list.push({ op: 'add', path: ['entities', 'Big', `n${i}`], value: { id: `n${i}` } });
 
     // Count the copies without timing anything: every copy of a table reads its keys once.
     const keys = jest.spyOn(Object, 'keys');
@@ -161,7 +170,11 @@ describe('prototype safety', () => {
       { op: 'add', path: ['entities', '__proto__', '1'], value: { id: '1' } },
       { op: 'add', path: ['endpoints', '__proto__'], value: ['1'] },
       { op: 'add', path: ['meta', '__proto__'], value: { fetchedAt: 1, date: 1, expiresAt: 2 } },
-      { op: 'add', path: ['entities', 'Parsed'], value: JSON.parse('{"__proto__": {"id": "__proto__"}, "a": {"id": "a"}}') },
+      {
+        op: 'add',
+        path: ['entities', 'Parsed'],
+        value: JSON.parse('{"__proto__": {"id": "__proto__"}, "a": {"id": "a"}}'),
+      },
     ]);
     expect(hasOwn(next.entities, '__proto__')).toBe(true);
     expect(next.entities['__proto__']?.['1']).toEqual({ id: '1' });

@@ -73,11 +73,16 @@ describe('state shape', () => {
 
   test('pks __proto__, constructor and prototype are own properties of a null-prototype table', () => {
     const { cache, store, slice } = makeRecordingStore();
-    store.dispatch(cache.set([User], [
-      { id: '__proto__', name: 'Proto' },
-      { id: 'constructor', name: 'Ctor' },
-      { id: 'prototype', name: 'Prototype' },
-    ]));
+    store.dispatch(
+      cache.set(
+        [User],
+        [
+          { id: '__proto__', name: 'Proto' },
+          { id: 'constructor', name: 'Ctor' },
+          { id: 'prototype', name: 'Prototype' },
+        ],
+      ),
+    );
     const table = slice().entities['User'];
     expect(table).toBeDefined();
     expect(Object.keys(table ?? {})).toEqual(['__proto__', 'constructor', 'prototype']);
@@ -174,7 +179,8 @@ describe('actions', () => {
 
     store.dispatch(cache.set([Post], posts));
     expect(actions).toHaveLength(1);
-    for (const patch of (actions[0] as unknown as WriteAction).payload.patches) expect(patch.path[0]).toBe('entitiesMeta');
+    for (const patch of (actions[0] as unknown as WriteAction).payload.patches)
+      expect(patch.path[0]).toBe('entitiesMeta');
     expect(slice().entities).toBe(entities);
 
     actions.length = 0;

@@ -28,7 +28,7 @@ test('two caches with the same reducerPath and both middlewares: configureStore 
   expect(error.message).toContain("createCache({ reducerPath: 'other' })");
 });
 
-test('a cache that finds another cache\'s slice at its reducerPath refuses to read or write it', () => {
+test("a cache that finds another cache's slice at its reducerPath refuses to read or write it", () => {
   const first = createCache();
   const second = createCache();
   // The second cache's thunks run through RTK's thunk middleware; only its reducer is mounted.
@@ -37,7 +37,11 @@ test('a cache that finds another cache\'s slice at its reducerPath refuses to re
     middleware: getDefault => getDefault().concat(first.middleware),
   });
   store.dispatch(first.set(Note, { id: '1', text: 'first' }));
-  expectRejected(store, () => store.dispatch(second.set(Note, { id: '2', text: 'second' })), ErrorCode.DUPLICATE_REDUCER_PATH);
+  expectRejected(
+    store,
+    () => store.dispatch(second.set(Note, { id: '2', text: 'second' })),
+    ErrorCode.DUPLICATE_REDUCER_PATH,
+  );
   expect(catchError(() => second.selectQuery(store.getState(), Note, '1')).code).toBe(ErrorCode.DUPLICATE_REDUCER_PATH);
   expect(first.selectQuery(store.getState(), Note, '1')?.text).toBe('first');
   expect(first.selectQuery(store.getState(), Note, '2')).toBeUndefined();

@@ -250,9 +250,7 @@ describe('endpoint ordering', () => {
     const key = 'GET /posts {}';
     store.dispatch(cache.resolve(getPosts, { args: [{}], response: [{ id: 'p1', author: 'u1' }], fetchedAt: 2_000 }));
     now = 10_100;
-    store.dispatch(
-      cache.resolve(getPosts, { args: [{}], response: [{ id: 'p2', author: 'u1' }], fetchedAt: 2_000 }),
-    );
+    store.dispatch(cache.resolve(getPosts, { args: [{}], response: [{ id: 'p2', author: 'u1' }], fetchedAt: 2_000 }));
     expect(slice().endpoints[key]).toEqual(['p2']);
     expect(slice().meta[key]).toEqual({ fetchedAt: 2_000, date: 10_100, expiresAt: 11_100 });
   });

@@ -17,15 +17,29 @@ class Company extends Entity {
   id = '';
   pct_equity = 0;
 }
-const PortfolioScalar = new Scalar({ lens: args => (args[0] as { portfolio: string }).portfolio, key: 'portfolio', entity: Company });
+const PortfolioScalar = new Scalar({
+  lens: args => (args[0] as { portfolio: string }).portfolio,
+  key: 'portfolio',
+  entity: Company,
+});
 Company.schema = { pct_equity: PortfolioScalar };
 
-const getPosts = new RestEndpoint({ path: '/:group/posts', searchParams: {} as { orderBy?: 'title' }, schema: new Collection([Post]) });
+const getPosts = new RestEndpoint({
+  path: '/:group/posts',
+  searchParams: {} as { orderBy?: 'title' },
+  schema: new Collection([Post]),
+});
 const getPost = new RestEndpoint({ path: '/posts/:id', schema: Post });
 const getRaw = new RestEndpoint({ path: '/raw' });
-const getCompanies = new RestEndpoint({ path: '/companies', searchParams: {} as { portfolio: string }, schema: new Collection([Company], { argsKey: () => ({}) }) });
+const getCompanies = new RestEndpoint({
+  path: '/companies',
+  searchParams: {} as { portfolio: string },
+  schema: new Collection([Company], { argsKey: () => ({}) }),
+});
 const userCount = new Query(new All(User), users => users.length);
-const sortedPosts = new Query(getPosts.schema, (posts, { orderBy }: { orderBy?: 'title' } = {}) => (orderBy ? [...posts].sort() : posts));
+const sortedPosts = new Query(getPosts.schema, (posts, { orderBy }: { orderBy?: 'title' } = {}) =>
+  orderBy ? [...posts].sort() : posts,
+);
 
 export function Component({ portfolio }: { portfolio: string }) {
   const posts = useSuspense(getPosts, { group: 'react' });

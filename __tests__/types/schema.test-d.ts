@@ -40,7 +40,12 @@ expectType<Equal<Denormalize<Values<typeof User>>, Record<string, User>>>(true);
 expectType<Equal<Denormalize<Union<{ users: typeof User; groups: typeof Group }>>, User | Group>>(true);
 // Invalidate reads back like the schema it deletes.
 expectType<Equal<Denormalize<Invalidate<typeof User>>, User>>(true);
-expectType<Equal<Denormalize<{ post: typeof Post; users: (typeof User)[]; total: number }>, { post: Post; users: User[]; total: number }>>(true);
+expectType<
+  Equal<
+    Denormalize<{ post: typeof Post; users: (typeof User)[]; total: number }>,
+    { post: Post; users: User[]; total: number }
+  >
+>(true);
 expectType<Equal<Denormalize<DateConstructor>, Date>>(true);
 
 expectType<Equal<Normalize<typeof Post>, string>>(true);

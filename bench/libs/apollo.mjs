@@ -9,8 +9,18 @@ const query = gql`
     posts {
       id
       title
-      author { id name }
-      comments { id body author { id name } }
+      author {
+        id
+        name
+      }
+      comments {
+        id
+        body
+        author {
+          id
+          name
+        }
+      }
     }
   }
 `;
@@ -20,7 +30,11 @@ export function typed(response) {
     __typename: 'Post',
     ...post,
     author: { __typename: 'User', ...post.author },
-    comments: post.comments.map(comment => ({ __typename: 'Comment', ...comment, author: { __typename: 'User', ...comment.author } })),
+    comments: post.comments.map(comment => ({
+      __typename: 'Comment',
+      ...comment,
+      author: { __typename: 'User', ...comment.author },
+    })),
   }));
 }
 

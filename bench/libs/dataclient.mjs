@@ -6,19 +6,31 @@ import { Entity } from '@data-client/endpoint';
 export const name = 'data-client 0.10 (npm)';
 
 class User extends Entity {
-  id = ''; name = '';
-  pk() { return this.id; }
+  id = '';
+  name = '';
+  pk() {
+    return this.id;
+  }
   static key = 'User';
 }
 class Comment extends Entity {
-  id = ''; body = ''; author = User.fromJS();
-  pk() { return this.id; }
+  id = '';
+  body = '';
+  author = User.fromJS();
+  pk() {
+    return this.id;
+  }
   static key = 'Comment';
   static schema = { author: User };
 }
 class Post extends Entity {
-  id = ''; title = ''; author = User.fromJS(); comments = [];
-  pk() { return this.id; }
+  id = '';
+  title = '';
+  author = User.fromJS();
+  comments = [];
+  pk() {
+    return this.id;
+  }
   static key = 'Post';
   static schema = { author: User, comments: [Comment] };
 }
@@ -30,7 +42,11 @@ export function create() {
   let resultCache = new WeakEntityMap();
   const write = response => {
     const now = Date.now();
-    const normalized = normalize(response, listSchema, [], store.entities, store.indexes, store.entityMeta, { date: now, fetchedAt: now, expiresAt: now + 60000 });
+    const normalized = normalize(response, listSchema, [], store.entities, store.indexes, store.entityMeta, {
+      date: now,
+      fetchedAt: now,
+      expiresAt: now + 60000,
+    });
     store = { ...normalized };
   };
   const read = () => denormalizeCached(store.result, listSchema, store.entities, entityCache, resultCache, []).data;
@@ -49,12 +65,20 @@ export function create() {
     },
     updatePost(id, title) {
       const now = Date.now();
-      const normalized = normalize({ id, title }, Post, [], store.entities, store.indexes, store.entityMeta, { date: now, fetchedAt: now, expiresAt: now + 60000 });
+      const normalized = normalize({ id, title }, Post, [], store.entities, store.indexes, store.entityMeta, {
+        date: now,
+        fetchedAt: now,
+        expiresAt: now + 60000,
+      });
       store = { ...normalized, result: store.result };
     },
     updateUser(id, name) {
       const now = Date.now();
-      const normalized = normalize({ id, name }, User, [], store.entities, store.indexes, store.entityMeta, { date: now, fetchedAt: now, expiresAt: now + 60000 });
+      const normalized = normalize({ id, name }, User, [], store.entities, store.indexes, store.entityMeta, {
+        date: now,
+        fetchedAt: now,
+        expiresAt: now + 60000,
+      });
       store = { ...normalized, result: store.result };
     },
   };

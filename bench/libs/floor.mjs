@@ -34,14 +34,22 @@ export function create() {
     const commentRows = row.comments.map(id => state.comments[id]);
     const commentAuthors = commentRows.map(comment => state.users[comment.author]);
     const cached = memo.get(row);
-    if (cached && cached.author === author && cached.commentRows.every((c, i) => c === commentRows[i] && cached.commentAuthors[i] === commentAuthors[i])) {
+    if (
+      cached &&
+      cached.author === author &&
+      cached.commentRows.every((c, i) => c === commentRows[i] && cached.commentAuthors[i] === commentAuthors[i])
+    ) {
       return cached.value;
     }
     const value = {
       id: row.id,
       title: row.title,
       author: { id: author.id, name: author.name },
-      comments: commentRows.map((comment, i) => ({ id: comment.id, body: comment.body, author: { id: commentAuthors[i].id, name: commentAuthors[i].name } })),
+      comments: commentRows.map((comment, i) => ({
+        id: comment.id,
+        body: comment.body,
+        author: { id: commentAuthors[i].id, name: commentAuthors[i].name },
+      })),
     };
     memo.set(row, { value, author, commentRows, commentAuthors });
     return value;
@@ -50,7 +58,8 @@ export function create() {
   function read() {
     if (listMemo && listMemo.state === state) return listMemo.value;
     const value = state.list.map(id => denormalizePost(state.posts[id]));
-    const same = listMemo && listMemo.value.length === value.length && value.every((post, i) => post === listMemo.value[i]);
+    const same =
+      listMemo && listMemo.value.length === value.length && value.every((post, i) => post === listMemo.value[i]);
     listMemo = { state, value: same ? listMemo.value : value };
     return listMemo.value;
   }
@@ -119,7 +128,10 @@ export function create() {
       state = { ...state, cells: { ...state.cells, [lens]: cells } };
     },
     updateCell(lens, id, score) {
-      state = { ...state, cells: { ...state.cells, [lens]: { ...state.cells[lens], [id]: { ...state.cells[lens][id], score } } } };
+      state = {
+        ...state,
+        cells: { ...state.cells, [lens]: { ...state.cells[lens], [id]: { ...state.cells[lens][id], score } } },
+      };
     },
     readLens,
   };

@@ -4,14 +4,25 @@ import { All, Collection, createCache, Entity, Query, Scalar, Values } from '../
 
 export const name = 'lenscache';
 
-export class User extends Entity { id = ''; name = ''; static key = 'User'; }
+export class User extends Entity {
+  id = '';
+  name = '';
+  static key = 'User';
+}
 export class Comment extends Entity {
-  id = ''; body = ''; author = User.fromJS();
-  static key = 'Comment'; static schema = { author: User };
+  id = '';
+  body = '';
+  author = User.fromJS();
+  static key = 'Comment';
+  static schema = { author: User };
 }
 export class Post extends Entity {
-  id = ''; title = ''; author = User.fromJS(); comments = [];
-  static key = 'Post'; static schema = { author: User, comments: [Comment] };
+  id = '';
+  title = '';
+  author = User.fromJS();
+  comments = [];
+  static key = 'Post';
+  static schema = { author: User, comments: [Comment] };
 }
 const posts = new Collection([Post], { argsKey: () => ({}) });
 const getPosts = { key: () => 'GET /posts', schema: posts };
@@ -24,7 +35,11 @@ const groupBy = new Query(new All(Post), list => {
 });
 
 // The lens cases: the same posts, with two Scalar fields per post written per lens.
-class LensPost extends Post { score = 0; rank = 0; static key = 'Post'; }
+class LensPost extends Post {
+  score = 0;
+  rank = 0;
+  static key = 'Post';
+}
 const lensScalar = new Scalar({ lens: args => args[0]?.lens, key: 'lens', entity: LensPost });
 LensPost.schema = { ...Post.schema, score: lensScalar, rank: lensScalar };
 const lensPosts = new Collection([LensPost], { argsKey: () => ({}) });

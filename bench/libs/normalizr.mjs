@@ -24,7 +24,9 @@ function merge(state, entities) {
 }
 
 function selectors() {
-  const read = createSelector([state => state.result, state => state.entities], (result, entities) => denormalize(result, listSchema, entities));
+  const read = createSelector([state => state.result, state => state.entities], (result, entities) =>
+    denormalize(result, listSchema, entities),
+  );
   return {
     read,
     sorted: createSelector([read], list => [...list].sort((a, b) => a.title.localeCompare(b.title))),

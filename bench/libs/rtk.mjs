@@ -10,7 +10,12 @@ const posts = createEntityAdapter();
 
 const slice = createSlice({
   name: 'data',
-  initialState: { users: users.getInitialState(), comments: comments.getInitialState(), posts: posts.getInitialState(), list: [] },
+  initialState: {
+    users: users.getInitialState(),
+    comments: comments.getInitialState(),
+    posts: posts.getInitialState(),
+    list: [],
+  },
   reducers: {
     received(state, { payload }) {
       const userRows = [];
@@ -22,7 +27,12 @@ const slice = createSlice({
           userRows.push({ id: comment.author.id, name: comment.author.name });
           commentRows.push({ id: comment.id, body: comment.body, author: comment.author.id });
         }
-        postRows.push({ id: post.id, title: post.title, author: post.author.id, comments: post.comments.map(c => c.id) });
+        postRows.push({
+          id: post.id,
+          title: post.title,
+          author: post.author.id,
+          comments: post.comments.map(c => c.id),
+        });
       }
       users.upsertMany(state.users, userRows);
       comments.upsertMany(state.comments, commentRows);
@@ -40,7 +50,12 @@ const slice = createSlice({
 
 function selectors() {
   const selectList = createSelector(
-    [state => state.data.list, state => state.data.posts.entities, state => state.data.users.entities, state => state.data.comments.entities],
+    [
+      state => state.data.list,
+      state => state.data.posts.entities,
+      state => state.data.users.entities,
+      state => state.data.comments.entities,
+    ],
     (list, postRows, userRows, commentRows) =>
       list.map(id => {
         const post = postRows[id];

@@ -26,7 +26,10 @@ export function App() {
     <main>
       <header>
         <h1>lenscache example</h1>
-        <p>One normalized cache in a Redux store, read by every panel. Open Redux DevTools to see each write as one action.</p>
+        <p>
+          One normalized cache in a Redux store, read by every panel. Open Redux DevTools to see each write as one
+          action.
+        </p>
       </header>
       <div className="grid">
         <Panel title="Posts, sorted" id="posts">
@@ -135,7 +138,12 @@ function NewPost({ group }: { group: Group }) {
   };
   return (
     <form onSubmit={create} className="controls">
-      <input value={title} onChange={event => setTitle(event.target.value)} placeholder={`New ${group} post title`} data-testid="new-title" />
+      <input
+        value={title}
+        onChange={event => setTitle(event.target.value)}
+        placeholder={`New ${group} post title`}
+        data-testid="new-title"
+      />
       <button data-testid="create">Create</button>
       {error && <span className="error">{error}</span>}
     </form>
@@ -178,7 +186,8 @@ function TickerPanel() {
   return (
     <>
       <label className="controls">
-        <input type="checkbox" checked={live} onChange={event => setLive(event.target.checked)} data-testid="live" /> live ticker stream
+        <input type="checkbox" checked={live} onChange={event => setLive(event.target.checked)} data-testid="live" />{' '}
+        live ticker stream
       </label>
       <table>
         <tbody>
@@ -211,7 +220,12 @@ function CompaniesPanel() {
       <div>
         <div className="controls" role="group" aria-label="Portfolio">
           {PORTFOLIOS.map(name => (
-            <button key={name} aria-pressed={name === portfolio} onClick={() => setPortfolio(name)} data-testid={`portfolio-${name}`}>
+            <button
+              key={name}
+              aria-pressed={name === portfolio}
+              onClick={() => setPortfolio(name)}
+              data-testid={`portfolio-${name}`}
+            >
               {name}
             </button>
           ))}
@@ -247,7 +261,9 @@ function CompanyTable({ portfolio }: { portfolio: string }) {
             <td>{company.name}</td>
             <td>{company.sector.name}</td>
             <td>{company.price.toFixed(2)}</td>
-            <td data-testid="pct">{company.pct_equity === undefined ? '…' : `${(company.pct_equity * 100).toFixed(1)}%`}</td>
+            <td data-testid="pct">
+              {company.pct_equity === undefined ? '…' : `${(company.pct_equity * 100).toFixed(1)}%`}
+            </td>
             <td data-testid="shares">{company.shares === undefined ? '…' : company.shares.toLocaleString('en-US')}</td>
           </tr>
         ))}

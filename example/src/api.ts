@@ -103,5 +103,9 @@ export const postsByUser = new Query(new All(Post), posts => {
 });
 /** The live ticker price when there is one, else the last traded price from the stats. */
 export const currentPrice = new Query({ ticker: Ticker, stats: Stats }, ({ ticker, stats }) =>
-  ticker ? { price: ticker.price, source: 'live ticker' } : stats ? { price: stats.last, source: 'daily stats' } : undefined,
+  ticker
+    ? { price: ticker.price, source: 'live ticker' }
+    : stats
+      ? { price: stats.last, source: 'daily stats' }
+      : undefined,
 );

@@ -21,7 +21,9 @@ async function bundle(contents) {
     logLevel: 'error',
   });
   const [output] = Object.values(result.metafile.outputs);
-  return Object.entries(output.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([path]) => path);
+  return Object.entries(output.inputs)
+    .filter(([, input]) => input.bytesInOutput > 0)
+    .map(([path]) => path);
 }
 
 const everything = await bundle("export * from 'lenscache'; export * from 'lenscache/react';");
@@ -31,4 +33,6 @@ if (!everything.some(path => path.includes('node_modules/lenscache/dist/esm/')))
 const small = await bundle("export { createCache, Entity } from 'lenscache';");
 const kept = small.filter(path => /RestEndpoint|Collection|path-to-regexp/.test(path));
 if (kept.length > 0) throw new Error(`createCache + Entity kept code it does not use: ${kept.join(', ')}`);
-console.log(`esbuild: both entry points bundle from dist/esm; createCache + Entity takes ${small.length} modules, none of REST or Collection`);
+console.log(
+  `esbuild: both entry points bundle from dist/esm; createCache + Entity takes ${small.length} modules, none of REST or Collection`,
+);

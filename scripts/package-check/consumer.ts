@@ -3,7 +3,17 @@
 // (CommonJS) under node16 and nodenext. It uses both entry points and the inferred types, so a
 // declaration that does not resolve, or resolves to `any`, fails the check.
 import { configureStore } from '@reduxjs/toolkit';
-import { Collection, createCache, Entity, LensCacheError, Query, RestEndpoint, Scalar, schema, type Denormalize } from 'lenscache';
+import {
+  Collection,
+  createCache,
+  Entity,
+  LensCacheError,
+  Query,
+  RestEndpoint,
+  Scalar,
+  schema,
+  type Denormalize,
+} from 'lenscache';
 import { CacheProvider, useQuery, useSuspense } from 'lenscache/react';
 
 class User extends Entity {
@@ -28,10 +38,16 @@ const store = configureStore({
 
 const getPosts = new RestEndpoint({ path: '/:group/posts', schema: new Collection([Post]) });
 const titles = new Query(new schema.All(Post), (posts: Post[]) => posts.map(post => post.title));
-const holding = new Scalar({ lens: args => (args[0] as { portfolio?: string } | undefined)?.portfolio, key: 'holding', entity: Post });
+const holding = new Scalar({
+  lens: args => (args[0] as { portfolio?: string } | undefined)?.portfolio,
+  key: 'holding',
+  entity: Post,
+});
 
 const post: Post | undefined = cache.selectQuery(store.getState(), Post, '1');
-const list: Denormalize<typeof getPosts.schema> | undefined = cache.selectResponse(store.getState(), getPosts, { group: 'react' }).data;
+const list: Denormalize<typeof getPosts.schema> | undefined = cache.selectResponse(store.getState(), getPosts, {
+  group: 'react',
+}).data;
 const authorName: string | undefined = post?.author.name;
 
 // Hooks are only type-checked here, never called.

@@ -75,11 +75,23 @@ export class Reader {
   }
 
   /** The denormalized form of a stored result (selectResponse). `key` is `argsKey(args)`, if known. */
-  result(state: CacheState, schema: unknown, args: readonly unknown[], stored: unknown, key = argsKey(args)): ReadResult {
+  result(
+    state: CacheState,
+    schema: unknown,
+    args: readonly unknown[],
+    stored: unknown,
+    key = argsKey(args),
+  ): ReadResult {
     return this.read(state, schema, args, stored, key);
   }
 
-  private read(state: CacheState, schema: unknown, args: readonly unknown[], input: unknown, argsMemoKey: string): ReadResult {
+  private read(
+    state: CacheState,
+    schema: unknown,
+    args: readonly unknown[],
+    input: unknown,
+    argsMemoKey: string,
+  ): ReadResult {
     const slot = this.slot(schema);
     // Reads with and without a stored result are remembered apart, so they do not evict each other.
     const memoKey = (input === FROM_STORE ? 'q' : 'r') + argsMemoKey;

@@ -42,7 +42,10 @@ export function depsValid(deps: readonly unknown[], entities: Entities, lensOf?:
 }
 
 /** True as soon as `test` is true for a row triple of `deps`, or of a record it names through VIA. */
-export function someRow(deps: readonly unknown[], test: (table: string, key: string, row: unknown) => boolean): boolean {
+export function someRow(
+  deps: readonly unknown[],
+  test: (table: string, key: string, row: unknown) => boolean,
+): boolean {
   for (let i = 0; i < deps.length; i += 3) {
     const table = deps[i];
     if (table === LENS) continue;

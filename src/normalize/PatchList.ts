@@ -48,12 +48,18 @@ export class PatchList {
  * item changed, so the action grows with the items, not with the list; otherwise one patch that
  * replaces the list.
  */
-export function listPatches(list: PatchList, path: (string | number)[], before: readonly unknown[], after: readonly unknown[]): void {
+export function listPatches(
+  list: PatchList,
+  path: (string | number)[],
+  before: readonly unknown[],
+  after: readonly unknown[],
+): void {
   let prefix = 0;
   const shorter = Math.min(before.length, after.length);
   while (prefix < shorter && sameItem(before[prefix], after[prefix])) prefix++;
   let suffix = 0;
-  while (suffix < shorter - prefix && sameItem(before[before.length - 1 - suffix], after[after.length - 1 - suffix])) suffix++;
+  while (suffix < shorter - prefix && sameItem(before[before.length - 1 - suffix], after[after.length - 1 - suffix]))
+    suffix++;
   const removed = before.length - prefix - suffix;
   const inserted = after.length - prefix - suffix;
   if (removed > 0 && inserted > 0) {

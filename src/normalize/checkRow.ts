@@ -82,7 +82,14 @@ function visitValue(value: object, path: Path): object {
 function visitItem(item: unknown, path: Path, key: string | number, ifUndefined: unknown): unknown {
   if (item === undefined) return ifUndefined;
   const isObject = typeof item === 'object' && item !== null;
-  if (!isObject && typeof item !== 'number' && typeof item !== 'function' && typeof item !== 'symbol' && typeof item !== 'bigint') return item;
+  if (
+    !isObject &&
+    typeof item !== 'number' &&
+    typeof item !== 'function' &&
+    typeof item !== 'symbol' &&
+    typeof item !== 'bigint'
+  )
+    return item;
   path.keys.push(key);
   const next = isObject ? visitValue(item, path) : checkPrimitive(item, path);
   path.keys.pop();

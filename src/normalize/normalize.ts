@@ -3,7 +3,15 @@
  * (docs/architecture.md, "The flow"). It reads the current slice to merge and order rows, and writes nothing.
  */
 
-import { describe, ErrorCode, inputError, isErrorLike, jsonStringHint, setupError, type LensCacheError } from '../shared/errors.js';
+import {
+  describe,
+  ErrorCode,
+  inputError,
+  isErrorLike,
+  jsonStringHint,
+  setupError,
+  type LensCacheError,
+} from '../shared/errors.js';
 import { stableStringify } from '../shared/json.js';
 import type { Patch, WriteMeta } from '../shared/patch.js';
 import type { CacheState, Row } from '../shared/state.js';
@@ -87,7 +95,12 @@ function checkRoot(expected: RootInput, input: unknown): void {
     (expected === 'object-or-list' && typeof input === 'object' && input !== null) ||
     (expected === 'object-or-pk' && (isObject || typeof input === 'string' || typeof input === 'number'));
   if (ok) return;
-  const wanted = { object: 'an object', list: 'an array', 'object-or-list': 'an object or an array', 'object-or-pk': 'an object or a pk' }[expected];
+  const wanted = {
+    object: 'an object',
+    list: 'an array',
+    'object-or-list': 'an object or an array',
+    'object-or-pk': 'an object or a pk',
+  }[expected];
   throw inputError(
     ErrorCode.UNEXPECTED_INPUT,
     `The response does not fit the schema: expected ${wanted}, but received ${describe(input)}.${jsonStringHint(input)}`,
@@ -200,14 +213,23 @@ class WriteWalk implements NormalizeDelegate {
     return undefined;
   }
 
-  enterEntity(input: object, table: string, ref: string, row: object, fields: Readonly<Record<string, unknown>> | undefined): void {
+  enterEntity(
+    input: object,
+    table: string,
+    ref: string,
+    row: object,
+    fields: Readonly<Record<string, unknown>> | undefined,
+  ): void {
     // Place the row now, before its nested entities, so tables keep the response's order.
     let rows = this.pending.get(table);
     if (!rows) this.pending.set(table, (rows = new Map()));
     if (!rows.has(ref)) rows.set(ref, undefined);
     this.entityPath.push({ input, table, ref, frame: { table, key: ref, row, fields } });
     if (this.entityPath.length > this.maxEntityDepth) {
-      const path = this.entityPath.slice(0, 3).map(step => `${step.table} "${step.ref}"`).join(' → ');
+      const path = this.entityPath
+        .slice(0, 3)
+        .map(step => `${step.table} "${step.ref}"`)
+        .join(' → ');
       throw inputError(
         ErrorCode.MAX_DEPTH_EXCEEDED,
         `Entities nest deeper than maxEntityDepth (${this.maxEntityDepth}): ${path} → … → ${table} "${ref}".`,

@@ -49,7 +49,8 @@ export function rowPatches(
       else next = toJsonValue(next, `${table} "${key}"`);
       if (next !== existing) {
         if (added) added[key] = next;
-        else if (Array.isArray(existing) && Array.isArray(next)) listPatches(list, ['entities', table, key], existing, next);
+        else if (Array.isArray(existing) && Array.isArray(next))
+          listPatches(list, ['entities', table, key], existing, next);
         else list.set(['entities', table, key], next, existing);
       }
       // A delta applies whatever its age, but an older one leaves the newer meta in place.
@@ -66,7 +67,13 @@ export function rowPatches(
  * patch per row, so a one-row edit stays a small action whatever the table's size, unless the
  * write reaches most of the table, when one copy of the table is smaller than the row patches.
  */
-function metaPatches(list: PatchList, table: string, storedMeta: Dict<WriteMeta> | undefined, keys: readonly string[], meta: WriteMeta): void {
+function metaPatches(
+  list: PatchList,
+  table: string,
+  storedMeta: Dict<WriteMeta> | undefined,
+  keys: readonly string[],
+  meta: WriteMeta,
+): void {
   if (storedMeta === undefined) {
     const metaTable = createDict<WriteMeta>();
     for (const key of keys) metaTable[key] = meta;

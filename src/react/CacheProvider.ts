@@ -36,7 +36,7 @@ export function useCacheContext(hook: string): Cache<string> {
     throw setupError(
       ErrorCode.CACHE_PROVIDER_MISSING,
       `${hook} was called outside a <CacheProvider>, so it does not know which cache to read.`,
-      'Wrap the tree in <CacheProvider cache={cache}> inside react-redux\'s <Provider store={store}>.',
+      "Wrap the tree in <CacheProvider cache={cache}> inside react-redux's <Provider store={store}>.",
     );
   }
   return cache;

@@ -15,7 +15,10 @@ import { useResponse, type SkippableArgs } from './useResponse.js';
  * const user = useCache(getCurrentUser); // User | undefined: shown once something fetched it
  * ```
  */
-export function useCache<E extends EndpointLike>(endpoint: E, ...args: SkippableArgs<ArgsOf<E>>): ResponseData<E> | undefined;
+export function useCache<E extends EndpointLike>(
+  endpoint: E,
+  ...args: SkippableArgs<ArgsOf<E>>
+): ResponseData<E> | undefined;
 export function useCache(endpoint: EndpointLike, ...args: unknown[]): unknown {
   const cache = useCacheContext('useCache');
   const { response, current } = useResponse(cache, 'useCache', endpoint, args, sameData, false);

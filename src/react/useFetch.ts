@@ -18,7 +18,10 @@ import { useResponse, type ReadEndpoint, type SkippableArgs } from './useRespons
  * useFetch(getPortfolioColumns, portfolio === initial ? null : { portfolio });
  * ```
  */
-export function useFetch<E extends ReadEndpoint>(endpoint: E, ...args: SkippableArgs<ArgsOf<E>>): Promise<ResponseData<E> | undefined> | undefined;
+export function useFetch<E extends ReadEndpoint>(
+  endpoint: E,
+  ...args: SkippableArgs<ArgsOf<E>>
+): Promise<ResponseData<E> | undefined> | undefined;
 export function useFetch(endpoint: EndpointLike, ...args: unknown[]): Promise<unknown> | undefined {
   const cache = useCacheContext('useFetch');
   const { request, runtime } = useResponse(cache, 'useFetch', endpoint, args, sameDecision, true);

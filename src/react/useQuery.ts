@@ -30,7 +30,10 @@ export function useQuery<S>(queryable: S, ...args: unknown[]): Queried<S> | unde
     return unlessSliceChanged(cache, state => reads.query(state, queryable, args, key) as Queried<S> | undefined);
   }, [cache, queryable, key]);
   const runtime = internalsOf(cache).runtime(useStore());
-  const held = isSkipArgs(args) || typeof queryable !== 'object' && typeof queryable !== 'function' ? undefined : runtime.subscriptions.queryKey(queryable as object, key);
+  const held =
+    isSkipArgs(args) || (typeof queryable !== 'object' && typeof queryable !== 'function')
+      ? undefined
+      : runtime.subscriptions.queryKey(queryable as object, key);
   useHold(runtime, 'query', held, () => ({ target: queryable, args }));
   return useSelector(selector);
 }

@@ -17,7 +17,9 @@ import type { HeldKind, HeldRead } from '../store/Subscriptions.js';
 import type { RequestKeys, ResponseState } from '../store/selectors.js';
 
 /** Args whose params (`args[0]`) may be `null`, which skips the read and the fetch. */
-export type SkippableArgs<A> = A extends readonly [infer First, ...infer Rest] ? A | [First | null, ...Rest] : A | [null];
+export type SkippableArgs<A> = A extends readonly [infer First, ...infer Rest]
+  ? A | [First | null, ...Rest]
+  : A | [null];
 
 /** An endpoint the fetching hooks accept: a read (mutations have `sideEffect: true`; see MUTATION_IN_HOOK). */
 export type ReadEndpoint = EndpointLike & { sideEffect?: false };
@@ -69,15 +71,26 @@ export function useResponse(
   // keys are computed once per args, not once per store change.
   const memoKey = isSkipArgs(args) ? null : argsKey(args);
   const { keys, selector } = useMemo(() => {
-    const keys: RequestKeys | undefined = memoKey === null ? undefined : { request: endpoint.key(...args), memo: memoKey };
-    const read = (state: unknown): ResponseState => (keys ? reads.response(state, endpoint, args, keys) : cache.selectResponse(state, endpoint, null));
+    const keys: RequestKeys | undefined =
+      memoKey === null ? undefined : { request: endpoint.key(...args), memo: memoKey };
+    const read = (state: unknown): ResponseState =>
+      keys ? reads.response(state, endpoint, args, keys) : cache.selectResponse(state, endpoint, null);
     return { keys, selector: unlessSliceChanged(cache, read) };
     // `args` is represented by its memo key.
   }, [cache, endpoint, memoKey]);
   const response = useSelector(selector, same);
   const runtime = reads.runtime(store);
   useHold(runtime, 'request', keys?.request, () => ({ target: endpoint, args }));
-  if (!keys) return { response, current: response, request: undefined, key: undefined, stored: false, settledInvalid: false, runtime };
+  if (!keys)
+    return {
+      response,
+      current: response,
+      request: undefined,
+      key: undefined,
+      stored: false,
+      settledInvalid: false,
+      runtime,
+    };
   // The decision reads the store again, at this render's time: the selection is only re-run on
   // store changes, and its equality ignores `expiresAt`, but expiry depends on the clock.
   // The read is memoized, so this costs a lookup.
@@ -89,14 +102,20 @@ export function useResponse(
   if (fetch && runtime.settledInvalid(key, slice.meta[key], current.expiryStatus === 'invalid')) {
     return { ...read, request: undefined, settledInvalid: true };
   }
-  const request = fetch && current.expiryStatus !== 'valid' ? (runtime.controller.fetch(endpoint, ...args) as FetchPromise<unknown>) : undefined;
+  const request =
+    fetch && current.expiryStatus !== 'valid'
+      ? (runtime.controller.fetch(endpoint, ...args) as FetchPromise<unknown>)
+      : undefined;
   if (request) runtime.watch(key, request);
   return { ...read, request, settledInvalid: false };
 }
 
 /** Registers a mounted reader of `key` with the store's runtime for as long as it is mounted. */
 export function useHold(runtime: StoreRuntime, kind: HeldKind, key: string | undefined, read: () => HeldRead): void {
-  useEffect(() => (key === undefined ? undefined : runtime.subscriptions.retain(kind, key, read())), [runtime, kind, key]);
+  useEffect(
+    () => (key === undefined ? undefined : runtime.subscriptions.retain(kind, key, read())),
+    [runtime, kind, key],
+  );
 }
 
 /**

@@ -22,7 +22,10 @@ import { useResponse, type ReadEndpoint, type SkippableArgs } from './useRespons
  * ```
  */
 export function useSuspense<E extends ReadEndpoint>(endpoint: E, ...args: ArgsOf<E>): ResponseData<E>;
-export function useSuspense<E extends ReadEndpoint>(endpoint: E, ...args: SkippableArgs<ArgsOf<E>>): ResponseData<E> | undefined;
+export function useSuspense<E extends ReadEndpoint>(
+  endpoint: E,
+  ...args: SkippableArgs<ArgsOf<E>>
+): ResponseData<E> | undefined;
 export function useSuspense(endpoint: EndpointLike, ...args: unknown[]): unknown {
   const cache = useCacheContext('useSuspense');
   const read = useResponse(cache, 'useSuspense', endpoint, args, sameOutcome, true);
@@ -37,7 +40,7 @@ export function useSuspense(endpoint: EndpointLike, ...args: unknown[]): unknown
         setupError(
           ErrorCode.STILL_INVALID,
           `useSuspense fetched ${read.key}, and its response still reads as invalid, so suspending again would request it again without end.`,
-          'Check what the response normalizes to (a root entity kept deleted by a newer delete cannot be shown) and the endpoint\'s expiry lengths. controller.invalidate(endpoint, ...args) lets it fetch again.',
+          "Check what the response normalizes to (a root entity kept deleted by a newer delete cannot be shown) and the endpoint's expiry lengths. controller.invalidate(endpoint, ...args) lets it fetch again.",
         )
       );
     }

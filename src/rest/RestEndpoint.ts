@@ -38,13 +38,14 @@ type SearchOf<O> = O extends { searchParams: infer S extends object } ? S : unkn
 type BodyOf<O> = O extends { body: infer B } ? B : unknown;
 type IsMutation<O> = O extends { method: 'POST' | 'PUT' | 'PATCH' | 'DELETE' } ? true : false;
 /** `sideEffect`'s type: `true` for a mutation method, `false` for a read (or no method), `boolean` for a wider method type. */
-type SideEffectOf<O> = IsMutation<O> extends true
-  ? true
-  : O extends { method: infer M }
-    ? [M] extends [undefined | 'GET' | 'HEAD' | 'OPTIONS']
-      ? false
-      : boolean
-    : false;
+type SideEffectOf<O> =
+  IsMutation<O> extends true
+    ? true
+    : O extends { method: infer M }
+      ? [M] extends [undefined | 'GET' | 'HEAD' | 'OPTIONS']
+        ? false
+        : boolean
+      : false;
 
 /** The params object an endpoint takes: its path params and its search params. */
 export type RestParams<O extends RestEndpointOptions> = PathParams<O['path']> &

@@ -18,6 +18,7 @@ import {
   type NonFilterArgumentKeys,
 } from './collectionKey.js';
 import { CollectionOp, type CollectionOpName } from './CollectionOp.js';
+import { checkShape, memberKeyOf, polymorphicKey } from './collectionMember.js';
 import { isEntityClass, type EntityClass } from './Entity.js';
 import { memberOf, normalizeArray } from './plainArray.js';
 import { uniqueRefs } from './refs.js';
@@ -53,7 +54,9 @@ const listPolicy: RowPolicy = {
  * ```
  * @see docs/Collection.md
  */
-export class Collection<S extends readonly [unknown] | Values<any> = readonly [unknown] | Values<any>> implements SchemaConstruct {
+export class Collection<
+  S extends readonly [unknown] | Values<any> = readonly [unknown] | Values<any>,
+> implements SchemaConstruct {
   readonly kind = 'Collection' as const;
   readonly schema: S;
   /** The table every collection over the same member shares: `[Post]`, or `{Post}` for a map. */
@@ -87,10 +90,12 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
     }
     this.member = this.isValues ? (schema as Values).schema : memberOf(schema as readonly unknown[]);
     const poly = this.isValues ? (schema as Values).poly : undefined;
-    const memberKey = poly && !poly.isSingle ? polymorphicKey(poly.members) : memberKeyOf(this.isValues ? poly!.single : this.member);
+    const memberKey =
+      poly && !poly.isSingle ? polymorphicKey(poly.members) : memberKeyOf(this.isValues ? poly!.single : this.member);
     this.key = this.isValues ? `{${memberKey}}` : `[${memberKey}]`;
     const single = poly ? (poly.isSingle ? poly.single : undefined) : this.member;
-    this.readOwner = typeof single === 'object' || typeof single === 'function' ? (single as object) : (schema as object);
+    this.readOwner =
+      typeof single === 'object' || typeof single === 'function' ? (single as object) : (schema as object);
     this.rootInput = this.isValues ? 'object' : 'list';
     this.argsKeyFn = options.argsKey ?? defaultArgsKey;
     this.nestKeyFn = options.nestKey;
@@ -149,7 +154,12 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
   /** @internal The stored row's members, memoized against the row (so nested and top-level reads share it). */
   denormalize(input: unknown, delegate: DenormalizeDelegate): unknown {
     if (typeof input !== 'string') return input;
-    return delegate.entity(this.key, input, (row, hold) => this.denormalizeMembers(row, hold, delegate), this.readOwner);
+    return delegate.entity(
+      this.key,
+      input,
+      (row, hold) => this.denormalizeMembers(row, hold, delegate),
+      this.readOwner,
+    );
   }
 
   /** @internal Readable whenever the row for these args exists, an empty list included. */
@@ -162,12 +172,16 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
 
   /** @internal An item's ref, as the list stores it. */
   normalizeMember(item: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
-    return this.isValues ? (this.schema as Values).poly.normalizeValue(item, parent, key, delegate) : delegate.visit(this.member, item, parent, key);
+    return this.isValues
+      ? (this.schema as Values).poly.normalizeValue(item, parent, key, delegate)
+      : delegate.visit(this.member, item, parent, key);
   }
 
   /** @internal */
   denormalizeMember(ref: unknown, delegate: DenormalizeDelegate): unknown {
-    return this.isValues ? (this.schema as Values).poly.denormalizeValue(ref, delegate) : delegate.unvisit(this.member, ref);
+    return this.isValues
+      ? (this.schema as Values).poly.denormalizeValue(ref, delegate)
+      : delegate.unvisit(this.member, ref);
   }
 
   /** @internal The entity class an item would be stored as (for `move`), if it can be told. */
@@ -185,7 +199,12 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
     return undefined;
   }
 
-  private normalizeMembers(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): object {
+  private normalizeMembers(
+    input: unknown,
+    parent: unknown,
+    key: string | undefined,
+    delegate: NormalizeDelegate,
+  ): object {
     if (this.isValues) {
       checkShape(this, input, false, key);
       return (this.schema as Values).normalize(input, parent, key, delegate) as object;
@@ -244,7 +263,9 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
 }
 
 function pkOf(pkObject: unknown): string | undefined {
-  return typeof pkObject === 'object' && pkObject !== null && !Array.isArray(pkObject) ? serializePk(pkObject) : undefined;
+  return typeof pkObject === 'object' && pkObject !== null && !Array.isArray(pkObject)
+    ? serializePk(pkObject)
+    : undefined;
 }
 
 /**
@@ -260,41 +281,4 @@ function defaultArgsKey(...args: unknown[]): object {
   const params = args[0];
   if (params === undefined || params === null) return {};
   return typeof params === 'object' && !Array.isArray(params) ? { ...params } : (params as object);
-}
-
-/** The member part of a table key (docs/store.md): the entity key, or a Union's keys joined by `;`. */
-function memberKeyOf(schema: unknown): string {
-  if (isEntityClass(schema)) return schema.key;
-  if (schema instanceof Union) return polymorphicKey(schema.poly.members);
-  const tableKey = (schema as { collectionMemberKey?: unknown } | null)?.collectionMemberKey;
-  if (typeof tableKey === 'string') return tableKey;
-  throw setupError(
-    ErrorCode.INVALID_SCHEMA,
-    `A Collection holds entities (or a Union of them); received ${describe(schema)} as its member.`,
-    'Write new Collection([Post]), new Collection([new Union({ ... }, attribute)]) or new Collection(new Values(Post)).',
-  );
-}
-
-function polymorphicKey(members: Readonly<Record<string, unknown>> | undefined): string {
-  const classes = Object.values(members ?? {});
-  if (classes.length > 0 && classes.every(isEntityClass)) return classes.map(cls => cls.key).join(';');
-  throw setupError(
-    ErrorCode.INVALID_SCHEMA,
-    `A polymorphic Collection member must map names to Entity classes; received ${describe(members)}.`,
-    "Write new Union({ users: User, groups: Group }, 'type').",
-  );
-}
-
-/** Bad input: a list collection takes an array, a map collection an object. */
-function checkShape(collection: Collection<any>, input: unknown, list: boolean, key: string | undefined): void {
-  const isObject = typeof input === 'object' && input !== null;
-  if (list ? Array.isArray(input) : isObject && !Array.isArray(input)) return;
-  const where = key === undefined ? '' : ` at "${key}"`;
-  throw inputError(
-    ErrorCode.UNEXPECTED_INPUT,
-    `Collection ${collection.key}${where} expected ${list ? 'an array' : 'an object keyed by id'}, but received ${describe(input)}.`,
-    list && isObject
-      ? 'If the list sits inside the response (e.g. { results: [...] }), describe that: { results: collection }.'
-      : 'Check that the schema matches the response.',
-  );
 }

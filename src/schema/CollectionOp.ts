@@ -6,13 +6,7 @@
 
 import { describe, ErrorCode, inputError } from '../shared/errors.js';
 import { copyOwn, setOwn } from '../shared/dict.js';
-import type {
-  DenormalizeDelegate,
-  NormalizeDelegate,
-  RootInput,
-  RowPolicy,
-  SchemaConstruct,
-} from './contract.js';
+import type { DenormalizeDelegate, NormalizeDelegate, RootInput, RowPolicy, SchemaConstruct } from './contract.js';
 import { hasNoDefinedKeys, parsePk, pkMatches } from './collectionKey.js';
 import type { Collection } from './Collection.js';
 import type { Values } from './Values.js';
@@ -67,7 +61,11 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
   normalize(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
     if (this.op === 'assign') return this.assign(input, delegate);
     const refs =
-      this.op === 'move' ? this.move(input, delegate) : this.op === 'remove' ? this.remove(input, delegate) : this.add(input, delegate, this.op === 'push');
+      this.op === 'move'
+        ? this.move(input, delegate)
+        : this.op === 'remove'
+          ? this.remove(input, delegate)
+          : this.add(input, delegate, this.op === 'push');
     // A single item gives its own ref, a list the list of refs: each reads back in the shape it was sent.
     return Array.isArray(input) ? refs : refs[0];
   }
@@ -97,14 +95,18 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
       if (!Array.isArray(row)) return;
       // A list never holds a ref twice: an item a refetch listed already keeps its place.
       const fresh = refsNotIn(row, refs);
-      if (fresh.length > 0) delegate.setRow(this.collection.key, rowKey, atEnd ? [...row, ...fresh] : [...fresh, ...row], deltaPolicy);
+      if (fresh.length > 0)
+        delegate.setRow(this.collection.key, rowKey, atEnd ? [...row, ...fresh] : [...fresh, ...row], deltaPolicy);
     });
     return refs;
   }
 
   private assign(input: unknown, delegate: NormalizeDelegate): Record<string, unknown> {
     // `.assign` exists only on Values collections, whose schema normalizes the map as a response would.
-    const refs = (this.collection.schema as Values).normalize(input, undefined, undefined, delegate) as Record<string, unknown>;
+    const refs = (this.collection.schema as Values).normalize(input, undefined, undefined, delegate) as Record<
+      string,
+      unknown
+    >;
     const keys = Object.keys(refs);
     if (keys.length === 0) return refs;
     this.eachRow(delegate, sourcesOf(delegate.args), (rowKey, row) => {
@@ -117,7 +119,9 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
   }
 
   private remove(input: unknown, delegate: NormalizeDelegate): unknown[] {
-    const refs = itemsOf(input, this.op).map(item => this.collection.normalizeMember(item, undefined, undefined, delegate));
+    const refs = itemsOf(input, this.op).map(item =>
+      this.collection.normalizeMember(item, undefined, undefined, delegate),
+    );
     // A remove without params reaches every list of the table.
     const sources = hasNoDefinedKeys(delegate.args[0]) ? undefined : sourcesOf(delegate.args);
     this.eachRow(delegate, sources, (rowKey, row) => {
@@ -150,7 +154,10 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
       refs.push(ref);
       const incoming = this.collection.isValues ? body : { ...asObject(body), ...processed };
       const oldSources = existing ? [{ ...asObject(params), ...existing }, existing] : undefined;
-      const newSources = [{ ...asObject(params), ...asObject(incoming) }, { ...existing, ...asObject(incoming) }];
+      const newSources = [
+        { ...asObject(params), ...asObject(incoming) },
+        { ...existing, ...asObject(incoming) },
+      ];
       this.eachRow(delegate, undefined, (rowKey, row, pkObject) => {
         const wasIn = oldSources !== undefined && pkMatches(pkObject, oldSources, this.collection.isNonFilter);
         const isIn = pkMatches(pkObject, newSources, this.collection.isNonFilter);

@@ -4,13 +4,7 @@
  */
 
 import type { WriteMeta } from '../shared/patch.js';
-import type {
-  DenormalizeDelegate,
-  NormalizeDelegate,
-  QueryDelegate,
-  RootInput,
-  Row,
-} from './contract.js';
+import type { DenormalizeDelegate, NormalizeDelegate, QueryDelegate, RootInput, Row } from './contract.js';
 import { denormalizeEntity } from './entityDenormalize.js';
 import { entityInfo } from './entityInfo.js';
 import { lookupIndex } from './entityIndexes.js';
@@ -56,7 +50,12 @@ export abstract class Entity {
   }
 
   /** Turns the raw input into the object to store; return `undefined` to delete the entity. */
-  static process(input: object, parent: unknown, key: string | undefined, args: readonly unknown[]): object | undefined {
+  static process(
+    input: object,
+    parent: unknown,
+    key: string | undefined,
+    args: readonly unknown[],
+  ): object | undefined {
     return { ...input };
   }
 
@@ -91,7 +90,14 @@ export abstract class Entity {
 
   /** @internal The walk contract (schema/contract.ts). */
   static normalize(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
-    return normalizeEntity(this as unknown as EntityClass, infoOf(this as unknown as EntityClass), input, parent, key, delegate);
+    return normalizeEntity(
+      this as unknown as EntityClass,
+      infoOf(this as unknown as EntityClass),
+      input,
+      parent,
+      key,
+      delegate,
+    );
   }
 
   /** @internal */

@@ -65,7 +65,12 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
 
   constructor(options: ScalarOptions) {
     const { lens, key, entity } = (options ?? {}) as Partial<ScalarOptions>;
-    if (typeof lens !== 'function' || typeof key !== 'string' || key === '' || (entity !== undefined && !isEntityClass(entity))) {
+    if (
+      typeof lens !== 'function' ||
+      typeof key !== 'string' ||
+      key === '' ||
+      (entity !== undefined && !isEntityClass(entity))
+    ) {
       throw setupError(
         ErrorCode.INVALID_SCHEMA,
         `new Scalar() needs { lens: function, key: non-empty string, entity?: Entity class }; received ${describe(options)}.`,
@@ -85,7 +90,13 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
    * the bound entity's pk of the item. Override it when the item names its entity differently.
    */
   entityPk(input: object, parent: unknown, key: string | undefined, args: readonly unknown[]): unknown {
-    if (key !== undefined && parent !== null && typeof parent === 'object' && (parent as Record<string, unknown>)[key] === input) return key;
+    if (
+      key !== undefined &&
+      parent !== null &&
+      typeof parent === 'object' &&
+      (parent as Record<string, unknown>)[key] === input
+    )
+      return key;
     return this.entity!.pk(input, parent, key, args);
   }
 
@@ -93,7 +104,8 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
   normalize(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
     const entity = delegate.parentEntity();
     if (entity !== undefined) {
-      if (parent === entity.row && key !== undefined && entity.fields?.[key] === this) return this.normalizeField(input, entity.table, entity.key, key, delegate);
+      if (parent === entity.row && key !== undefined && entity.fields?.[key] === this)
+        return this.normalizeField(input, entity.table, entity.key, key, delegate);
       throw setupError(
         ErrorCode.INVALID_SCHEMA,
         `${this.key} sits inside ${entity.table}.schema below a direct field${key === undefined ? '' : ` (at "${key}")`}; only direct entity fields can be Scalars.`,
@@ -116,7 +128,13 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
    * @internal An entity field. `stored` is the row's tuple, `undefined` when the row
    * lacks the field (read as the tuple it would hold), or a raw value kept from older data.
    */
-  denormalizeField(stored: unknown, rowKey: string, field: string, entityKey: string, delegate: DenormalizeDelegate): unknown {
+  denormalizeField(
+    stored: unknown,
+    rowKey: string,
+    field: string,
+    entityKey: string,
+    delegate: DenormalizeDelegate,
+  ): unknown {
     let pk = rowKey;
     let cellField = field;
     let cellEntity = entityKey;
@@ -147,7 +165,13 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
   }
 
   /** An entity field: the value goes to the cell of the parent entity's row; the row keeps a tuple. */
-  private normalizeField(value: unknown, entityKey: string, rowKey: string, field: string, delegate: NormalizeDelegate): unknown {
+  private normalizeField(
+    value: unknown,
+    entityKey: string,
+    rowKey: string,
+    field: string,
+    delegate: NormalizeDelegate,
+  ): unknown {
     const lens = this.checkedLens(delegate.args);
     const cell: Record<string, unknown> = {};
     setOwn(cell, field, value);

@@ -2,12 +2,7 @@
 
 import { describe, ErrorCode, inputError } from '../shared/errors.js';
 import { setOwn } from '../shared/dict.js';
-import type {
-  DenormalizeDelegate,
-  NormalizeDelegate,
-  RootInput,
-  SchemaConstruct,
-} from './contract.js';
+import type { DenormalizeDelegate, NormalizeDelegate, RootInput, SchemaConstruct } from './contract.js';
 import { readMap } from './members.js';
 import { Polymorphic, type SchemaAttribute } from './polymorphic.js';
 
@@ -38,7 +33,9 @@ export class Values<S = unknown> implements SchemaConstruct {
       throw inputError(
         ErrorCode.UNEXPECTED_INPUT,
         `Values expected an object keyed by id, but received ${describe(input)}.`,
-        Array.isArray(input) ? 'For a list, use [Schema] instead of new Values(Schema).' : 'Check that the schema matches the response.',
+        Array.isArray(input)
+          ? 'For a list, use [Schema] instead of new Values(Schema).'
+          : 'Check that the schema matches the response.',
       );
     }
     const map = input as Record<string, unknown>;

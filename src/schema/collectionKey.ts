@@ -38,7 +38,8 @@ function canonical(value: unknown): unknown {
       return String(value);
     case 'object': {
       if (value === null) return null;
-      if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return canonical((value as { toJSON(): unknown }).toJSON());
+      if (typeof (value as { toJSON?: unknown }).toJSON === 'function')
+        return canonical((value as { toJSON(): unknown }).toJSON());
       if (Array.isArray(value)) return value.map(item => canonical(item) ?? null);
       const out: Record<string, unknown> = Object.create(null);
       for (const key of Object.keys(value).sort()) {
@@ -62,7 +63,8 @@ function serialize(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(serialize).join(',')}]`;
   // Keys are written in sorted order explicitly: JSON.stringify would put integer-like keys first.
   const parts: string[] = [];
-  for (const key of Object.keys(value).sort()) parts.push(`${JSON.stringify(key)}:${serialize((value as Record<string, unknown>)[key])}`);
+  for (const key of Object.keys(value).sort())
+    parts.push(`${JSON.stringify(key)}:${serialize((value as Record<string, unknown>)[key])}`);
   return `{${parts.join(',')}}`;
 }
 
@@ -82,7 +84,8 @@ export function parsePk(rowKey: string): Record<string, unknown> | undefined {
     pkObject = null;
     try {
       const value: unknown = JSON.parse(rowKey);
-      if (typeof value === 'object' && value !== null && !Array.isArray(value)) pkObject = value as Record<string, unknown>;
+      if (typeof value === 'object' && value !== null && !Array.isArray(value))
+        pkObject = value as Record<string, unknown>;
     } catch {
       // Not a key this module wrote: it matches nothing.
     }

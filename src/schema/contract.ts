@@ -48,7 +48,13 @@ export interface NormalizeDelegate {
    * Enters an entity: records `input` for cycle detection, checks the nesting depth, and makes
    * `row` (the object its fields are normalized into) the parent entity of nested visits.
    */
-  enterEntity(input: object, table: string, ref: string, row: object, fields: Readonly<Record<string, unknown>> | undefined): void;
+  enterEntity(
+    input: object,
+    table: string,
+    ref: string,
+    row: object,
+    fields: Readonly<Record<string, unknown>> | undefined,
+  ): void;
   leaveEntity(): void;
   /** The nearest enclosing entity of the walk, if any (a Scalar field writes to its cell). */
   parentEntity(): EntityFrame | undefined;
@@ -80,7 +86,12 @@ export interface DenormalizeDelegate {
    * (the Entity class or construct reading the row): two classes sharing a table never share an
    * object, and each read builds an instance of the class asked for.
    */
-  entity(table: string, key: string, build: (row: object, hold: (value: object) => void) => unknown, owner: object): unknown;
+  entity(
+    table: string,
+    key: string,
+    build: (row: object, hold: (value: object) => void) => unknown,
+    owner: object,
+  ): unknown;
   /** A whole table (tracked as a dependency of the read), or `undefined` when it does not exist. */
   table(table: string): Dict<Row> | undefined;
   /** The stored row, tracked as a dependency of the value being built. */

@@ -33,7 +33,8 @@ function isInlineEntity(input: unknown): input is object {
  */
 function readInline(cls: EntityClass, info: EntityInfo, input: object, delegate: DenormalizeDelegate): unknown {
   const pk = cls.pk(input, undefined, undefined, delegate.args);
-  if (isUsablePk(pk) && delegate.row(cls.key, String(pk)) !== undefined) return denormalizeEntity(cls, info, pk, delegate);
+  if (isUsablePk(pk) && delegate.row(cls.key, String(pk)) !== undefined)
+    return denormalizeEntity(cls, info, pk, delegate);
   return buildInstance(cls, info, isUsablePk(pk) ? String(pk) : '', input, delegate, () => {});
 }
 
@@ -79,7 +80,13 @@ function buildInstance(
  * Row fields are data: assignment is used where it cannot reach a prototype setter or getter
  * (own initialised fields, names the prototype lacks), property definition elsewhere (docs/architecture.md).
  */
-function defineField(instance: Record<string, unknown>, info: EntityInfo, proto: object, field: string, value: unknown): void {
+function defineField(
+  instance: Record<string, unknown>,
+  info: EntityInfo,
+  proto: object,
+  field: string,
+  value: unknown,
+): void {
   if (info.defaultKeys.has(field) || (field !== '__proto__' && !(field in proto))) {
     instance[field] = value;
   } else {
@@ -88,10 +95,20 @@ function defineField(instance: Record<string, unknown>, info: EntityInfo, proto:
 }
 
 interface ScalarField {
-  denormalizeField(stored: unknown, rowKey: string, field: string, entityKey: string, delegate: DenormalizeDelegate): unknown;
+  denormalizeField(
+    stored: unknown,
+    rowKey: string,
+    field: string,
+    entityKey: string,
+    delegate: DenormalizeDelegate,
+  ): unknown;
 }
 
 /** Scalars are recognized by shape, which keeps this module free of an import cycle. */
 function isScalarField(schema: unknown): schema is ScalarField {
-  return typeof schema === 'object' && schema !== null && typeof (schema as Partial<ScalarField>).denormalizeField === 'function';
+  return (
+    typeof schema === 'object' &&
+    schema !== null &&
+    typeof (schema as Partial<ScalarField>).denormalizeField === 'function'
+  );
 }

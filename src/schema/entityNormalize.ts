@@ -107,7 +107,10 @@ function checkedMergePolicy(cls: EntityClass): RowPolicy {
   policy = {
     merge(existing, incoming) {
       const merged: unknown = cls.merge(existing, incoming);
-      const proto = typeof merged === 'object' && merged !== null && !Array.isArray(merged) ? Object.getPrototypeOf(merged) : undefined;
+      const proto =
+        typeof merged === 'object' && merged !== null && !Array.isArray(merged)
+          ? Object.getPrototypeOf(merged)
+          : undefined;
       if (proto === Object.prototype || proto === null) return merged as object;
       throw inputError(
         ErrorCode.UNEXPECTED_INPUT,
@@ -115,7 +118,8 @@ function checkedMergePolicy(cls: EntityClass): RowPolicy {
         `Return a plain object from ${cls.key}.merge(), e.g. { ...existing, ...incoming }; reads build the ${cls.key} instance.`,
       );
     },
-    shouldReorder: (existingMeta, incomingMeta, existing, incoming) => cls.shouldReorder(existingMeta, incomingMeta, existing, incoming),
+    shouldReorder: (existingMeta, incomingMeta, existing, incoming) =>
+      cls.shouldReorder(existingMeta, incomingMeta, existing, incoming),
   };
   mergePolicies.set(cls, policy);
   return policy;

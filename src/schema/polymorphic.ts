@@ -56,7 +56,9 @@ export class Polymorphic {
   attributeOf(value: unknown, parent: unknown, key: string | undefined): unknown {
     const attribute = this.attribute;
     if (typeof attribute === 'function') return attribute(value, parent, key);
-    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[attribute as string] : undefined;
+    return typeof value === 'object' && value !== null
+      ? (value as Record<string, unknown>)[attribute as string]
+      : undefined;
   }
 
   memberSchema(name: unknown): unknown {
@@ -103,7 +105,8 @@ export class Polymorphic {
     if (isDevelopment()) {
       // Development only: the attribute may be user code, and this runs for every raw member read.
       const name = this.attributeOf(ref, undefined, undefined);
-      if (this.memberSchema(name) === undefined) warnOnce(`A polymorphic item of unknown type ${describe(name)} is returned as raw data.`);
+      if (this.memberSchema(name) === undefined)
+        warnOnce(`A polymorphic item of unknown type ${describe(name)} is returned as raw data.`);
     }
     return ref;
   }

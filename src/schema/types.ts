@@ -17,7 +17,11 @@ type EntityCtor = abstract new (...args: any[]) => Entity;
 type InstanceOf<C> = C extends abstract new (...args: any[]) => infer I ? I : never;
 
 /** The members of a polymorphic definition: one class, or a map of them. */
-type MembersOf<S> = S extends EntityCtor ? InstanceOf<S> : S extends Record<string, unknown> ? InstanceOf<S[keyof S]> : never;
+type MembersOf<S> = S extends EntityCtor
+  ? InstanceOf<S>
+  : S extends Record<string, unknown>
+    ? InstanceOf<S[keyof S]>
+    : never;
 
 /**
  * What a read of `S` without a stored response returns (`selectQuery`, a Query's input): as
@@ -25,14 +29,22 @@ type MembersOf<S> = S extends EntityCtor ? InstanceOf<S> : S extends Record<stri
  */
 export type Queried<S> = S extends { readonly kind: 'Scalar'; readonly __cell?: infer C }
   ? C[]
-  : S extends { readonly kind: string } | (abstract new (...args: any[]) => unknown) | readonly unknown[] | ((...args: any[]) => unknown)
+  : S extends
+        | { readonly kind: string }
+        | (abstract new (...args: any[]) => unknown)
+        | readonly unknown[]
+        | ((...args: any[]) => unknown)
     ? Denormalize<S>
     : S extends object
       ? { [K in keyof S]: Queried<S[K]> | undefined }
       : Denormalize<S>;
 
 /** One member of a Collection's schema (`[Post]` or `new Values(Post)`), as read. */
-type CollectionMember<C> = C extends readonly [infer M] ? Denormalize<M> : Denormalize<C> extends Record<string, infer X> ? X : never;
+type CollectionMember<C> = C extends readonly [infer M]
+  ? Denormalize<M>
+  : Denormalize<C> extends Record<string, infer X>
+    ? X
+    : never;
 
 /** The value a read of schema `S` returns. */
 export type Denormalize<S> = S extends EntityCtor
@@ -46,32 +58,36 @@ export type Denormalize<S> = S extends EntityCtor
       : S extends { readonly kind: 'All'; readonly schema: infer A }
         ? MembersOf<A>[]
         : S extends { readonly kind: 'Collection'; readonly schema: infer C }
-          ? C extends readonly [unknown] ? CollectionMember<C>[] : Record<string, CollectionMember<C>>
-        : S extends { readonly kind: 'CollectionOp'; readonly op: infer O; readonly schema: infer C }
-          ? O extends 'assign' ? Record<string, CollectionMember<C>> : CollectionMember<C> | CollectionMember<C>[]
-        : S extends { readonly kind: 'Invalidate'; readonly schema: infer E }
-          ? Denormalize<E>
-          : S extends { readonly kind: 'Lazy'; readonly schema: infer L }
-            ? Normalize<L>
-            : S extends { readonly kind: 'LazyQuery'; readonly schema: infer L }
-              ? Denormalize<L>
-              : S extends { readonly kind: 'Query'; readonly __result?: infer R }
-                ? R
-                : S extends { readonly kind: 'Scalar'; readonly __cell?: infer C }
-                  ? C
-                : S extends readonly [infer M]
-                  ? Denormalize<M>[]
-                  : S extends readonly (infer M)[]
-                    ? Denormalize<M>[]
-                    : S extends DateConstructor
-                      ? Date
-                      : S extends abstract new (value: any) => infer I
-                        ? I
-                        : S extends (value: any) => infer R
-                          ? R
-                          : S extends object
-                            ? { [K in keyof S]: Denormalize<S[K]> }
-                            : S;
+          ? C extends readonly [unknown]
+            ? CollectionMember<C>[]
+            : Record<string, CollectionMember<C>>
+          : S extends { readonly kind: 'CollectionOp'; readonly op: infer O; readonly schema: infer C }
+            ? O extends 'assign'
+              ? Record<string, CollectionMember<C>>
+              : CollectionMember<C> | CollectionMember<C>[]
+            : S extends { readonly kind: 'Invalidate'; readonly schema: infer E }
+              ? Denormalize<E>
+              : S extends { readonly kind: 'Lazy'; readonly schema: infer L }
+                ? Normalize<L>
+                : S extends { readonly kind: 'LazyQuery'; readonly schema: infer L }
+                  ? Denormalize<L>
+                  : S extends { readonly kind: 'Query'; readonly __result?: infer R }
+                    ? R
+                    : S extends { readonly kind: 'Scalar'; readonly __cell?: infer C }
+                      ? C
+                      : S extends readonly [infer M]
+                        ? Denormalize<M>[]
+                        : S extends readonly (infer M)[]
+                          ? Denormalize<M>[]
+                          : S extends DateConstructor
+                            ? Date
+                            : S extends abstract new (value: any) => infer I
+                              ? I
+                              : S extends (value: any) => infer R
+                                ? R
+                                : S extends object
+                                  ? { [K in keyof S]: Denormalize<S[K]> }
+                                  : S;
 
 /** The value stored for schema `S`: refs in place of entities. */
 export type Normalize<S> = S extends EntityCtor
@@ -84,24 +100,26 @@ export type Normalize<S> = S extends EntityCtor
         ? undefined
         : S extends { readonly kind: 'Collection' }
           ? string
-        : S extends { readonly kind: 'CollectionOp'; readonly op: infer O }
-          ? O extends 'assign' ? Record<string, unknown> : unknown
-        : S extends { readonly kind: 'Invalidate' }
-          ? string
-          : S extends { readonly kind: 'Lazy' | 'LazyQuery'; readonly schema: infer L }
-            ? Normalize<L>
-            : S extends { readonly kind: 'Query'; readonly schema: infer Q }
-              ? Normalize<Q>
-            : S extends { readonly kind: 'Scalar' }
+          : S extends { readonly kind: 'CollectionOp'; readonly op: infer O }
+            ? O extends 'assign'
+              ? Record<string, unknown>
+              : unknown
+            : S extends { readonly kind: 'Invalidate' }
               ? string
-            : S extends readonly [infer M]
-              ? Normalize<M>[]
-              : S extends readonly (infer M)[]
-                ? Normalize<M>[]
-                : S extends (...args: any[]) => unknown
-                  ? unknown
-                  : S extends object
-                    ? { [K in keyof S]: Normalize<S[K]> }
-                    : S;
+              : S extends { readonly kind: 'Lazy' | 'LazyQuery'; readonly schema: infer L }
+                ? Normalize<L>
+                : S extends { readonly kind: 'Query'; readonly schema: infer Q }
+                  ? Normalize<Q>
+                  : S extends { readonly kind: 'Scalar' }
+                    ? string
+                    : S extends readonly [infer M]
+                      ? Normalize<M>[]
+                      : S extends readonly (infer M)[]
+                        ? Normalize<M>[]
+                        : S extends (...args: any[]) => unknown
+                          ? unknown
+                          : S extends object
+                            ? { [K in keyof S]: Normalize<S[K]> }
+                            : S;
 
 export type { All, Collection, CollectionOp, Invalidate, Lazy, LazyQuery, Union, Values };

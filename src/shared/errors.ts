@@ -92,7 +92,12 @@ export function toErrorRecord(error: unknown): ErrorRecord {
 export function isErrorLike(value: unknown): value is Error {
   if (value instanceof Error) return true;
   const candidate = value as { name?: unknown; message?: unknown } | null;
-  return typeof candidate === 'object' && candidate !== null && typeof candidate.name === 'string' && typeof candidate.message === 'string';
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate.name === 'string' &&
+    typeof candidate.message === 'string'
+  );
 }
 
 /** Rebuilds an Error from a stored record. */

@@ -65,7 +65,8 @@ function sortKeys(value: unknown, depth: number): unknown {
   }
   if (depth >= ARGS_DEPTH_LIMIT) throw TOO_DEEP;
   // As JSON.stringify does: a Date (or anything with toJSON) counts as what it serializes to.
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return sortKeys((value as { toJSON(): unknown }).toJSON(), depth + 1);
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function')
+    return sortKeys((value as { toJSON(): unknown }).toJSON(), depth + 1);
   if (Array.isArray(value)) return value.map(item => (item === undefined ? null : sortKeys(item, depth + 1)));
   const sorted: Record<string, unknown> = Object.create(null);
   for (const key of Object.keys(value as object).sort()) {

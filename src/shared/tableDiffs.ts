@@ -35,7 +35,12 @@ function idOf(table: object): number {
 export function recordTableDiff(from: object, to: object, keys: readonly string[]): void {
   const before = diffs.get(from);
   const linked = before !== undefined && before.length < MAX_CHAIN;
-  diffs.set(to, { fromId: idOf(from), keys, previous: linked ? before : undefined, length: linked ? before.length + 1 : 1 });
+  diffs.set(to, {
+    fromId: idOf(from),
+    keys,
+    previous: linked ? before : undefined,
+    length: linked ? before.length + 1 : 1,
+  });
 }
 
 /**

@@ -36,15 +36,20 @@ export class Controller<P extends string = string> {
     this.cache.selectQuery(this.store.getState(), schema, ...args);
 
   /** `cache.selectResponse` on the current state. */
-  readonly getResponse = <E extends EndpointLike>(endpoint: E, ...args: ArgsOf<E> | [null]): ResponseState<ResponseData<E>> =>
-    this.cache.selectResponse(this.store.getState(), endpoint, ...args);
+  readonly getResponse = <E extends EndpointLike>(
+    endpoint: E,
+    ...args: ArgsOf<E> | [null]
+  ): ResponseState<ResponseData<E>> => this.cache.selectResponse(this.store.getState(), endpoint, ...args);
 
   /** Dispatches `cache.fetch`: the promise of the denormalized response, with `abort()`. */
   readonly fetch = <E extends EndpointLike>(endpoint: E, ...args: ArgsOf<E>): FetchPromise<ResponseData<E>> =>
     this.store.dispatch(this.cache.fetch(endpoint, ...args));
 
   /** Dispatches `cache.fetchIfStale`. */
-  readonly fetchIfStale = <E extends EndpointLike>(endpoint: E, ...args: ArgsOf<E>): FetchPromise<ResponseData<E>> | ResponseData<E> | undefined =>
+  readonly fetchIfStale = <E extends EndpointLike>(
+    endpoint: E,
+    ...args: ArgsOf<E>
+  ): FetchPromise<ResponseData<E>> | ResponseData<E> | undefined =>
     this.store.dispatch(this.cache.fetchIfStale(endpoint, ...args));
 
   readonly set = (schema: unknown, ...argsAndValue: [...args: unknown[], value: unknown]): void =>
@@ -53,7 +58,8 @@ export class Controller<P extends string = string> {
   readonly setResponse = (endpoint: EndpointLike, ...argsAndResponse: [...args: unknown[], response: unknown]): void =>
     this.store.dispatch(this.cache.setResponse(endpoint, ...argsAndResponse));
 
-  readonly resolve = (endpoint: EndpointLike, input: ResolveInput): void => this.store.dispatch(this.cache.resolve(endpoint, input));
+  readonly resolve = (endpoint: EndpointLike, input: ResolveInput): void =>
+    this.store.dispatch(this.cache.resolve(endpoint, input));
 
   readonly setError = (endpoint: EndpointLike, ...argsAndError: [...args: unknown[], error: unknown]): void =>
     this.store.dispatch(this.cache.setError(endpoint, ...argsAndError));

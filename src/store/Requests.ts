@@ -16,7 +16,10 @@ type Dispatch = (action: any) => unknown;
 
 export interface RequestHooks {
   /** Writes a settled request (the cache's `resolve` thunk), returning what was written. */
-  resolve(endpoint: EndpointLike, input: ResolveInput): (dispatch: Dispatch, getState: () => unknown) => Resolved | undefined;
+  resolve(
+    endpoint: EndpointLike,
+    input: ResolveInput,
+  ): (dispatch: Dispatch, getState: () => unknown) => Resolved | undefined;
   /** The stored result denormalized for args (what the promise resolves to). */
   data(rootState: unknown, endpoint: EndpointLike, args: readonly unknown[], result: unknown): unknown;
   /** The highest start stamp in the root state's slice (StartClock.ts). */
@@ -53,7 +56,12 @@ export class Requests {
     this.inFlight.delete(key);
   }
 
-  fetch(endpoint: EndpointLike, args: readonly unknown[], dispatch: Dispatch, getState: () => unknown): FetchPromise<unknown> {
+  fetch(
+    endpoint: EndpointLike,
+    args: readonly unknown[],
+    dispatch: Dispatch,
+    getState: () => unknown,
+  ): FetchPromise<unknown> {
     const run = runnerOf(endpoint);
     const key = endpoint.key(...args);
     const shared = !endpoint.sideEffect;

@@ -49,7 +49,8 @@ export class Subscriptions {
   held(kind: HeldKind): Array<[key: string, read: HeldRead]> {
     const prefix = `${kind}:`;
     const found: Array<[string, HeldRead]> = [];
-    for (const [id, entry] of this.entries) if (id.startsWith(prefix)) found.push([id.slice(prefix.length), entry.read]);
+    for (const [id, entry] of this.entries)
+      if (id.startsWith(prefix)) found.push([id.slice(prefix.length), entry.read]);
     return found;
   }
 

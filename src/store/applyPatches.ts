@@ -71,7 +71,8 @@ function checkPatch(patch: Patch): Patch['path'] {
     refuse(`a patch is ${describe(patch)}, not { op, path, value }`);
   }
   const { path, op } = patch;
-  for (const step of path) if (typeof step !== 'string' && typeof step !== 'number') refuse(`a patch path holds ${describe(step)}`);
+  for (const step of path)
+    if (typeof step !== 'string' && typeof step !== 'number') refuse(`a patch path holds ${describe(step)}`);
   if (path.length === 0) {
     if (op === 'remove') refuse('a patch removes the whole slice');
     return path;
@@ -92,9 +93,12 @@ function checkPatch(patch: Patch): Patch['path'] {
   const isMap = typeof value === 'object' && value !== null && !Array.isArray(value);
   const tables = name === 'entities' || name === 'entitiesMeta';
   if (path.length === 1) checkSliceShape({ ...emptySlice, [name as string]: value }, refuse);
-  else if (path.length === 2 && tables && !isMap) refuse(`a table (${String(name)}.${String(path[1])}) would become ${describe(value)}`);
-  else if (path.length === 2 && name === 'meta' && !isMap) refuse(`meta["${String(path[1])}"] would become ${describe(value)}`);
-  else if (path.length === 3 && name === 'entitiesMeta' && !isMap) refuse(`the meta of a row would become ${describe(value)}`);
+  else if (path.length === 2 && tables && !isMap)
+    refuse(`a table (${String(name)}.${String(path[1])}) would become ${describe(value)}`);
+  else if (path.length === 2 && name === 'meta' && !isMap)
+    refuse(`meta["${String(path[1])}"] would become ${describe(value)}`);
+  else if (path.length === 3 && name === 'entitiesMeta' && !isMap)
+    refuse(`the meta of a row would become ${describe(value)}`);
   else if (path.length === 3 && name === 'entities' && (typeof value !== 'object' || value === undefined)) {
     refuse(`a row (${String(path[1])} "${String(path[2])}") would become ${describe(value)}`);
   }
@@ -134,7 +138,8 @@ function applyOne(parent: Container, path: Patch['path'], patch: Patch): void {
   if (Array.isArray(parent)) {
     const index = key === '-' ? parent.length : Number(key);
     const limit = patch.op === 'add' ? parent.length : parent.length - 1;
-    if (!Number.isInteger(index) || index < 0 || index > limit) refuse(`a patch reaches index ${String(key)} of a list of ${parent.length}`);
+    if (!Number.isInteger(index) || index < 0 || index > limit)
+      refuse(`a patch reaches index ${String(key)} of a list of ${parent.length}`);
     if (patch.op === 'add') parent.splice(index, 0, patch.value);
     else if (patch.op === 'replace') parent[index] = patch.value;
     else parent.splice(index, 1);
@@ -145,7 +150,13 @@ function applyOne(parent: Container, path: Patch['path'], patch: Patch): void {
 }
 
 /** A copy of `value` this write may change (copied at most once per write, prototype kept). */
-function writable(value: unknown, copied: Set<object>, shallow: Set<object>, depth: number, path?: Patch['path']): object {
+function writable(
+  value: unknown,
+  copied: Set<object>,
+  shallow: Set<object>,
+  depth: number,
+  path?: Patch['path'],
+): object {
   if (typeof value !== 'object' || value === null) {
     refuse(`its path ${JSON.stringify(path?.slice(0, depth + 1))} passes through ${describe(value)}`);
   }

@@ -3,108 +3,34 @@
  * selectors of one normalized cache. See docs/getting-started.md.
  */
 
-import type { Middleware, Reducer, UnknownAction } from '@reduxjs/toolkit';
-import { describe, ErrorCode, isErrorLike, setupError } from '../shared/errors.js';
+import type { UnknownAction } from '@reduxjs/toolkit';
+import { isErrorLike } from '../shared/errors.js';
 import type { CacheState } from '../shared/state.js';
-import type { Denormalize, Queried } from '../schema/types.js';
 import { isSkipArgs } from '../shared/json.js';
 import { Reader } from '../memo/Reader.js';
+import { internals, type Cache, type CacheOptions } from './Cache.js';
 import { ActionTypes, writeAction, type WriteAction } from './actions.js';
 import { Controller, type StoreLike } from './Controller.js';
 import { MountCheck } from './mountCheck.js';
 import type { EndpointLike } from './endpoint.js';
 import { createMiddleware, createReducer, createSliceReader, thunk, type CacheThunk } from './reducer.js';
-import { Requests, type FetchPromise } from './Requests.js';
-import { Selectors, type RequestKeys, type ResponseState } from './selectors.js';
+import { Requests } from './Requests.js';
+import { Selectors } from './selectors.js';
 import { HighWater } from './StartClock.js';
 import { StoreRuntime } from './StoreRuntime.js';
-import { computeExpire, computeInvalidate, computeReset, computeResolve, computeSet, type ResolveInput, type Resolved } from './writes.js';
+import {
+  computeExpire,
+  computeInvalidate,
+  computeReset,
+  computeResolve,
+  computeSet,
+  type ResolveInput,
+  type Resolved,
+} from './writes.js';
 
-export interface CacheOptions<P extends string = 'cache'> {
-  /** Where the slice is mounted in the root state (default `'cache'`). */
-  reducerPath?: P;
-  /** Entity nesting deeper than this is rejected on write and left unresolved on read (default 64). */
-  maxEntityDepth?: number;
-  /** How many distinct args each schema's and endpoint's read memo keeps (default 100). */
-  argsCacheSize?: number;
-  /** How many lens views (one per lens value) of one entity or list the memo keeps (default 16). */
-  lensCacheSize?: number;
-}
-
+export type { ArgsOf, Cache, CacheInternals, CacheOptions, KeyFilter, ResponseData } from './Cache.js';
+export { internalsOf } from './Cache.js';
 export type { CacheThunk } from './reducer.js';
-
-type SchemaOf<E> = E extends { schema?: infer S } ? S : unknown;
-/** The args an endpoint takes, from its `key` (RestEndpoint: from its path and searchParams). */
-export type ArgsOf<E> = E extends { key(...args: infer A): string } ? A : unknown[];
-/** What an endpoint's response reads as: its schema denormalized, or the raw response without one. */
-export type ResponseData<E> = [SchemaOf<E>] extends [undefined] ? unknown : unknown extends SchemaOf<E> ? unknown : Denormalize<SchemaOf<E>>;
-
-/** Which stored requests `invalidateAll` and `expireAll` reach (default: all). */
-export interface KeyFilter {
-  testKey?(key: string): boolean;
-}
-
-export interface Cache<P extends string = 'cache'> {
-  readonly reducerPath: P;
-  readonly reducer: Reducer<CacheState>;
-  readonly middleware: Middleware;
-  /** Writes `value` (or `value(previous)`) by `schema`, without an endpoint. Throws on bad input. */
-  set<S>(schema: S, ...argsAndValue: [...args: unknown[], value: unknown]): CacheThunk;
-  /** Stores `response` for `endpoint` and args as if it had just been fetched. */
-  setResponse<E extends EndpointLike>(endpoint: E, ...argsAndResponse: [...args: unknown[], response: unknown]): CacheThunk;
-  /** The general write: a response (or error) for args, as fetched at `fetchedAt` (epoch ms). */
-  resolve<E extends EndpointLike>(endpoint: E, input: ResolveInput): CacheThunk;
-  /** Stores `error` as the request's error. */
-  setError<E extends EndpointLike>(endpoint: E, ...argsAndError: [...args: unknown[], error: unknown]): CacheThunk;
-  /** The denormalized value of `schema` for args, or `undefined` when it is not in the cache. */
-  selectQuery<S>(rootState: unknown, schema: S, ...args: unknown[]): Queried<S> | undefined;
-  /** An endpoint's stored response: data, expiry status and error. */
-  selectResponse<E extends EndpointLike>(rootState: unknown, endpoint: E, ...args: ArgsOf<E> | [null]): ResponseState<ResponseData<E>>;
-  /**
-   * Fetches and stores the response; resolves to it denormalized. Identical reads in flight share
-   * one request; `abort()` on the promise cancels it. Errors are stored, then rejected.
-   */
-  fetch<E extends EndpointLike>(endpoint: E, ...args: ArgsOf<E>): CacheThunk<FetchPromise<ResponseData<E>>>;
-  /** Fetches only when the stored response is missing, stale or invalid; else gives the data. */
-  fetchIfStale<E extends EndpointLike>(endpoint: E, ...args: ArgsOf<E>): CacheThunk<FetchPromise<ResponseData<E>> | ResponseData<E> | undefined>;
-  /** Drops the stored response for args: the next read is 'invalid' (fetch and suspend). */
-  invalidate<E extends EndpointLike>(endpoint: E, ...args: ArgsOf<E> | [null]): CacheThunk;
-  /** `invalidate` for every stored request whose key passes `testKey`. */
-  invalidateAll(filter?: KeyFilter): CacheThunk;
-  /** Makes every stored response whose key passes `testKey` stale: refetched, without suspense. */
-  expireAll(filter?: KeyFilter): CacheThunk;
-  /** Empties the cache; answers to requests started before are dropped. */
-  resetEntireStore(): CacheThunk;
-  /** A Controller bound to `store`, for code outside React (the same object per store). */
-  controller(store: StoreLike): Controller<P>;
-}
-
-/**
- * What lenscache/react needs beyond the public API: the slice, and reads with keys the hook
- * computed once per render instead of once per store change and subscriber. Not exported from
- * the package entry.
- */
-export interface CacheInternals {
-  slice(rootState: unknown): CacheState;
-  query(rootState: unknown, schema: unknown, args: readonly unknown[], memoKey: string): unknown;
-  response(rootState: unknown, endpoint: EndpointLike, args: readonly unknown[], keys: RequestKeys): ResponseState;
-  /** The store's runtime: requests, settled marks, the Controller, subscriptions. */
-  runtime(store: StoreLike): StoreRuntime;
-}
-const internals = new WeakMap<object, CacheInternals>();
-
-/** The internals of a cache made by createCache. */
-export function internalsOf(cache: Cache<string>): CacheInternals {
-  const found = internals.get(cache);
-  if (!found) {
-    throw setupError(
-      ErrorCode.CACHE_PROVIDER_MISSING,
-      `Expected a cache made by createCache(), but received ${describe(cache)}.`,
-      'Pass the object createCache() returned, e.g. <CacheProvider cache={cache}>.',
-    );
-  }
-  return found;
-}
 
 /**
  * Creates a cache: mount `reducer` at `reducerPath` and add `middleware`.
@@ -149,7 +75,10 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       if (resolved.record && isErrorLike(resolved.error)) selectors.errors.set(resolved.record, resolved.error);
       const type = input.error === undefined ? ActionTypes.resolve : ActionTypes.setError;
       const { patches, inversePatches } = resolved;
-      dispatchWrite(dispatch, writeAction(type, reducerPath, { patches, inversePatches }, { key: resolved.key, start: input.fetchedAt }));
+      dispatchWrite(
+        dispatch,
+        writeAction(type, reducerPath, { patches, inversePatches }, { key: resolved.key, start: input.fetchedAt }),
+      );
       return resolved;
     });
 
@@ -163,7 +92,8 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
     if (!runtime) {
       const requests = new Requests({
         resolve,
-        data: (rootState, endpoint, args, result) => selectors.denormalized(slice(rootState), endpoint.schema, args, result),
+        data: (rootState, endpoint, args, result) =>
+          selectors.denormalized(slice(rootState), endpoint.schema, args, result),
         highWater: rootState => highWater.of(slice(rootState)),
       });
       const metaOf = (key: string) => slice(store.getState()).meta[key];
@@ -183,7 +113,10 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       // A request already in flight started before the invalidation: the next fetch starts anew.
       for (const key of keys) requests.forget(key);
       const start = requests.stamp(getState());
-      dispatchWrite(dispatch, writeAction(ActionTypes.invalidate, reducerPath, computeInvalidate(state, keys, Date.now(), start), { start }));
+      dispatchWrite(
+        dispatch,
+        writeAction(ActionTypes.invalidate, reducerPath, computeInvalidate(state, keys, Date.now(), start), { start }),
+      );
     });
 
   const cache: Cache<P> = {
@@ -211,7 +144,10 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       const args = argsAndResponse.slice(0, -1);
       const response = argsAndResponse[argsAndResponse.length - 1];
       return thunk((dispatch, getState) =>
-        resolve(endpoint, { args, response, fetchedAt: requestsOf(getState, dispatch).stamp(getState()) })(dispatch, getState),
+        resolve(endpoint, { args, response, fetchedAt: requestsOf(getState, dispatch).stamp(getState()) })(
+          dispatch,
+          getState,
+        ),
       );
     },
     resolve,
@@ -219,7 +155,10 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       const args = argsAndError.slice(0, -1);
       const error = argsAndError[argsAndError.length - 1];
       return thunk((dispatch, getState) =>
-        resolve(endpoint, { args, error, fetchedAt: requestsOf(getState, dispatch).stamp(getState()) })(dispatch, getState),
+        resolve(endpoint, { args, error, fetchedAt: requestsOf(getState, dispatch).stamp(getState()) })(
+          dispatch,
+          getState,
+        ),
       ) as CacheThunk;
     },
     selectQuery(rootState, schema, ...args) {
@@ -229,23 +168,32 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       return selectors.response(slice(rootState), endpoint, args, Date.now()) as never;
     },
     fetch(endpoint, ...args) {
-      return thunk((dispatch, getState) => requestsOf(getState, dispatch).fetch(endpoint, args, dispatch, getState)) as never;
+      return thunk((dispatch, getState) =>
+        requestsOf(getState, dispatch).fetch(endpoint, args, dispatch, getState),
+      ) as never;
     },
     fetchIfStale(endpoint, ...args) {
       return thunk((dispatch, getState) => {
         const response = selectors.response(slice(getState()), endpoint, args, Date.now());
-        return response.expiryStatus === 'valid' ? response.data : requestsOf(getState, dispatch).fetch(endpoint, args, dispatch, getState);
+        return response.expiryStatus === 'valid'
+          ? response.data
+          : requestsOf(getState, dispatch).fetch(endpoint, args, dispatch, getState);
       }) as never;
     },
     invalidate(endpoint, ...args) {
       return invalidateKeys(() => (isSkipArgs(args) ? [] : [endpoint.key(...args)]));
     },
     invalidateAll({ testKey = () => true } = {}) {
-      return invalidateKeys(state => new Set([...Object.keys(state.endpoints), ...Object.keys(state.meta)].filter(key => testKey(key))));
+      return invalidateKeys(
+        state => new Set([...Object.keys(state.endpoints), ...Object.keys(state.meta)].filter(key => testKey(key))),
+      );
     },
     expireAll({ testKey = () => true } = {}) {
       return thunk((dispatch, getState) => {
-        dispatchWrite(dispatch, writeAction(ActionTypes.expireAll, reducerPath, computeExpire(slice(getState()), testKey)));
+        dispatchWrite(
+          dispatch,
+          writeAction(ActionTypes.expireAll, reducerPath, computeExpire(slice(getState()), testKey)),
+        );
       });
     },
     resetEntireStore() {
@@ -253,7 +201,10 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
         const runtime = runtimeOf({ getState, dispatch });
         runtime.reset();
         const start = runtime.requests.stamp(getState());
-        dispatchWrite(dispatch, writeAction(ActionTypes.reset, reducerPath, computeReset(slice(getState()), start), { start }));
+        dispatchWrite(
+          dispatch,
+          writeAction(ActionTypes.reset, reducerPath, computeReset(slice(getState()), start), { start }),
+        );
       });
     },
     controller(store) {
@@ -264,7 +215,8 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
     slice,
     runtime: runtimeOf,
     query: (rootState, schema, args, memoKey) => selectors.query(slice(rootState), schema, args, memoKey),
-    response: (rootState, endpoint, args, keys) => selectors.response(slice(rootState), endpoint, args, Date.now(), keys),
+    response: (rootState, endpoint, args, keys) =>
+      selectors.response(slice(rootState), endpoint, args, Date.now(), keys),
   });
   return cache;
 }

@@ -51,7 +51,9 @@ export function markLive(state: CacheState): CacheState {
 /** A value written at a map (path length 1) or a table (path length 2) position, made live. */
 export function toLiveMap(value: unknown, path: readonly (string | number)[]): unknown {
   if (path.length === 1 && MAP_NAMES.has(path[0] as string)) {
-    return TABLE_MAPS.has(path[0] as string) ? toDict(value, table => Object.freeze(freezeRows(toDict(table) as object))) : toDict(value);
+    return TABLE_MAPS.has(path[0] as string)
+      ? toDict(value, table => Object.freeze(freezeRows(toDict(table) as object)))
+      : toDict(value);
   }
   if (path.length === 2 && TABLE_MAPS.has(path[0] as string)) return toDict(value);
   return value;
@@ -70,7 +72,8 @@ function isLive(state: CacheState): boolean {
 }
 
 function toDict(value: unknown, mapValue: (item: unknown) => unknown = item => item): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.getPrototypeOf(value) === null) return value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.getPrototypeOf(value) === null)
+    return value;
   const dict: Record<string, unknown> = Object.create(null);
   for (const key of Object.keys(value)) dict[key] = mapValue((value as Record<string, unknown>)[key]);
   return dict;
@@ -93,17 +96,21 @@ function deepFreeze(value: unknown): void {
  * `lastReset`); otherwise `refuse` is called with what is wrong.
  */
 export function checkSliceShape(value: unknown, refuse: (what: string) => never): CacheState {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) refuse(`the slice would become ${describe(value)}`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    refuse(`the slice would become ${describe(value)}`);
   const slice = value as Record<string, unknown>;
   for (const name of MAP_NAMES) {
     const map = slice[name];
-    if (typeof map !== 'object' || map === null || Array.isArray(map)) refuse(`"${name}" would become ${describe(map)}`);
+    if (typeof map !== 'object' || map === null || Array.isArray(map))
+      refuse(`"${name}" would become ${describe(map)}`);
     if (!TABLE_MAPS.has(name)) continue;
     for (const key of Object.keys(map)) {
       const table = (map as Record<string, unknown>)[key];
-      if (typeof table !== 'object' || table === null || Array.isArray(table)) refuse(`the table ${name}.${key} would become ${describe(table)}`);
+      if (typeof table !== 'object' || table === null || Array.isArray(table))
+        refuse(`the table ${name}.${key} would become ${describe(table)}`);
     }
   }
-  if (typeof slice.lastReset !== 'number' || !Number.isFinite(slice.lastReset)) refuse(`lastReset would become ${describe(slice.lastReset)}`);
+  if (typeof slice.lastReset !== 'number' || !Number.isFinite(slice.lastReset))
+    refuse(`lastReset would become ${describe(slice.lastReset)}`);
   return value as CacheState;
 }

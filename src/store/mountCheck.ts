@@ -53,7 +53,11 @@ export class MountCheck {
     if (!this.mounted) return state;
     const maker = typeof state === 'object' && state !== null ? makers.get(state) : undefined;
     if (maker !== undefined && maker !== this) {
-      throw this.conflict('The slice at state.' + this.reducerPath + ' was made by the reducer of another cache with the same reducerPath');
+      throw this.conflict(
+        'The slice at state.' +
+          this.reducerPath +
+          ' was made by the reducer of another cache with the same reducerPath',
+      );
     }
     return state;
   }

@@ -59,7 +59,13 @@ export class Selectors {
   }
 
   /** `keys` are `endpoint.key(...args)` and `argsKey(args)`, for callers (the hooks) that computed them once already. */
-  response(state: CacheState, endpoint: EndpointLike, args: readonly unknown[], now: number, keys?: RequestKeys): ResponseState {
+  response(
+    state: CacheState,
+    endpoint: EndpointLike,
+    args: readonly unknown[],
+    now: number,
+    keys?: RequestKeys,
+  ): ResponseState {
     if (isSkipArgs(args)) return SKIPPED;
     const key = keys?.request ?? endpoint.key(...args);
     const meta = state.meta[key];
@@ -72,7 +78,10 @@ export class Selectors {
     // Computed once: the read memo and the response memo are both keyed by it.
     const memoKey = keys?.memo ?? argsKey(args);
     if (normalizes) {
-      read = stored !== undefined ? this.reader.result(state, schema, args, stored, memoKey) : this.reader.query(state, schema, args, memoKey);
+      read =
+        stored !== undefined
+          ? this.reader.result(state, schema, args, stored, memoKey)
+          : this.reader.query(state, schema, args, memoKey);
       data = read.value;
       if (stored === undefined) usable = isUsableKey(read.key);
     }

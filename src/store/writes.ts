@@ -11,7 +11,14 @@ import { normalize, type NormalizeOptions } from '../normalize/normalize.js';
 import { PatchList } from '../normalize/PatchList.js';
 import type { WritePayload } from './actions.js';
 import { initialState } from './initialState.js';
-import { DEFAULT_DATA_EXPIRY, DEFAULT_ERROR_EXPIRY, SET_EXPIRY, expiryTime, hasSchema, type EndpointLike } from './endpoint.js';
+import {
+  DEFAULT_DATA_EXPIRY,
+  DEFAULT_ERROR_EXPIRY,
+  SET_EXPIRY,
+  expiryTime,
+  hasSchema,
+  type EndpointLike,
+} from './endpoint.js';
 
 /** `cache.set`: rows only, no endpoint entry; throws on bad input. */
 export function computeSet(
@@ -66,7 +73,14 @@ export function computeResolve(
   if (error === undefined) {
     const expiresAt = expiryTime(now, endpoint.dataExpiryLength ?? DEFAULT_DATA_EXPIRY, 'dataExpiryLength');
     try {
-      const normalized = normalize(endpoint.schema, response, args, state, { fetchedAt, date: now, expiresAt }, options);
+      const normalized = normalize(
+        endpoint.schema,
+        response,
+        args,
+        state,
+        { fetchedAt, date: now, expiresAt },
+        options,
+      );
       const older = isOlder(state.meta[key], fetchedAt);
       const payload = older
         ? normalized
@@ -131,7 +145,8 @@ export function computeExpire(state: CacheState, testKey: (key: string) => boole
   const list = new PatchList();
   for (const key of Object.keys(state.meta)) {
     const previous = state.meta[key]!;
-    if (testKey(key) && previous.expiresAt !== 1 && !previous.invalidated) list.set(['meta', key], { ...previous, expiresAt: 1 }, previous);
+    if (testKey(key) && previous.expiresAt !== 1 && !previous.invalidated)
+      list.set(['meta', key], { ...previous, expiresAt: 1 }, previous);
   }
   return { patches: list.patches, inversePatches: list.inversePatches };
 }

@@ -1,0 +1,47 @@
+/** What a Collection holds: its member's table key part, and the shape a response must have. */
+
+import { describe, ErrorCode, inputError, setupError } from '../shared/errors.js';
+import { isEntityClass } from './Entity.js';
+import { Union } from './Union.js';
+
+/** The member part of a table key (docs/store.md): the entity key, or a Union's keys joined by `;`. */
+export function memberKeyOf(schema: unknown): string {
+  if (isEntityClass(schema)) return schema.key;
+  if (schema instanceof Union) return polymorphicKey(schema.poly.members);
+  const tableKey = (schema as { collectionMemberKey?: unknown } | null)?.collectionMemberKey;
+  if (typeof tableKey === 'string') return tableKey;
+  throw setupError(
+    ErrorCode.INVALID_SCHEMA,
+    `A Collection holds entities (or a Union of them); received ${describe(schema)} as its member.`,
+    'Write new Collection([Post]), new Collection([new Union({ ... }, attribute)]) or new Collection(new Values(Post)).',
+  );
+}
+
+export function polymorphicKey(members: Readonly<Record<string, unknown>> | undefined): string {
+  const classes = Object.values(members ?? {});
+  if (classes.length > 0 && classes.every(isEntityClass)) return classes.map(cls => cls.key).join(';');
+  throw setupError(
+    ErrorCode.INVALID_SCHEMA,
+    `A polymorphic Collection member must map names to Entity classes; received ${describe(members)}.`,
+    "Write new Union({ users: User, groups: Group }, 'type').",
+  );
+}
+
+/** Bad input: a list collection takes an array, a map collection an object. */
+export function checkShape(
+  collection: { readonly key: string },
+  input: unknown,
+  list: boolean,
+  key: string | undefined,
+): void {
+  const isObject = typeof input === 'object' && input !== null;
+  if (list ? Array.isArray(input) : isObject && !Array.isArray(input)) return;
+  const where = key === undefined ? '' : ` at "${key}"`;
+  throw inputError(
+    ErrorCode.UNEXPECTED_INPUT,
+    `Collection ${collection.key}${where} expected ${list ? 'an array' : 'an object keyed by id'}, but received ${describe(input)}.`,
+    list && isObject
+      ? 'If the list sits inside the response (e.g. { results: [...] }), describe that: { results: collection }.'
+      : 'Check that the schema matches the response.',
+  );
+}
