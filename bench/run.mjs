@@ -30,6 +30,7 @@ function cases(n) {
     ['write into an empty store', 'write', null, (lib, data) => lib.write(data)],
     ['same response again (populated store)', 'rewrite', null, (lib, data) => lib.rewrite(data)],
     ['cold read of the nested list', 'read', lib => lib.resetMemo(), lib => lib.read()],
+    ['denormalize without memo', 'denormalize', lib => lib.resetMemo?.(), lib => lib.denormalize()],
     ['first read after an identical refetch', 'read', (lib, data) => lib.rewrite(data), lib => lib.read()],
     ['memoized read, unchanged store', 'read', null, lib => lib.read()],
     [
@@ -99,6 +100,8 @@ function checkContent(n, response) {
     const adapter = lib.create();
     prepare(adapter, response, n, false);
     deepStrictEqual(plain(adapter.read()), expected, `${lib.name} read back different content`);
+    if (adapter.denormalize)
+      deepStrictEqual(plain(adapter.denormalize()), expected, `${lib.name}: denormalize differs`);
     if (adapter.sorted)
       deepStrictEqual(plain(adapter.sorted()), plain(reference.sorted()), `${lib.name}: sorted query differs`);
     if (adapter.readLens) {

@@ -18,6 +18,7 @@ export type { Denormalize, Normalize, Queried } from './schema/types.js';
 export * as schema from './schema/namespace.js';
 
 export { normalize, type Normalized, type NormalizeOptions } from './normalize/normalize.js';
+export { denormalize, type DenormalizeOptions } from './store/denormalizeState.js';
 
 export {
   RestEndpoint,

@@ -1,6 +1,6 @@
 // The data-client pair that installs together from npm: @data-client/normalizr 0.10 with
 // @data-client/endpoint 0.9 entities; reads through its own memo (denormalizeCached).
-import { denormalizeCached, normalize, WeakEntityMap } from '@data-client/normalizr';
+import { denormalize, denormalizeCached, normalize, WeakEntityMap } from '@data-client/normalizr';
 import { Entity } from '@data-client/endpoint';
 
 export const name = 'data-client 0.10 (npm)';
@@ -59,6 +59,7 @@ export function create() {
     },
     rewrite: write,
     read,
+    denormalize: () => denormalize(store.result, listSchema, store.entities, []),
     resetMemo() {
       entityCache = {};
       resultCache = new WeakEntityMap();

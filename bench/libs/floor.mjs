@@ -103,6 +103,8 @@ export function create() {
       write(response);
     },
     read,
+    // After resetMemo (the case's setup), a read builds every object: the plain-JS floor of a read without memo.
+    denormalize: read,
     resetMemo() {
       memo = new WeakMap();
       listMemo = undefined;

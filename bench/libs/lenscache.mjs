@@ -1,6 +1,6 @@
 // lenscache through a real Redux store: every write is a thunk, one action, the real reducer.
 import { configureStore } from '@reduxjs/toolkit';
-import { All, Collection, createCache, Entity, Query, Scalar, Values } from '../../dist/esm/index.js';
+import { All, Collection, createCache, denormalize, Entity, Query, Scalar, Values } from '../../dist/esm/index.js';
 
 export const name = 'lenscache';
 
@@ -67,6 +67,11 @@ export function create() {
       store.dispatch(cache.setResponse(getPosts, response));
     },
     read: () => reader.selectQuery(store.getState(), list),
+    denormalize() {
+      // The pure read: nothing kept, nothing reused (what a server render or a script pays).
+      const slice = store.getState().cache;
+      return denormalize(posts, slice.endpoints[getPosts.key()], [], slice);
+    },
     resetMemo() {
       // Another cache instance over the same state starts with empty memo caches.
       reader = createCache();

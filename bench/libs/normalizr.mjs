@@ -54,6 +54,7 @@ export function create() {
     },
     rewrite: write,
     read: () => select.read(state),
+    denormalize: () => denormalize(state.result, listSchema, state.entities),
     resetMemo() {
       select = selectors();
     },
