@@ -3,6 +3,7 @@
  * (docs/architecture.md, "The flow"). It reads the current slice to merge and order rows, and writes nothing.
  */
 
+import { nextSerial } from '../shared/serial.js';
 import {
   describe,
   ErrorCode,
@@ -247,15 +248,12 @@ class WriteWalk implements NormalizeDelegate {
   }
 }
 
-let placeholderCount = 0;
-
 /**
  * A pk for a pushed item the server has not named yet (docs/Collection.md, "Items without a pk"). The time part keeps keys
  * unique across page loads when the store is persisted; the counter, within one.
  */
 function nextPlaceholder(): string {
-  placeholderCount = (placeholderCount + 1) % Number.MAX_SAFE_INTEGER;
-  return `placeholder:${Date.now().toString(36)}:${placeholderCount}`;
+  return `placeholder:${Date.now().toString(36)}:${nextSerial()}`;
 }
 
 /** Undefined properties are never stored and never erase anything (docs/Entity.md). */

@@ -7,6 +7,7 @@
  */
 
 import { hasOwn } from '../shared/dict.js';
+import { ClearingMap } from '../shared/Lru.js';
 
 export type NonFilterArgumentKeys = RegExp | readonly string[] | ((key: string) => boolean);
 
@@ -70,12 +71,10 @@ function serialize(value: unknown): string {
 
 /**
  * Parsed pks, shared by every op: a move of n items, or a series of pushes, matches the same
- * stored keys again and again. Ops scan whole tables in order, which defeats an LRU smaller than
- * the table (every lookup would miss), so this is a plain map, emptied when it outgrows its bound.
- * The parsed objects are only ever read.
+ * stored keys again and again. Ops scan whole tables in order, so this is a map emptied when it
+ * outgrows its bound (shared/Lru.ts). The parsed objects are only ever read.
  */
-const MAX_PARSED = 50_000;
-const parsed = new Map<string, Record<string, unknown> | null>();
+const parsed = new ClearingMap<string, Record<string, unknown> | null>(50_000);
 
 /** The pk object back from a stored row key; `undefined` for a key this module did not write. */
 export function parsePk(rowKey: string): Record<string, unknown> | undefined {
@@ -89,7 +88,6 @@ export function parsePk(rowKey: string): Record<string, unknown> | undefined {
     } catch {
       // Not a key this module wrote: it matches nothing.
     }
-    if (parsed.size >= MAX_PARSED) parsed.clear();
     parsed.set(rowKey, pkObject);
   }
   return pkObject ?? undefined;

@@ -38,3 +38,27 @@ export class Lru<K, V> {
     return this.map.size;
   }
 }
+
+/**
+ * A bounded map for lookups that scan whole tables in order, which defeat an LRU smaller than the
+ * table (every lookup would miss): it keeps every entry until it outgrows its bound, then starts
+ * empty. Cheaper than an LRU per hit (no reordering).
+ */
+export class ClearingMap<K, V> {
+  private readonly map = new Map<K, V>();
+
+  constructor(readonly capacity: number) {}
+
+  get(key: K): V | undefined {
+    return this.map.get(key);
+  }
+
+  set(key: K, value: V): void {
+    if (this.map.size >= this.capacity && !this.map.has(key)) this.map.clear();
+    this.map.set(key, value);
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+}
