@@ -1,0 +1,55 @@
+/**
+ * Where a RestEndpoint's Collection sits in its schema (the schema itself, or one member of a
+ * plain object schema such as `{ results: collection, nextCursor: '' }`), and the page schema
+ * `endpoint.getPage` uses (docs/pagination.md).
+ */
+
+import { Collection } from '../schema/Collection.js';
+import { CollectionPage } from '../schema/CollectionPage.js';
+import { isPlainObjectSchema } from '../schema/contract.js';
+import { describe, ErrorCode, setupError } from '../shared/errors.js';
+import type { PathTemplate } from './pathParams.js';
+
+/** The Collection of `schema` and the member it sits at (`undefined`: it is the schema). */
+export function findCollection(schema: unknown): { collection: Collection<any>; at: string | undefined } | undefined {
+  if (schema instanceof Collection) return { collection: schema, at: undefined };
+  if (!isPlainObjectSchema(schema)) return undefined;
+  const found = Object.keys(schema).filter(name => schema[name] instanceof Collection);
+  // Two lists in one response: which one a create or a page belongs to cannot be told.
+  if (found.length !== 1) return undefined;
+  return { collection: schema[found[0]!] as Collection<any>, at: found[0] };
+}
+
+/** The schema of `endpoint.getPage`: the endpoint's schema with its Collection read as one page. */
+export function pageSchema(
+  schema: unknown,
+  field: unknown,
+  template: PathTemplate,
+  where: string,
+  listKey: (args: readonly unknown[]) => string,
+): unknown {
+  if (typeof field !== 'string' || field === '') {
+    throw setupError(
+      ErrorCode.INVALID_SCHEMA,
+      `endpoint.getPage needs the paginationField option, but ${where} has ${describe(field)}.`,
+      "Name the page or cursor param: new RestEndpoint({ path, schema, paginationField: 'cursor' }).",
+    );
+  }
+  if (template.names.has(field)) {
+    throw setupError(
+      ErrorCode.INVALID_SCHEMA,
+      `The paginationField "${field}" of ${where} is a path param, so the list without it has no URL.`,
+      'Send the page or cursor in the query string: keep it out of the path.',
+    );
+  }
+  const found = findCollection(schema);
+  if (!found) {
+    throw setupError(
+      ErrorCode.INVALID_SCHEMA,
+      `endpoint.getPage needs a Collection schema (or an object schema with one Collection member), but ${where} has ${describe(schema)}.`,
+      'Give the endpoint a list: schema: new Collection([Post]), or { results: new Collection([Post]), nextCursor: "" }.',
+    );
+  }
+  const page = new CollectionPage(found.collection, field, listKey);
+  return found.at === undefined ? page : { ...(schema as object), [found.at]: page };
+}
