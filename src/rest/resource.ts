@@ -40,7 +40,8 @@ type ItemOptions<O extends ResourceOptions, M extends string | undefined, S> = S
 type ListOptions<O extends ResourceOptions> = Shared<O> & {
   path: ListPath<O['path']>;
   schema: Collection<readonly [O['schema']]>;
-  body: Fields<O['schema']>;
+  /** What `getList.push` and the other list ops send: one item or a list of them. */
+  body: Fields<O['schema']> | Fields<O['schema']>[];
 } & (O extends { searchParams: infer S } ? { searchParams: S } : {}) &
   (O extends { paginationField: infer F } ? { paginationField: F } : {});
 
