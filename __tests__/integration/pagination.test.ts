@@ -193,6 +193,13 @@ test('getPage is refused, with a coded error, without paginationField, with it i
   expect(() => inPath.getPage).toThrow(/path param/);
   const notList = new RestEndpoint({ path: '/items/:id', schema: Item, paginationField: 'cursor' });
   expect(() => notList.getPage).toThrow(/Collection schema/);
+  // A page without its page param would be the list itself: refused before any request.
+  const getPlain = new RestEndpoint({ path: '/items', schema: new Collection([Item]), paginationField: 'page' });
+  const missing = { group: 'g' } as unknown as { page: number };
+  expect(() => getPlain.getPage.key(missing)).toThrow(expect.objectContaining({ code: ErrorCode.UNEXPECTED_INPUT }));
+  expect(() => getPlain.getPage.url({ page: null } as never)).toThrow(/page param "page"/);
+  expect(getPlain.getPage.key({ page: 2 })).toBe('GET /items?page=2');
+  expect(getPlain.getPage).toBe(getPlain.getPage);
 });
 
 test('push on an endpoint whose Collection sits in an object response reaches the list', async () => {

@@ -8,7 +8,7 @@ import type { CollectionOp, CollectionOpName } from '../schema/CollectionOp.js';
 import { describe, docsLink, ErrorCode, inputError, LensCacheError, setupError } from '../shared/errors.js';
 import { stableStringify } from '../shared/json.js';
 import { NetworkError } from './NetworkError.js';
-import { findCollection, pageSchema } from './pagination.js';
+import { findCollection, pageSchema, requirePageParam } from './pagination.js';
 import type { PageEndpoint } from './paginationTypes.js';
 import { pathTemplate, type PathParams, type PathTemplate } from './pathParams.js';
 
@@ -242,7 +242,7 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     const field = this.options.paginationField;
     const where = `${this.method} ${this.path}`;
     const schema = pageSchema(this.schema, field, this.template, where, args => this.key(...(args as RestArgs<O>)));
-    this.pageEndpoint = this.extend({ schema });
+    this.pageEndpoint = requirePageParam(this.extend({ schema }), field as string, where);
     return this.pageEndpoint as never;
   }
 }

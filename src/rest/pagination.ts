@@ -7,7 +7,7 @@
 import { Collection } from '../schema/Collection.js';
 import { CollectionPage } from '../schema/CollectionPage.js';
 import { isPlainObjectSchema } from '../schema/contract.js';
-import { describe, ErrorCode, setupError } from '../shared/errors.js';
+import { describe, ErrorCode, inputError, setupError } from '../shared/errors.js';
 import type { PathTemplate } from './pathParams.js';
 
 /** The Collection of `schema` and the member it sits at (`undefined`: it is the schema). */
@@ -52,4 +52,30 @@ export function pageSchema(
   }
   const page = new CollectionPage(found.collection, field, listKey);
   return found.at === undefined ? page : { ...(schema as object), [found.at]: page };
+}
+
+/**
+ * A page asked for without its page param would have its list's URL and key, and its answer would
+ * overwrite the list's stored response: `url` (and so `key` and the request) refuses it.
+ */
+export function requirePageParam<E extends { url(...args: any[]): string }>(page: E, field: string, where: string): E {
+  const url = page.url;
+  Object.defineProperty(page, 'url', {
+    configurable: true,
+    writable: true,
+    value(...args: unknown[]): string {
+      const params = args[0];
+      const value =
+        typeof params === 'object' && params !== null ? (params as Record<string, unknown>)[field] : undefined;
+      if (value === undefined || value === null) {
+        throw inputError(
+          ErrorCode.UNEXPECTED_INPUT,
+          `${where}.getPage needs the page param "${field}" in its params, but received ${describe(params)}.`,
+          `Pass the page to fetch: getPage({ ...params, ${field}: nextCursor }); the first page is the endpoint itself.`,
+        );
+      }
+      return url.apply(page, args);
+    },
+  });
+  return page;
 }
