@@ -184,3 +184,22 @@ test('resource() refuses a path without a trailing id param, with a coded error'
   const { notes } = setup();
   expect(notes.get.extend({ dataExpiryLength: 5 })).toBeInstanceOf(RestEndpoint);
 });
+
+test('a process option applies to all five; delete still falls back to the params after it', async () => {
+  const seen: string[] = [];
+  const notes = resource({
+    urlPrefix: server.origin,
+    path: '/:group/notes/:id',
+    schema: Note,
+    process: (value: unknown, params: { id?: string }) => {
+      seen.push(String(params?.id));
+      return value;
+    },
+  });
+  const { cache, store } = makeStore();
+  await store.dispatch(cache.fetch(notes.get, { group: 'a', id: '1' }));
+  await store.dispatch(cache.fetch(notes.delete, { group: 'a', id: '1' }));
+  expect(seen).toEqual(['1', '1']);
+  expect(cache.selectQuery(store.getState(), Note, '1')).toBeUndefined();
+  expect((store.getState().cache as CacheState).entities.Note!['1']).toBeNull();
+});

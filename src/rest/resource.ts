@@ -10,7 +10,7 @@ import type { Denormalize } from '../schema/types.js';
 import { describe, ErrorCode, setupError } from '../shared/errors.js';
 import { RestEndpoint, type RestEndpointOptions } from './RestEndpoint.js';
 
-export interface ResourceOptions extends Omit<RestEndpointOptions, 'method' | 'body' | 'schema' | 'process'> {
+export interface ResourceOptions extends Omit<RestEndpointOptions, 'method' | 'body' | 'schema'> {
   /** The item's path, ending in its id param: `'/:group/posts/:id'`. The list's path drops that last segment. */
   path: string;
   /** The item's Entity class. */
@@ -91,7 +91,10 @@ export function resource<const O extends ResourceOptions>(options: O): Resource<
       method: 'DELETE',
       schema: new Invalidate(schema),
       // Servers often answer a delete with no body (or `{}`): the params then name the item.
-      process: (value: unknown, params: unknown) => (hasFields(value) ? value : params),
+      process: (value: unknown, ...args: unknown[]) => {
+        const processed = shared.process ? shared.process(value, ...args) : value;
+        return hasFields(processed) ? processed : args[0];
+      },
     }),
   } as never;
 }
