@@ -241,7 +241,9 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     if (this.pageEndpoint) return this.pageEndpoint as never;
     const field = this.options.paginationField;
     const where = `${this.method} ${this.path}`;
-    const schema = pageSchema(this.schema, field, this.template, where, args => this.key(...(args as RestArgs<O>)));
+    const schema = pageSchema(this.schema, field as string, this.template, where, args =>
+      this.key(...(args as RestArgs<O>)),
+    );
     this.pageEndpoint = requirePageParam(this.extend({ schema }), field as string, where);
     return this.pageEndpoint as never;
   }

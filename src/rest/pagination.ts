@@ -23,18 +23,12 @@ export function findCollection(schema: unknown): { collection: Collection<any>; 
 /** The schema of `endpoint.getPage`: the endpoint's schema with its Collection read as one page. */
 export function pageSchema(
   schema: unknown,
-  field: unknown,
+  field: string,
   template: PathTemplate,
   where: string,
   listKey: (args: readonly unknown[]) => string,
 ): unknown {
-  if (typeof field !== 'string' || field === '') {
-    throw setupError(
-      ErrorCode.INVALID_SCHEMA,
-      `endpoint.getPage needs the paginationField option, but ${where} has ${describe(field)}.`,
-      "Name the page or cursor param: new RestEndpoint({ path, schema, paginationField: 'cursor' }).",
-    );
-  }
+  // A missing or empty field is refused by CollectionPage, after these checks.
   if (template.names.has(field)) {
     throw setupError(
       ErrorCode.INVALID_SCHEMA,

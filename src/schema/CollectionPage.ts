@@ -58,8 +58,8 @@ export class CollectionPage<S = unknown> implements SchemaConstruct {
     if (typeof field !== 'string' || field === '') {
       throw setupError(
         ErrorCode.INVALID_SCHEMA,
-        `paginationField must name the page or cursor param, but it is ${describe(field)}.`,
-        "Pass the param's name: paginationField: 'cursor'.",
+        `A page needs the paginationField option, the name of the page or cursor param, but it is ${describe(field)}.`,
+        "Name the param: new RestEndpoint({ path, schema, paginationField: 'cursor' }).",
       );
     }
     this.schema = collection.schema as S;
