@@ -155,6 +155,46 @@ test('posts stay sorted by title after a create, with one POST and no list refet
   });
 });
 
+test('"Load more" appends the next page to the list: no post twice, still sorted, one GET per page', async () => {
+  const titles = () => page.locator('[data-testid=posts] li strong').allTextContents();
+  const pageRequests = log =>
+    log.filter(entry => entry.path === '/api/react/posts' && entry.search.includes('cursor='));
+  let before;
+  await step('posts-first-page', async () => {
+    await page.waitForSelector('[data-testid=load-more]');
+    before = await titles();
+    assert.equal(pageRequests(await serverLog()).length, 0);
+  });
+  await step('posts-load-more', async () => {
+    const listRequests = count(await serverLog(), '/api/react/posts');
+    // Page by page until the button goes (the last page is in).
+    let pages = 0;
+    while ((await page.locator('[data-testid=load-more]').count()) > 0) {
+      await Promise.all([
+        page.waitForResponse(response => response.url().includes('cursor=')),
+        page.click('[data-testid=load-more]'),
+      ]);
+      pages++;
+      await page.waitForFunction(() => {
+        const button = document.querySelector('[data-testid=load-more]');
+        return !button || !button.disabled;
+      });
+    }
+    const shown = await titles();
+    assert.ok(shown.length > before.length, `the list grew (${before.length} → ${shown.length})`);
+    for (const title of before) assert.ok(shown.includes(title), `${title} is still listed`);
+    assert.equal(new Set(shown).size, shown.length, 'no post is listed twice');
+    assert.deepEqual(
+      shown,
+      [...shown].sort((a, b) => a.localeCompare(b)),
+    );
+    const log = await serverLog();
+    assert.ok(pages >= 1);
+    assert.equal(pageRequests(log).length, pages, 'one GET per page');
+    assert.equal(count(log, '/api/react/posts'), listRequests + pages, 'the first page was not fetched again');
+  });
+});
+
 test('counts, and the ticker/stats join following the live stream', async () => {
   await step('counts', async () => {
     await page.waitForFunction(

@@ -21,7 +21,16 @@ function seed() {
     { id: 'u4', name: 'Dee', isAdmin: false },
   ];
   const titles = {
-    react: ['Suspense in practice', 'Keys and lists', 'Hooks rules', 'Memo or not', 'Server components'],
+    react: [
+      'Suspense in practice',
+      'Keys and lists',
+      'Hooks rules',
+      'Memo or not',
+      'Server components',
+      'Effects you do not need',
+      'Transitions',
+      'Context without re-renders',
+    ],
     vue: ['Refs and reactives', 'Single-file components', 'Pinia stores'],
   };
   const posts = [];
@@ -63,6 +72,9 @@ export function holding(portfolio, companyId) {
 
 export const PORTFOLIOS = ['Growth', 'Income', 'Balanced', 'Index'];
 
+/** How many posts one page of a post list holds. */
+export const POSTS_PAGE = 5;
+
 /**
  * Starts the example server. `delay` (ms) slows API answers so loading states are visible.
  * Resolves to `{ url, close(), log }`; rejects with Node's listen error (`code: 'EADDRINUSE'` for
@@ -87,7 +99,10 @@ export async function startExample({ port = 0, host = '127.0.0.1', delay = 150, 
           .map(post => ({ ...post, author: db.users.find(u => u.id === post.author) }));
         if (orderBy === 'title') list.sort((a, b) => a.title.localeCompare(b.title));
         if (orderBy === 'createdAt') list.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-        return [200, list];
+        // Served a page at a time; the cursor is the offset of the page's first post.
+        const start = Number(url.searchParams.get('cursor') ?? 0) || 0;
+        const end = start + POSTS_PAGE;
+        return [200, { results: list.slice(start, end), nextCursor: end < list.length ? String(end) : null }];
       },
     ],
     [

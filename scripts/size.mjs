@@ -26,12 +26,14 @@ const entries = [
     name: 'typical (core + hooks)',
     code: `export { createCache, Entity, Collection, Query, Scalar, RestEndpoint } from 'lenscache';
 export { useSuspense, useQuery, CacheProvider } from 'lenscache/react';`,
-    budget: 28_000,
+    // Raised from 28,000 by pagination (getPage, CollectionPage): about 0.9 kB gzip.
+    budget: 29_000,
   },
   {
     name: 'core, no hooks',
     code: `export { createCache, Entity, Collection, Query, Scalar, RestEndpoint } from 'lenscache';`,
-    budget: 26_800,
+    // Raised from 26,800 by pagination, as above.
+    budget: 27_800,
   },
   {
     name: 'createCache + Entity',

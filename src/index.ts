@@ -29,6 +29,9 @@ export {
   type Extended,
 } from './rest/RestEndpoint.js';
 export { NetworkError } from './rest/NetworkError.js';
+export { resource, type Resource, type ResourceOptions, type ListPath } from './rest/resource.js';
+export type { PageEndpoint, PageSchema } from './rest/paginationTypes.js';
+export { CollectionPage } from './schema/CollectionPage.js';
 export type { PathParams, PathValue } from './rest/pathParams.js';
 
 export {

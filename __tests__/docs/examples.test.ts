@@ -28,6 +28,8 @@ const guidePages = [
   'useFetch.md',
   'useCache.md',
   'useController.md',
+  'resource.md',
+  'pagination.md',
 ];
 
 interface Marker {
@@ -180,6 +182,28 @@ describe('the examples run', () => {
       removedPost: 'B',
       angular: undefined,
       pk: '{"group":"react","page":"1"}',
+    });
+  });
+
+  test('resource: the five endpoints, their URLs and methods, and what each answer writes', () => {
+    const { result } = load('resource.ts');
+    expect(result).toEqual({
+      urls: [
+        'https://api.example.com/react/posts/1',
+        'https://api.example.com/react/posts?orderBy=title',
+        'PUT PATCH DELETE POST',
+      ],
+      titles: ['Uno', 'Three'],
+    });
+  });
+
+  test('pagination: a page appends once per post, keeps its cursor; the first page again replaces the list', () => {
+    const { result } = load('pagination.ts');
+    expect(result).toEqual({
+      firstPage: ['One', 'Two'],
+      afterPage: ['One', 'Two', 'Three'],
+      next: 'c3',
+      refetched: ['Zero', 'One'],
     });
   });
 

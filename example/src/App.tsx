@@ -1,7 +1,7 @@
 /** The example page: one panel per example of the spec, each reading the one cache. */
 import { Component, Suspense, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useSelector } from 'react-redux';
-import { useController, useFetch, useQuery, useSuspense } from 'lenscache/react';
+import { useCache, useController, useFetch, useQuery, useSuspense } from 'lenscache/react';
 import {
   adminCount,
   currentPrice,
@@ -98,7 +98,8 @@ function PostsPanel() {
         </label>
       </div>
       <Suspense fallback={<p className="loading">Loading posts…</p>}>
-        <PostList group={group} orderBy={orderBy} />
+        {/* Keyed: another group or order is another list, with its own pages. */}
+        <PostList key={`${group}:${orderBy}`} group={group} orderBy={orderBy} />
       </Suspense>
       <NewPost group={group} />
     </>
@@ -106,18 +107,58 @@ function PostsPanel() {
 }
 
 function PostList({ group, orderBy }: { group: Group; orderBy: OrderBy }) {
-  // Fetches the list once per group and order (suspends until it lands)...
-  useSuspense(getPosts, { group, orderBy });
-  // ...and reads it sorted: a create appends to the cached list, the Query sorts it again.
+  // Fetches the list's first page once per group and order (suspends until it lands)...
+  const first = useSuspense(getPosts, { group, orderBy });
+  // ...and reads the whole list sorted: pages and creates append to it, the Query sorts it again.
   const posts = useQuery(sortedPosts, { group, orderBy }) ?? [];
   return (
-    <ol className="posts" data-testid="posts">
-      {posts.map(post => (
-        <li key={post.id}>
-          <strong>{post.title}</strong> <span className="muted">by {post.author.name}</span>
-        </li>
-      ))}
-    </ol>
+    <>
+      <ol className="posts" data-testid="posts">
+        {posts.map(post => (
+          <li key={post.id}>
+            <strong>{post.title}</strong> <span className="muted">by {post.author.name}</span>
+          </li>
+        ))}
+      </ol>
+      <LoadMore group={group} orderBy={orderBy} firstCursor={first.nextCursor} />
+    </>
+  );
+}
+
+/** Fetches the next page of the list; its posts are appended to the cached list (docs/pagination.md). */
+function LoadMore({ group, orderBy, firstCursor }: { group: Group; orderBy: OrderBy; firstCursor: string | null }) {
+  const controller = useController();
+  // The cursors of the pages loaded since the first page was (last) fetched: a refetch of the
+  // first page replaces the list, and paging then starts again from its cursor.
+  // The first page's expiry moves only when it is fetched again: it tells one fetch from the next.
+  const version = controller.getResponse(getPosts, { group, orderBy }).expiresAt;
+  const [pages, setPages] = useState<{ version: number; cursors: string[] }>({ version, cursors: [] });
+  const cursors = pages.version === version ? pages.cursors : [];
+  const last = cursors[cursors.length - 1];
+  const lastPage = useCache(getPosts.getPage, last === undefined ? null : { group, orderBy, cursor: last });
+  const next = last === undefined ? firstCursor : lastPage?.nextCursor;
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState('');
+  if (!next) return null;
+  const loadMore = async () => {
+    setLoading(true);
+    setError('');
+    try {
+      await controller.fetch(getPosts.getPage, { group, orderBy, cursor: next });
+      setPages({ version, cursors: [...cursors, next] });
+    } catch (failure) {
+      setError((failure as Error).message.split('\n')[0]!);
+    } finally {
+      setLoading(false);
+    }
+  };
+  return (
+    <div className="controls">
+      <button onClick={loadMore} disabled={loading} data-testid="load-more">
+        {loading ? 'Loading…' : 'Load more'}
+      </button>
+      {error && <span className="error">{error}</span>}
+    </div>
   );
 }
 

@@ -1,5 +1,5 @@
 /** The example's data model: entities, the lens-dependent Scalar, endpoints and queries. */
-import { All, Collection, Entity, Query, RestEndpoint, Scalar, Values } from 'lenscache';
+import { All, Collection, Entity, Query, resource, RestEndpoint, Scalar, Values } from 'lenscache';
 
 export class User extends Entity {
   id = '';
@@ -66,11 +66,20 @@ Company.schema = { pct_equity: PortfolioScalar, shares: PortfolioScalar, sector:
 export type Group = 'react' | 'vue';
 export type OrderBy = 'title' | 'createdAt';
 
-/** One list per group and order; `getPosts.push` appends a create to every list of its group. */
-export const getPosts = new RestEndpoint({
-  path: '/api/:group/posts',
+/** A group's posts as a resource: its list pages by `cursor` (docs/resource.md, docs/pagination.md). */
+export const PostResource = resource({
+  path: '/api/:group/posts/:id',
+  schema: Post,
   searchParams: {} as { orderBy?: OrderBy },
-  schema: new Collection([Post]),
+  paginationField: 'cursor',
+});
+/**
+ * One list per group and order, served a page at a time as `{ results, nextCursor }`.
+ * `getPosts.getPage` appends a page to the list; `getPosts.push` appends a create to every list
+ * of its group.
+ */
+export const getPosts = PostResource.getList.extend({
+  schema: { results: PostResource.getList.schema, nextCursor: null as string | null },
 });
 export const getUsers = new RestEndpoint({ path: '/api/users', schema: new Collection([User]) });
 export const getTicker = new RestEndpoint({ path: '/api/tickers/:product_id', schema: Ticker });
@@ -90,7 +99,7 @@ export const getPortfolioColumns = new RestEndpoint({
 });
 
 /** The group's list sorted by `orderBy`: a create appends to the list, and this sorts it again. */
-export const sortedPosts = new Query(getPosts.schema, (posts, { orderBy }: { orderBy?: OrderBy } = {}) =>
+export const sortedPosts = new Query(getPosts.schema.results, (posts, { orderBy }: { orderBy?: OrderBy } = {}) =>
   orderBy ? [...posts].sort((a, b) => a[orderBy].localeCompare(b[orderBy])) : posts,
 );
 export const userCount = new Query(new All(User), users => users.length);

@@ -15,7 +15,7 @@ import {
 } from '../shared/errors.js';
 import { stableStringify } from '../shared/json.js';
 import type { Patch, WriteMeta } from '../shared/patch.js';
-import type { CacheState, Row } from '../shared/state.js';
+import type { CacheState, EndpointMeta, Row } from '../shared/state.js';
 import {
   isConstruct,
   isPlainObjectSchema,
@@ -60,7 +60,7 @@ export function normalize(
   // Args reach Collection pks and user callbacks: a circular or absurdly deep one is refused
   // here with a coded error, before any walk could overflow the stack.
   stableStringify(args);
-  const walk = new WriteWalk(args, state, options.maxEntityDepth);
+  const walk = new WriteWalk(args, state, options.maxEntityDepth, meta);
   try {
     // At the top level the input is its own parent, as in data-client (a `pk(value, parent)` may read it).
     const result = toJsonValue(walk.visit(schema, input, input, undefined), 'The result');
@@ -126,6 +126,7 @@ class WriteWalk implements NormalizeDelegate {
     readonly args: readonly unknown[],
     private readonly state: CacheState,
     private readonly maxEntityDepth: number,
+    readonly meta: WriteMeta,
   ) {
     // Plain arrays and objects add levels without entities (and a Lazy can recurse through them).
     this.depthLimit = Math.max(256, maxEntityDepth * 8);
@@ -194,6 +195,10 @@ class WriteWalk implements NormalizeDelegate {
         ? policy.merge(earlier.row, incoming)
         : incoming;
     earlier.policy = policy;
+  }
+
+  requestMeta(key: string): EndpointMeta | undefined {
+    return hasOwn(this.state.meta, key) ? this.state.meta[key] : undefined;
   }
 
   ensureTable(table: string): void {

@@ -3,11 +3,13 @@
  * the cache to fetch, key and store it. See docs/RestEndpoint.md.
  */
 
-import { Collection } from '../schema/Collection.js';
+import type { Collection } from '../schema/Collection.js';
 import type { CollectionOp, CollectionOpName } from '../schema/CollectionOp.js';
 import { describe, docsLink, ErrorCode, inputError, LensCacheError, setupError } from '../shared/errors.js';
 import { stableStringify } from '../shared/json.js';
 import { NetworkError } from './NetworkError.js';
+import { findCollection, pageSchema, requirePageParam } from './pagination.js';
+import type { PageEndpoint } from './paginationTypes.js';
 import { pathTemplate, type PathParams, type PathTemplate } from './pathParams.js';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
@@ -32,6 +34,8 @@ export interface RestEndpointOptions {
   process?: (value: any, ...args: any[]) => unknown;
   /** Extra request headers. */
   headers?: Readonly<Record<string, string>>;
+  /** The page or cursor param: `endpoint.getPage` appends each page to the list (docs/pagination.md). */
+  paginationField?: string;
 }
 
 type SearchOf<O> = O extends { searchParams: infer S extends object } ? S : unknown;
@@ -63,7 +67,14 @@ export type RestArgs<O extends RestEndpointOptions> =
 export type Extended<O, E> = Omit<O, keyof E> & E extends infer R extends RestEndpointOptions ? R : never;
 
 type SchemaOption<O> = O extends { schema: infer S } ? S : undefined;
-type OpOf<S, N extends CollectionOpName> = S extends Collection<infer C> ? CollectionOp<C, N> : never;
+/** The Collection of a schema: the schema itself, or a member of an object schema (`{ results: collection }`). */
+type CollectionIn<S> =
+  S extends Collection<any>
+    ? S
+    : S extends object
+      ? { [K in keyof S]: S[K] extends Collection<any> ? S[K] : never }[keyof S]
+      : never;
+type OpOf<S, N extends CollectionOpName> = CollectionIn<S> extends Collection<infer C> ? CollectionOp<C, N> : never;
 type OpEndpoint<O extends RestEndpointOptions, N extends CollectionOpName, M extends HttpMethod> = RestEndpoint<
   Extended<O, { method: M; schema: OpOf<SchemaOption<O>, N> }>
 >;
@@ -203,16 +214,38 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     let endpoint = this.ops.get(name);
     if (endpoint) return endpoint;
     const schema = this.schema as unknown;
-    if (!(schema instanceof Collection)) {
+    const collection = findCollection(schema)?.collection;
+    if (!collection) {
       throw setupError(
         ErrorCode.INVALID_SCHEMA,
         `endpoint.${name} needs a Collection schema, but ${this.method} ${this.path} has ${describe(schema)}.`,
-        'Give the endpoint a Collection: new RestEndpoint({ path, schema: new Collection([Post]) }).',
+        'Give the endpoint a Collection: new RestEndpoint({ path, schema: new Collection([Post]) }), or { results: new Collection([Post]) }.',
       );
     }
-    endpoint = this.extend({ method, schema: schema[name] as unknown });
+    // A create answers with the item, not with the list's envelope: the op's schema is the item's.
+    endpoint = this.extend({ method, schema: collection[name] as unknown });
     this.ops.set(name, endpoint);
     return endpoint;
+  }
+
+  // ---- Pagination (docs/pagination.md) ----
+
+  private pageEndpoint: RestEndpoint<any> | undefined;
+
+  /**
+   * Fetches one page: args are the list's args plus the `paginationField` param. Its items are
+   * appended (each once) to the list stored for the args without that param; other members of an
+   * object response (`nextCursor`) stay readable from this page's own stored response.
+   */
+  get getPage(): PageEndpoint<O> {
+    if (this.pageEndpoint) return this.pageEndpoint as never;
+    const field = this.options.paginationField;
+    const where = `${this.method} ${this.path}`;
+    const schema = pageSchema(this.schema, field as string, this.template, where, args =>
+      this.key(...(args as RestArgs<O>)),
+    );
+    this.pageEndpoint = requirePageParam(this.extend({ schema }), field as string, where);
+    return this.pageEndpoint as never;
   }
 }
 

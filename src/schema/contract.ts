@@ -14,7 +14,7 @@ import type { Dict } from '../shared/dict.js';
  */
 export const INVALID: unique symbol = Symbol('lenscache.invalid');
 
-import type { Row } from '../shared/state.js';
+import type { EndpointMeta, Row } from '../shared/state.js';
 
 export type { Row };
 
@@ -64,6 +64,10 @@ export interface NormalizeDelegate {
   placeholderPk(input: object): string | undefined;
   /** Makes sure `table` exists after this write, even with no rows (an `All` read of it is then `[]`). */
   ensureTable(table: string): void;
+  /** When this write's request started and when it expires (a page compares it with its list's, docs/pagination.md). */
+  readonly meta: WriteMeta;
+  /** The stored meta of another request, by its key (a page reads its list's, docs/pagination.md). */
+  requestMeta(key: string): EndpointMeta | undefined;
 }
 
 /** An entity being normalized: where its row goes, the row being built, its field schemas. */

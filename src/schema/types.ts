@@ -65,29 +65,31 @@ export type Denormalize<S> = S extends EntityCtor
             ? O extends 'assign'
               ? Record<string, CollectionMember<C>>
               : CollectionMember<C> | CollectionMember<C>[]
-            : S extends { readonly kind: 'Invalidate'; readonly schema: infer E }
-              ? Denormalize<E>
-              : S extends { readonly kind: 'Lazy'; readonly schema: infer L }
-                ? Normalize<L>
-                : S extends { readonly kind: 'LazyQuery'; readonly schema: infer L }
-                  ? Denormalize<L>
-                  : S extends { readonly kind: 'Query'; readonly __result?: infer R }
-                    ? R
-                    : S extends { readonly kind: 'Scalar'; readonly __cell?: infer C }
-                      ? C
-                      : S extends readonly [infer M]
-                        ? Denormalize<M>[]
-                        : S extends readonly (infer M)[]
+            : S extends { readonly kind: 'CollectionPage'; readonly schema: infer C }
+              ? CollectionMember<C>[]
+              : S extends { readonly kind: 'Invalidate'; readonly schema: infer E }
+                ? Denormalize<E>
+                : S extends { readonly kind: 'Lazy'; readonly schema: infer L }
+                  ? Normalize<L>
+                  : S extends { readonly kind: 'LazyQuery'; readonly schema: infer L }
+                    ? Denormalize<L>
+                    : S extends { readonly kind: 'Query'; readonly __result?: infer R }
+                      ? R
+                      : S extends { readonly kind: 'Scalar'; readonly __cell?: infer C }
+                        ? C
+                        : S extends readonly [infer M]
                           ? Denormalize<M>[]
-                          : S extends DateConstructor
-                            ? Date
-                            : S extends abstract new (value: any) => infer I
-                              ? I
-                              : S extends (value: any) => infer R
-                                ? R
-                                : S extends object
-                                  ? { [K in keyof S]: Denormalize<S[K]> }
-                                  : S;
+                          : S extends readonly (infer M)[]
+                            ? Denormalize<M>[]
+                            : S extends DateConstructor
+                              ? Date
+                              : S extends abstract new (value: any) => infer I
+                                ? I
+                                : S extends (value: any) => infer R
+                                  ? R
+                                  : S extends object
+                                    ? { [K in keyof S]: Denormalize<S[K]> }
+                                    : S;
 
 /** The value stored for schema `S`: refs in place of entities. */
 export type Normalize<S> = S extends EntityCtor
@@ -104,22 +106,24 @@ export type Normalize<S> = S extends EntityCtor
             ? O extends 'assign'
               ? Record<string, unknown>
               : unknown
-            : S extends { readonly kind: 'Invalidate' }
-              ? string
-              : S extends { readonly kind: 'Lazy' | 'LazyQuery'; readonly schema: infer L }
-                ? Normalize<L>
-                : S extends { readonly kind: 'Query'; readonly schema: infer Q }
-                  ? Normalize<Q>
-                  : S extends { readonly kind: 'Scalar' }
-                    ? string
-                    : S extends readonly [infer M]
-                      ? Normalize<M>[]
-                      : S extends readonly (infer M)[]
+            : S extends { readonly kind: 'CollectionPage' }
+              ? unknown[]
+              : S extends { readonly kind: 'Invalidate' }
+                ? string
+                : S extends { readonly kind: 'Lazy' | 'LazyQuery'; readonly schema: infer L }
+                  ? Normalize<L>
+                  : S extends { readonly kind: 'Query'; readonly schema: infer Q }
+                    ? Normalize<Q>
+                    : S extends { readonly kind: 'Scalar' }
+                      ? string
+                      : S extends readonly [infer M]
                         ? Normalize<M>[]
-                        : S extends (...args: any[]) => unknown
-                          ? unknown
-                          : S extends object
-                            ? { [K in keyof S]: Normalize<S[K]> }
-                            : S;
+                        : S extends readonly (infer M)[]
+                          ? Normalize<M>[]
+                          : S extends (...args: any[]) => unknown
+                            ? unknown
+                            : S extends object
+                              ? { [K in keyof S]: Normalize<S[K]> }
+                              : S;
 
 export type { All, Collection, CollectionOp, Invalidate, Lazy, LazyQuery, Union, Values };

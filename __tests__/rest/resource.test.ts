@@ -1,0 +1,205 @@
+/**
+ * resource() (docs/resource.md) against a real local server: each endpoint's URL and method as
+ * the server receives them, and what each does to the cache.
+ */
+import { Collection, Entity, ErrorCode, Invalidate, resource, RestEndpoint, type CacheState } from '../../src/index';
+import { startServer, type TestServer } from '../fixtures/server';
+import { makeStore, snapshot } from '../fixtures/store';
+
+class Note extends Entity {
+  id = '';
+  title = '';
+  group = '';
+  static override key = 'Note';
+}
+
+let server: TestServer;
+let db: Array<{ id: string; title: string; group: string }>;
+let next = 100;
+
+beforeAll(async () => {
+  server = await startServer();
+  const groupOf = (url: string) => url.split('/')[1]!;
+  const idOf = (url: string) => url.split('?')[0]!.split('/')[3]!;
+  server.on('GET /:group/notes', (request, url) => {
+    const list = db.filter(note => note.group === groupOf(request.url));
+    const cursor = Number(url.searchParams.get('cursor') ?? 0);
+    return { json: list.slice(cursor, cursor + 2) };
+  });
+  server.on('GET /:group/notes/:id', request => {
+    const note = db.find(n => n.id === idOf(request.url));
+    return note ? { json: note } : { status: 404, json: { message: 'no such note' } };
+  });
+  server.on('POST /:group/notes', request => {
+    const note = { ...(request.body as object), id: String(next++), group: groupOf(request.url) } as (typeof db)[0];
+    db.push(note);
+    return { status: 201, json: note };
+  });
+  server.on('PUT /:group/notes/:id', request => {
+    const index = db.findIndex(n => n.id === idOf(request.url));
+    db[index] = { ...(request.body as (typeof db)[0]), id: idOf(request.url), group: groupOf(request.url) };
+    return { json: db[index] };
+  });
+  server.on('PATCH /:group/notes/:id', request => {
+    const note = db.find(n => n.id === idOf(request.url))!;
+    Object.assign(note, request.body);
+    return { json: note };
+  });
+  // Deletes answer with no body: the params name the deleted item.
+  server.on('DELETE /:group/notes/:id', request => {
+    db = db.filter(n => n.id !== idOf(request.url));
+    return { status: 204, raw: '' };
+  });
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  db = [
+    { id: '1', title: 'One', group: 'a' },
+    { id: '2', title: 'Two', group: 'a' },
+    { id: '3', title: 'Three', group: 'a' },
+    { id: '4', title: 'Four', group: 'b' },
+  ];
+});
+
+function setup() {
+  const notes = resource({
+    urlPrefix: server.origin,
+    path: '/:group/notes/:id',
+    schema: Note,
+    searchParams: {} as { cursor?: string },
+    paginationField: 'cursor',
+    dataExpiryLength: 30_000,
+  });
+  const { cache, store } = makeStore();
+  const slice = () => store.getState().cache as CacheState;
+  const ids = (group: string) =>
+    cache.selectQuery(store.getState(), notes.getList.schema, { group })?.map(note => note.id);
+  return { notes, cache, store, slice, ids };
+}
+
+/** The last request the server received, as `METHOD path`. */
+const last = () => `${server.requests.at(-1)!.method} ${server.requests.at(-1)!.url}`;
+
+test('each endpoint has its method and URL; the list path is the item path without its last segment', () => {
+  const { notes } = setup();
+  expect(notes.getList.path).toBe('/:group/notes');
+  expect(notes.getList.method).toBe('GET');
+  expect(notes.getList.schema).toBeInstanceOf(Collection);
+  expect(notes.get.method).toBe('GET');
+  expect(notes.update.method).toBe('PUT');
+  expect(notes.partialUpdate.method).toBe('PATCH');
+  expect(notes.delete.method).toBe('DELETE');
+  expect(notes.delete.schema).toBeInstanceOf(Invalidate);
+  expect(notes.get.url({ group: 'a', id: '1' })).toBe(`${server.origin}/a/notes/1`);
+  expect(notes.getList.url({ group: 'a', cursor: '2' })).toBe(`${server.origin}/a/notes?cursor=2`);
+  // The shared options reach all five.
+  for (const endpoint of [notes.get, notes.getList, notes.update, notes.partialUpdate, notes.delete])
+    expect(endpoint.dataExpiryLength).toBe(30_000);
+  expect(resource({ path: '/notes/:id', schema: Note }).getList.url()).toBe('/notes');
+  expect(resource({ path: '/:id', schema: Note }).getList.url()).toBe('/');
+});
+
+test('get and getList fetch and share the entity; getList.push creates and appends', async () => {
+  const { notes, cache, store, ids } = setup();
+  const list = await store.dispatch(cache.fetch(notes.getList, { group: 'a' }));
+  expect(last()).toBe('GET /a/notes');
+  expect(list.map(note => note.id)).toEqual(['1', '2']);
+  const one = await store.dispatch(cache.fetch(notes.get, { group: 'a', id: '1' }));
+  expect(last()).toBe('GET /a/notes/1');
+  expect(one).toBe(cache.selectResponse(store.getState(), notes.getList, { group: 'a' }).data![0]);
+  const created = await store.dispatch(cache.fetch(notes.getList.push, { group: 'a' }, { title: 'New' }));
+  expect(last()).toBe('POST /a/notes');
+  expect(server.requests.at(-1)!.body).toEqual({ title: 'New' });
+  expect(created).toBeInstanceOf(Note);
+  expect(ids('a')).toEqual(['1', '2', (created as Note).id]);
+});
+
+test('update PUTs and partialUpdate PATCHes; the answer updates the entity in every list', async () => {
+  const { notes, cache, store } = setup();
+  await store.dispatch(cache.fetch(notes.getList, { group: 'a' }));
+  const put = await store.dispatch(cache.fetch(notes.update, { group: 'a', id: '2' }, { title: 'Deux' }));
+  expect(last()).toBe('PUT /a/notes/2');
+  expect(put.title).toBe('Deux');
+  const patched = await store.dispatch(cache.fetch(notes.partialUpdate, { group: 'a', id: '1' }, { title: 'Un' }));
+  expect(last()).toBe('PATCH /a/notes/1');
+  expect(server.requests.at(-1)!.body).toEqual({ title: 'Un' });
+  expect(patched.title).toBe('Un');
+  const list = cache.selectResponse(store.getState(), notes.getList, { group: 'a' }).data!;
+  expect(list.map(note => note.title)).toEqual(['Un', 'Deux']);
+});
+
+test('delete (an empty answer) removes the item from the cache: gone from lists, its get reads undefined', async () => {
+  const { notes, cache, store, slice, ids } = setup();
+  await store.dispatch(cache.fetch(notes.getList, { group: 'a' }));
+  await store.dispatch(cache.fetch(notes.get, { group: 'a', id: '2' }));
+  await store.dispatch(cache.fetch(notes.delete, { group: 'a', id: '2' }));
+  expect(last()).toBe('DELETE /a/notes/2');
+  expect(slice().entities.Note!['2']).toBeNull();
+  expect(ids('a')).toEqual(['1']);
+  expect(cache.selectQuery(store.getState(), Note, '2')).toBeUndefined();
+  expect(cache.selectResponse(store.getState(), notes.get, { group: 'a', id: '2' }).expiryStatus).toBe('invalid');
+});
+
+test('a failed update leaves the store exactly as it was', async () => {
+  const { notes, cache, store, slice } = setup();
+  await store.dispatch(cache.fetch(notes.getList, { group: 'a' }));
+  const failing = notes.update.extend({ path: '/:group/missing/:id' });
+  const before = snapshot(slice().entities);
+  await expect(store.dispatch(cache.fetch(failing, { group: 'a', id: '1' }, { title: 'x' }))).rejects.toMatchObject({
+    status: 404,
+  });
+  expect(snapshot(slice().entities)).toEqual(before);
+});
+
+test('getList.getPage appends the next page to the list; remove and move of one item resolve to that item', async () => {
+  const { notes, cache, store, ids } = setup();
+  await store.dispatch(cache.fetch(notes.getList, { group: 'a' }));
+  const page = await store.dispatch(cache.fetch(notes.getList.getPage, { group: 'a', cursor: '2' }));
+  expect(last()).toBe('GET /a/notes?cursor=2');
+  expect(page.map(note => note.id)).toEqual(['3']);
+  expect(ids('a')).toEqual(['1', '2', '3']);
+
+  await store.dispatch(cache.fetch(notes.getList, { group: 'b' }));
+  server.on('PATCH /:group/notes', request => ({ json: request.body }));
+  const moved = await store.dispatch(
+    cache.fetch(notes.getList.move.extend({ path: '/:group/notes' }), { group: 'a' }, { id: '3', group: 'b' }),
+  );
+  expect(moved).toBeInstanceOf(Note);
+  expect((moved as Note).id).toBe('3');
+  expect(ids('a')).toEqual(['1', '2']);
+  expect(ids('b')).toEqual(['4', '3']);
+  const removed = await store.dispatch(cache.fetch(notes.getList.remove, { group: 'b' }, { id: '4' }));
+  expect((removed as Note).id).toBe('4');
+  expect(ids('b')).toEqual(['3']);
+  const list = await store.dispatch(cache.fetch(notes.getList.remove, { group: 'a' }, [{ id: '1' }]));
+  expect(Array.isArray(list)).toBe(true);
+});
+
+test('resource() refuses a path without a trailing id param, with a coded error', () => {
+  expect(() => resource({ path: '/notes', schema: Note })).toThrow(
+    expect.objectContaining({ code: ErrorCode.INVALID_SCHEMA }),
+  );
+  expect(() => resource({ path: '/notes/:id/comments', schema: Note })).toThrow(/ending in its id param/);
+  // The endpoints are ordinary RestEndpoints: extend works on each.
+  const { notes } = setup();
+  expect(notes.get.extend({ dataExpiryLength: 5 })).toBeInstanceOf(RestEndpoint);
+});
+
+test('a process option applies to all five; delete still falls back to the params after it', async () => {
+  const seen: string[] = [];
+  const notes = resource({
+    urlPrefix: server.origin,
+    path: '/:group/notes/:id',
+    schema: Note,
+    process: (value: unknown, params: { id?: string }) => {
+      seen.push(String(params?.id));
+      return value;
+    },
+  });
+  const { cache, store } = makeStore();
+  await store.dispatch(cache.fetch(notes.get, { group: 'a', id: '1' }));
+  await store.dispatch(cache.fetch(notes.delete, { group: 'a', id: '1' }));
+  expect(seen).toEqual(['1', '1']);
+  expect(cache.selectQuery(store.getState(), Note, '1')).toBeUndefined();
+  expect((store.getState().cache as CacheState).entities.Note!['1']).toBeNull();
+});

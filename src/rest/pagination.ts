@@ -1,0 +1,75 @@
+/**
+ * Where a RestEndpoint's Collection sits in its schema (the schema itself, or one member of a
+ * plain object schema such as `{ results: collection, nextCursor: '' }`), and the page schema
+ * `endpoint.getPage` uses (docs/pagination.md).
+ */
+
+import { Collection } from '../schema/Collection.js';
+import { CollectionPage } from '../schema/CollectionPage.js';
+import { isPlainObjectSchema } from '../schema/contract.js';
+import { describe, ErrorCode, inputError, setupError } from '../shared/errors.js';
+import type { PathTemplate } from './pathParams.js';
+
+/** The Collection of `schema` and the member it sits at (`undefined`: it is the schema). */
+export function findCollection(schema: unknown): { collection: Collection<any>; at: string | undefined } | undefined {
+  if (schema instanceof Collection) return { collection: schema, at: undefined };
+  if (!isPlainObjectSchema(schema)) return undefined;
+  const found = Object.keys(schema).filter(name => schema[name] instanceof Collection);
+  // Two lists in one response: which one a create or a page belongs to cannot be told.
+  if (found.length !== 1) return undefined;
+  return { collection: schema[found[0]!] as Collection<any>, at: found[0] };
+}
+
+/** The schema of `endpoint.getPage`: the endpoint's schema with its Collection read as one page. */
+export function pageSchema(
+  schema: unknown,
+  field: string,
+  template: PathTemplate,
+  where: string,
+  listKey: (args: readonly unknown[]) => string,
+): unknown {
+  // A missing or empty field is refused by CollectionPage, after these checks.
+  if (template.names.has(field)) {
+    throw setupError(
+      ErrorCode.INVALID_SCHEMA,
+      `The paginationField "${field}" of ${where} is a path param, so the list without it has no URL.`,
+      'Send the page or cursor in the query string: keep it out of the path.',
+    );
+  }
+  const found = findCollection(schema);
+  if (!found) {
+    throw setupError(
+      ErrorCode.INVALID_SCHEMA,
+      `endpoint.getPage needs a Collection schema (or an object schema with one Collection member), but ${where} has ${describe(schema)}.`,
+      'Give the endpoint a list: schema: new Collection([Post]), or { results: new Collection([Post]), nextCursor: "" }.',
+    );
+  }
+  const page = new CollectionPage(found.collection, field, listKey);
+  return found.at === undefined ? page : { ...(schema as object), [found.at]: page };
+}
+
+/**
+ * A page asked for without its page param would have its list's URL and key, and its answer would
+ * overwrite the list's stored response: `url` (and so `key` and the request) refuses it.
+ */
+export function requirePageParam<E extends { url(...args: any[]): string }>(page: E, field: string, where: string): E {
+  const url = page.url;
+  Object.defineProperty(page, 'url', {
+    configurable: true,
+    writable: true,
+    value(...args: unknown[]): string {
+      const params = args[0];
+      const value =
+        typeof params === 'object' && params !== null ? (params as Record<string, unknown>)[field] : undefined;
+      if (value === undefined || value === null) {
+        throw inputError(
+          ErrorCode.UNEXPECTED_INPUT,
+          `${where}.getPage needs the page param "${field}" in its params, but received ${describe(params)}.`,
+          `Pass the page to fetch: getPage({ ...params, ${field}: nextCursor }); the first page is the endpoint itself.`,
+        );
+      }
+      return url.apply(page, args);
+    },
+  });
+  return page;
+}

@@ -1,0 +1,116 @@
+/**
+ * resource(): the five endpoints of a REST resource made from one path and one schema
+ * (docs/resource.md).
+ */
+
+import { Collection } from '../schema/Collection.js';
+import type { EntityClass } from '../schema/Entity.js';
+import { Invalidate } from '../schema/Invalidate.js';
+import type { Denormalize } from '../schema/types.js';
+import { describe, ErrorCode, setupError } from '../shared/errors.js';
+import { RestEndpoint, type RestEndpointOptions } from './RestEndpoint.js';
+
+export interface ResourceOptions extends Omit<RestEndpointOptions, 'method' | 'body' | 'schema'> {
+  /** The item's path, ending in its id param: `'/:group/posts/:id'`. The list's path drops that last segment. */
+  path: string;
+  /** The item's Entity class. */
+  schema: EntityClass;
+  /** The list's query-string params (a type marker); the list's endpoint alone takes them. */
+  searchParams?: object;
+  /** The list's page or cursor param: `getList.getPage` (docs/pagination.md). */
+  paginationField?: string;
+}
+
+/** `'/:group/posts/:id'` → `'/:group/posts'`: the path without its last segment. */
+export type ListPath<P extends string> = P extends `${infer Head}/${infer Tail}`
+  ? Tail extends `${string}/${string}`
+    ? `${Head}/${ListPath<Tail>}`
+    : Head extends ''
+      ? '/'
+      : Head
+  : P;
+
+type Shared<O> = Omit<O, 'path' | 'schema' | 'searchParams' | 'paginationField'>;
+type Fields<S> = S extends EntityClass ? Partial<Omit<Denormalize<S>, 'pk'>> : Record<string, unknown>;
+
+type ItemOptions<O extends ResourceOptions, M extends string | undefined, S> = Shared<O> & {
+  path: O['path'];
+  schema: S;
+} & (M extends string ? { method: M; body: Fields<O['schema']> } : {});
+type ListOptions<O extends ResourceOptions> = Shared<O> & {
+  path: ListPath<O['path']>;
+  schema: Collection<readonly [O['schema']]>;
+  /** What `getList.push` and the other list ops send: one item or a list of them. */
+  body: Fields<O['schema']> | Fields<O['schema']>[];
+} & (O extends { searchParams: infer S } ? { searchParams: S } : {}) &
+  (O extends { paginationField: infer F } ? { paginationField: F } : {});
+
+/** The endpoints `resource()` returns. */
+export interface Resource<O extends ResourceOptions> {
+  /** GET the item. */
+  get: RestEndpoint<ItemOptions<O, undefined, O['schema']>>;
+  /** GET the list, a Collection: `getList.push` creates, `getList.getPage` pages. */
+  getList: RestEndpoint<ListOptions<O>>;
+  /** PUT the item. */
+  update: RestEndpoint<ItemOptions<O, 'PUT', O['schema']>>;
+  /** PATCH some of the item's fields. */
+  partialUpdate: RestEndpoint<ItemOptions<O, 'PATCH', O['schema']>>;
+  /** DELETE the item; it is then removed from the cache (Invalidate). */
+  delete: RestEndpoint<ItemOptions<O, 'DELETE', Invalidate<O['schema']>>>;
+}
+
+/**
+ * The endpoints of a REST resource: `get`, `getList` (a Collection, so `getList.push` creates),
+ * `update` (PUT), `partialUpdate` (PATCH) and `delete` (DELETE, read as `Invalidate(schema)`).
+ * Every other option (`urlPrefix`, expiry lengths, headers) applies to all five.
+ *
+ * @example
+ * ```ts
+ * const PostResource = resource({ path: '/:group/posts/:id', schema: Post, searchParams: {} as { orderBy?: string } });
+ * await store.dispatch(cache.fetch(PostResource.getList, { group: 'react' }));          // GET /react/posts
+ * await store.dispatch(cache.fetch(PostResource.getList.push, { group: 'react' }, { title: 'New' }));
+ * await store.dispatch(cache.fetch(PostResource.partialUpdate, { group: 'react', id: '1' }, { title: 'Renamed' }));
+ * await store.dispatch(cache.fetch(PostResource.delete, { group: 'react', id: '1' }));  // gone from every list
+ * ```
+ * @see docs/resource.md
+ */
+export function resource<const O extends ResourceOptions>(options: O): Resource<O> {
+  const { path, schema, searchParams, paginationField, ...shared } = options ?? ({} as O);
+  const listPath = listPathOf(path);
+  const item = { ...shared, path, schema };
+  const list: RestEndpointOptions = { ...shared, path: listPath, schema: new Collection([schema]) };
+  if (searchParams !== undefined) list.searchParams = searchParams;
+  if (paginationField !== undefined) list.paginationField = paginationField;
+  return {
+    get: new RestEndpoint(item),
+    getList: new RestEndpoint(list),
+    update: new RestEndpoint({ ...item, method: 'PUT' }),
+    partialUpdate: new RestEndpoint({ ...item, method: 'PATCH' }),
+    delete: new RestEndpoint({
+      ...item,
+      method: 'DELETE',
+      schema: new Invalidate(schema),
+      // Servers often answer a delete with no body (or `{}`): the params then name the item.
+      process: (value: unknown, ...args: unknown[]) => {
+        const processed = shared.process ? shared.process(value, ...args) : value;
+        return hasFields(processed) ? processed : args[0];
+      },
+    }),
+  } as never;
+}
+
+function listPathOf(path: unknown): string {
+  if (typeof path !== 'string' || !/\/:[^/{}]+$/.test(path)) {
+    throw setupError(
+      ErrorCode.INVALID_SCHEMA,
+      `resource() needs the item's path, ending in its id param ('/posts/:id'), but received ${describe(path)}.`,
+      "Pass the path of one item: resource({ path: '/:group/posts/:id', schema: Post }); the list's path is that without its last segment.",
+    );
+  }
+  const list = path.slice(0, path.lastIndexOf('/'));
+  return list === '' ? '/' : list;
+}
+
+function hasFields(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Object.keys(value).length > 0;
+}

@@ -1,0 +1,107 @@
+/**
+ * One page of a paginated list (docs/pagination.md): its items are normalized like the list's
+ * members and appended, each at most once, to the list stored for the same args without the page
+ * field. The page's own result is its list of refs.
+ */
+
+import { describe, ErrorCode, inputError, setupError } from '../shared/errors.js';
+import type { DenormalizeDelegate, NormalizeDelegate, RootInput, RowPolicy, SchemaConstruct } from './contract.js';
+import type { Collection } from './Collection.js';
+import { refsNotIn, uniqueRefs } from './refs.js';
+
+/**
+ * An append is a delta against the list as this write finds it, like a push: an older one still
+ * appends, and leaves the list's newer meta in place (docs/Collection.md).
+ */
+const appendPolicy: RowPolicy = {
+  merge: (existing, incoming) => incoming,
+  shouldReorder: () => false,
+  delta: true,
+};
+
+/** Args without the page field: the args of the list the page belongs to. */
+export function withoutField(args: readonly unknown[], field: string): unknown[] {
+  const params = args[0];
+  if (params === undefined || params === null || typeof params !== 'object' || Array.isArray(params)) return [...args];
+  const { [field]: _page, ...rest } = params as Record<string, unknown>;
+  return [rest, ...args.slice(1)];
+}
+
+/**
+ * The page schema of `collection`, for the field `field`. `listKey(args)` is the request key of
+ * the list endpoint for the args without the page field: a page whose request started before that
+ * list was last replaced or invalidated continues a list that is gone, and is not appended.
+ *
+ * @example
+ * ```ts
+ * const page = new CollectionPage(new Collection([Post]), 'cursor', args => getPosts.key(...args));
+ * ```
+ * @see docs/pagination.md
+ */
+export class CollectionPage<S = unknown> implements SchemaConstruct {
+  readonly kind = 'CollectionPage' as const;
+  readonly schema: S;
+  readonly rootInput: RootInput = 'list';
+
+  constructor(
+    readonly collection: Collection<any>,
+    readonly field: string,
+    private readonly listKey: (args: readonly unknown[]) => string,
+  ) {
+    if (collection.isValues) {
+      throw setupError(
+        ErrorCode.INVALID_SCHEMA,
+        `Pages append to a list, but Collection ${collection.key} is a map (a Values collection).`,
+        'Paginate an array Collection: new Collection([Post]).',
+      );
+    }
+    if (typeof field !== 'string' || field === '') {
+      throw setupError(
+        ErrorCode.INVALID_SCHEMA,
+        `A page needs the paginationField option, the name of the page or cursor param, but it is ${describe(field)}.`,
+        "Name the param: new RestEndpoint({ path, schema, paginationField: 'cursor' }).",
+      );
+    }
+    this.schema = collection.schema as S;
+  }
+
+  /** @internal */
+  normalize(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
+    if (!Array.isArray(input)) {
+      throw inputError(
+        ErrorCode.UNEXPECTED_INPUT,
+        `A page of Collection ${this.collection.key} must be a list of items, but received ${describe(input)}.`,
+        'If the items sit inside the response (e.g. { results: [...] }), give the endpoint the schema { results: collection }.',
+      );
+    }
+    const refs: unknown[] = [];
+    for (const item of input) {
+      const ref = this.collection.normalizeMember(item, parent, key, delegate);
+      if (ref !== undefined && ref !== null) refs.push(ref);
+    }
+    const page = uniqueRefs(refs);
+    const listArgs = withoutField(delegate.args, this.field);
+    // The list was replaced (a refetch of its first page) or invalidated after this page was
+    // asked for: the page continued the old list, and the new one must be paged again.
+    const listMeta = delegate.requestMeta(this.listKey(listArgs));
+    if (listMeta !== undefined && listMeta.fetchedAt > delegate.meta.fetchedAt) return page;
+    const rowKey = this.collection.pk(...listArgs);
+    const row = delegate.getRow(this.collection.key, rowKey);
+    // Pages never create a list: without the first page there is nothing to continue.
+    if (!Array.isArray(row)) return page;
+    const fresh = refsNotIn(row, page);
+    if (fresh.length > 0) delegate.setRow(this.collection.key, rowKey, [...row, ...fresh], appendPolicy);
+    return page;
+  }
+
+  /** @internal The page's items, read like the list's members. */
+  denormalize(input: unknown, delegate: DenormalizeDelegate): unknown {
+    if (!Array.isArray(input)) return input;
+    return this.collection.readMembers(input, delegate);
+  }
+
+  /** @internal Not queryable: a page reads back only as its endpoint's stored result. */
+  queryKey(): undefined {
+    return undefined;
+  }
+}
