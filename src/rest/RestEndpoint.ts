@@ -7,6 +7,7 @@ import { Collection } from '../schema/Collection.js';
 import type { CollectionOp, CollectionOpName } from '../schema/CollectionOp.js';
 import { describe, docsLink, ErrorCode, inputError, LensCacheError, setupError } from '../shared/errors.js';
 import { stableStringify } from '../shared/json.js';
+import { checkPollFrequency, checkRetry, type RetryOptions } from './liveOptions.js';
 import { NetworkError } from './NetworkError.js';
 import { pathTemplate, type PathParams, type PathTemplate } from './pathParams.js';
 
@@ -32,6 +33,10 @@ export interface RestEndpointOptions {
   process?: (value: any, ...args: any[]) => unknown;
   /** Extra request headers. */
   headers?: Readonly<Record<string, string>>;
+  /** ms between refetches while something subscribes (docs/live-data.md). */
+  pollFrequency?: number;
+  /** Sends a failed read again: network failures and 5xx, never 4xx (docs/live-data.md#retries). Default none. */
+  retry?: RetryOptions;
 }
 
 type SearchOf<O> = O extends { searchParams: infer S extends object } ? S : unknown;
@@ -94,6 +99,10 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
   readonly urlPrefix: string;
   readonly dataExpiryLength: number | undefined;
   readonly errorExpiryLength: number | undefined;
+  /** ms between refetches while something subscribes; `undefined`: subscribing polls nothing. */
+  readonly pollFrequency: number | undefined;
+  /** How a failed read is tried again (reads only); `undefined`: never. */
+  readonly retry: RetryOptions | undefined;
   /** Mutations are never shared between callers, and always run. */
   readonly sideEffect: SideEffectOf<O>;
   private readonly template: PathTemplate;
@@ -114,6 +123,8 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     this.dataExpiryLength = options.dataExpiryLength;
     this.errorExpiryLength = options.errorExpiryLength;
     this.sideEffect = MUTATIONS.has(this.method) as SideEffectOf<O>;
+    this.pollFrequency = checkPollFrequency(options.pollFrequency, `${this.method} ${this.path}`);
+    this.retry = checkRetry(options.retry, `${this.method} ${this.path}`);
     this.template = pathTemplate(options.path);
   }
 
