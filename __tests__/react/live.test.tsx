@@ -8,7 +8,7 @@
  * screen; setupListeners refetches on focus and reconnect only what is held and not valid.
  */
 import { act, screen } from '@testing-library/react';
-import { StrictMode, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Entity, ErrorCode, RestEndpoint } from '../../src/index';
 import { useCache, useLive, useSubscription } from '../../src/react/index';
 import { internalsOf } from '../../src/store/createCache';
@@ -152,7 +152,7 @@ test('useSubscription refuses a mutation', () => {
     const caught: Error[] = [];
     const create = new RestEndpoint({ urlPrefix: server.origin, path: '/quotes', method: 'POST' });
     function Bad() {
-      useSubscription(create as never, {});
+      (useSubscription as (endpoint: unknown, ...args: unknown[]) => void)(create, {});
       return null;
     }
     renderWithCache(
@@ -211,7 +211,7 @@ test('useLive: a failing poll keeps the data on screen (a soft error), and the n
     return (
       <p data-testid="value">
         {quote.value}
-        {error ? ` (${error.status})` : ''}
+        {error ? ` (${(error as { status?: number }).status})` : ''}
       </p>
     );
   }

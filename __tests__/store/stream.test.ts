@@ -18,16 +18,23 @@ class Ticker extends Entity {
 const getTicker = { key: (params: { id: string }) => `GET /tickers/${params.id}`, schema: Ticker };
 
 /** A source the test pushes messages into by hand. */
-function manualSource() {
-  const source = {
-    emit: undefined as ((message: unknown) => void) | undefined,
-    fail: undefined as ((error: unknown) => void) | undefined,
+interface ManualSource {
+  emit: ((message: unknown) => void) | undefined;
+  fail: ((error: unknown) => void) | undefined;
+  closed: number;
+  open: StreamSource;
+}
+
+function manualSource(): ManualSource {
+  const source: ManualSource = {
+    emit: undefined,
+    fail: undefined,
     closed: 0,
-    open: ((emit, fail) => {
+    open: (emit, fail) => {
       source.emit = emit;
       source.fail = fail;
       return () => source.closed++;
-    }) as StreamSource,
+    },
   };
   return source;
 }
