@@ -53,7 +53,7 @@ export {
   type StreamOptions,
   type StreamSource,
 } from './store/stream.js';
-export type { RetryOptions } from './rest/liveOptions.js';
+export type { RetryOptions } from './shared/liveOptions.js';
 
 export { LensCacheError, ErrorCode, type ErrorRecord } from './shared/errors.js';
 export type { Patch, WriteMeta } from './shared/patch.js';

@@ -5,7 +5,7 @@
  * stored is the last one.
  */
 import { Entity, ErrorCode, RestEndpoint, type RetryOptions } from '../../src/index';
-import { defaultRetryDelay, isRetryable } from '../../src/rest/liveOptions';
+import { defaultRetryDelay, isRetryable } from '../../src/shared/liveOptions';
 import { internalsOf } from '../../src/store/createCache';
 import { advance, until, useLiveClock } from '../fixtures/liveClock';
 import { startServer, type Answer, type TestServer } from '../fixtures/server';

@@ -7,7 +7,7 @@ import { Collection } from '../schema/Collection.js';
 import type { CollectionOp, CollectionOpName } from '../schema/CollectionOp.js';
 import { describe, docsLink, ErrorCode, inputError, LensCacheError, setupError } from '../shared/errors.js';
 import { stableStringify } from '../shared/json.js';
-import { checkPollFrequency, checkRetry, type RetryOptions } from './liveOptions.js';
+import { checkPollFrequency, checkRetry, type RetryOptions } from '../shared/liveOptions.js';
 import { NetworkError } from './NetworkError.js';
 import { pathTemplate, type PathParams, type PathTemplate } from './pathParams.js';
 

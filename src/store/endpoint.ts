@@ -1,6 +1,6 @@
 /** What the cache needs of an endpoint: any object with `key(...args)` and (optionally) `schema`. */
 
-import type { RetryOptions } from '../rest/liveOptions.js';
+import type { RetryOptions } from '../shared/liveOptions.js';
 import { describe, ErrorCode, setupError } from '../shared/errors.js';
 
 export interface EndpointLike<S = unknown, A extends readonly unknown[] = any[]> {

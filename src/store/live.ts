@@ -9,7 +9,7 @@ import { warnOnce } from '../shared/env.js';
 import { describe, ErrorCode, setupError } from '../shared/errors.js';
 import { isSkipArgs } from '../shared/json.js';
 import type { EndpointMeta } from '../shared/state.js';
-import { checkPollFrequency } from '../rest/liveOptions.js';
+import { checkPollFrequency } from '../shared/liveOptions.js';
 import type { EndpointLike } from './endpoint.js';
 import type { StoreRuntime } from './StoreRuntime.js';
 

@@ -5,7 +5,7 @@
  */
 
 import { warnOnce } from '../shared/env.js';
-import { describe, ErrorCode, setupError } from '../shared/errors.js';
+import { describe, docsLink, ErrorCode, LensCacheError, setupError } from '../shared/errors.js';
 import type { Controller } from './Controller.js';
 import type { EndpointLike } from './endpoint.js';
 
@@ -88,7 +88,7 @@ export function fromEventSource(url: string, init?: EventSourceInit): StreamSour
     source.onmessage = event => emit(event.data);
     // EventSource reconnects by itself; an error with the source closed is final.
     source.onerror = () => {
-      if (source.readyState === EventSource.CLOSED) fail(new Error(`The event stream ${url} closed.`));
+      if (source.readyState === EventSource.CLOSED) fail(streamFailed(`The event stream ${url} closed for good`));
     };
     return () => source.close();
   };
@@ -99,7 +99,15 @@ export function fromWebSocket(url: string, protocols?: string | string[]): Strea
   return (emit, fail) => {
     const socket = new WebSocket(url, protocols);
     socket.onmessage = event => emit(event.data);
-    socket.onerror = () => fail(new Error(`The WebSocket ${url} failed.`));
+    socket.onerror = () => fail(streamFailed(`The WebSocket ${url} failed`));
     return () => socket.close();
   };
+}
+
+/** A browser source reported a failure it does not recover from by itself. */
+function streamFailed(what: string): LensCacheError {
+  return new LensCacheError(
+    ErrorCode.STREAM_FAILED,
+    `${what}; no more messages will arrive from it.\nCheck the server and the network, then connect the stream again.\n${docsLink(ErrorCode.STREAM_FAILED)}`,
+  );
 }

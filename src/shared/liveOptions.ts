@@ -4,7 +4,7 @@
  * endpoint is made; which failures are worth another try is decided here too.
  */
 
-import { describe, ErrorCode, LensCacheError, setupError } from '../shared/errors.js';
+import { describe, ErrorCode, LensCacheError, setupError } from './errors.js';
 
 /** How a failed read is tried again: see docs/live-data.md#retries. */
 export interface RetryOptions {
