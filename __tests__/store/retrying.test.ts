@@ -7,6 +7,7 @@
 import { Entity, ErrorCode, RestEndpoint, type RetryOptions } from '../../src/index';
 import { defaultRetryDelay, isRetryable } from '../../src/shared/liveOptions';
 import { internalsOf } from '../../src/store/createCache';
+import { unrefTimeout } from '../../src/store/retrying';
 import { advance, until, useLiveClock } from '../fixtures/liveClock';
 import { startServer, type Answer, type TestServer } from '../fixtures/server';
 import { makeStore, snapshot } from '../fixtures/store';
@@ -198,5 +199,15 @@ test('bad retry options are refused where the endpoint is made', () => {
     expect(() => getItem(retry as unknown as RetryOptions)).toThrow(
       expect.objectContaining({ code: ErrorCode.INVALID_SCHEMA }),
     );
+  }
+});
+
+test('the timers of retries and polls do not keep Node running', () => {
+  jest.useRealTimers();
+  const timer = unrefTimeout(() => undefined, 60_000);
+  try {
+    expect(timer.hasRef()).toBe(false);
+  } finally {
+    clearTimeout(timer);
   }
 });
