@@ -276,7 +276,28 @@ test('a stored answer delays the first poll by one period from when it was writt
   unsubscribe();
 });
 
-test('null params subscribe to nothing; a mutation or a bad pollFrequency is refused with nothing registered', () => {
+test('an answer dated ahead of this clock (state from a server whose clock runs ahead) does not hold polls back', async () => {
+  const first = setup();
+  await first.store.dispatch(first.cache.fetch(endpointAt(), { id: 'a' }));
+  const state = snapshot(first.store.getState()) as { cache: { meta: Record<string, { date: number }> } };
+  state.cache.meta[first.key]!.date = Date.now() + 3_600_000;
+  const { cache, store } = makeStore({}, { preloadedState: state });
+  const runtime = internalsOf(cache).runtime(store);
+  const polls = () => server.count('GET /prices/a');
+  const idle = () => until(() => runtime.requests.pending(first.key) === undefined, 'the poll');
+  const unsubscribe = cache.subscribe(store, endpointAt(1_000), { id: 'a' });
+  await advance(999);
+  expect(polls()).toBe(1);
+  await advance(1);
+  await idle();
+  expect(polls()).toBe(2);
+  await advance(1_000);
+  await idle();
+  expect(polls()).toBe(3);
+  unsubscribe();
+});
+
+test('null params subscribe to nothing; a mutation, a bad pollFrequency or a store without the cache is refused with nothing registered', () => {
   const { cache, store, runtime } = setup();
   const none = cache.subscribe(store, endpointAt(1_000), null);
   expect(runtime.pollers.size).toBe(0);
@@ -297,6 +318,12 @@ test('null params subscribe to nothing; a mutation or a bad pollFrequency is ref
   expect(runtime.subscriptions.held('subscription')).toEqual([]);
   expect(runtime.subscriptions.held('request')).toEqual([]);
   expect(snapshot(store.getState())).toEqual(before);
+  // A store the cache is not mounted in is refused at once, not when the first poll runs.
+  const elsewhere = { getState: () => ({}), dispatch: () => undefined };
+  expect(() => cache.subscribe(elsewhere, endpointAt(1_000), { id: 'a' })).toThrow(
+    expect.objectContaining({ code: ErrorCode.CACHE_NOT_MOUNTED }),
+  );
+  expect(internalsOf(cache).runtime(elsewhere).pollers.size).toBe(0);
 });
 
 test('without pollFrequency a subscription holds the key and polls nothing (with a development warning)', async () => {

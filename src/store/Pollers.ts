@@ -30,6 +30,8 @@ interface Poller {
   busy: boolean;
   /** When the last poll this poller waited on settled. */
   last: number;
+  /** The key's write time the current timer was set from: another write since counts as a poll. */
+  seen: number | undefined;
 }
 
 export class Pollers {
@@ -43,7 +45,7 @@ export class Pollers {
   add(key: string, frequency: number, target: PollTarget): () => void {
     let poller = this.pollers.get(key);
     if (!poller) {
-      poller = { target, frequencies: [], timer: undefined, busy: false, last: -Infinity };
+      poller = { target, frequencies: [], timer: undefined, busy: false, last: -Infinity, seen: undefined };
       this.pollers.set(key, poller);
     }
     const before = shortest(poller);
@@ -81,10 +83,10 @@ export class Pollers {
     poller.timer = undefined;
     if (poller.busy || this.pollers.get(key) !== poller) return;
     const now = Date.now();
+    poller.seen = poller.target.written();
     // A stored answer dated ahead of this clock (state from a server whose clock runs ahead)
     // counts as answered now.
-    const written = Math.min(poller.target.written() ?? -Infinity, now);
-    const due = Math.max(poller.last, written) + shortest(poller);
+    const due = Math.max(poller.last, Math.min(poller.seen ?? -Infinity, now)) + shortest(poller);
     poller.timer = unrefTimeout(() => this.tick(key, poller), Math.max(0, due - now));
   }
 
@@ -92,9 +94,8 @@ export class Pollers {
     poller.timer = undefined;
     if (this.pollers.get(key) !== poller) return;
     const pending = poller.target.pending();
-    const written = poller.target.written();
     // Answered since the timer was set (another request for the key): that answer was the poll.
-    if (!pending && written !== undefined && written + shortest(poller) > Date.now()) {
+    if (!pending && poller.target.written() !== poller.seen) {
       this.schedule(key, poller);
       return;
     }

@@ -213,6 +213,8 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       return runtimeOf(store).controller as Controller<P>;
     },
     subscribe(store, endpoint, ...args) {
+      // A store without this cache mounted throws CACHE_NOT_MOUNTED here, not later in a timer.
+      slice(store.getState());
       const live = { runtime: runtimeOf(store), meta: (key: string) => slice(store.getState()).meta[key] };
       return subscribe(live, endpoint, args);
     },
