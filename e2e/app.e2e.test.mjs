@@ -214,6 +214,22 @@ test('counts, and the ticker/stats join following the live stream', async () => 
   });
 });
 
+test('the polled view changes on its own: useLive refetches every 2 s with no user action', async () => {
+  await step('polled-changes', async () => {
+    const cell = '[data-testid=polled-BTC]';
+    await page.waitForSelector(cell);
+    const first = await page.locator(cell).textContent();
+    const before = count(await serverLog(), '/api/stats/BTC');
+    // Nothing is clicked or typed: the poller refetches, and the server's stats move every tick.
+    await page.waitForFunction(
+      ([selector, shown]) => document.querySelector(selector)?.textContent !== shown,
+      [cell, first],
+      { timeout: 15_000 },
+    );
+    assert.ok(count(await serverLog(), '/api/stats/BTC') > before, 'the change came from a new request');
+  });
+});
+
 test('the page logged no errors', () => {
   assert.deepEqual(pageErrors, []);
 });

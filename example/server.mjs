@@ -60,7 +60,7 @@ function seed() {
     ['5', 'Hooli', 210.0, 's1'],
   ].map(([id, name, price, sector]) => ({ id, name, price, sector: sectors.find(s => s.id === sector) }));
   const tickers = { BTC: 64000, ETH: 3100 };
-  return { users, posts, companies, tickers, nextPost: n + 1 };
+  return { users, posts, companies, tickers, ticks: 0, nextPost: n + 1 };
 }
 
 /** A portfolio's holdings: a deterministic function of portfolio and company, so tests can check values. */
@@ -137,7 +137,7 @@ export async function startExample({ port = 0, host = '127.0.0.1', delay = 150, 
       /^\/api\/stats\/([A-Z]+)$/,
       ([id]) =>
         db.tickers[id]
-          ? [200, { product_id: id, last: Math.round(db.tickers[id] * 0.98), volume: 1234 }]
+          ? [200, { product_id: id, last: Math.round(db.tickers[id] * 0.98), volume: 1234 + db.ticks * 10 }]
           : [404, { message: `No stats for ${id}` }],
     ],
     [
@@ -199,6 +199,7 @@ export async function startExample({ port = 0, host = '127.0.0.1', delay = 150, 
 
   // The "stream": every tick, each ticker moves a little and is pushed to every listener.
   const timer = setInterval(() => {
+    db.ticks++;
     for (const id of Object.keys(db.tickers)) {
       db.tickers[id] = Math.round(db.tickers[id] * (1 + (Math.random() - 0.5) / 500) * 100) / 100;
       const event = `data: ${JSON.stringify({ product_id: id, price: db.tickers[id], time: new Date().toISOString() })}\n\n`;

@@ -49,6 +49,15 @@ export { ActionTypes, type WriteAction, type WritePayload } from './store/action
 export type { EndpointLike } from './store/endpoint.js';
 export type { ResponseState, ExpiryStatus } from './store/selectors.js';
 export type { ResolveInput } from './store/writes.js';
+export type { ListenerOptions } from './store/live.js';
+export {
+  connectStream,
+  fromEventSource,
+  fromWebSocket,
+  type StreamOptions,
+  type StreamSource,
+} from './store/stream.js';
+export type { RetryOptions } from './shared/liveOptions.js';
 
 export { LensCacheError, ErrorCode, type ErrorRecord } from './shared/errors.js';
 export type { Patch, WriteMeta } from './shared/patch.js';

@@ -30,6 +30,9 @@ const guidePages = [
   'useController.md',
   'resource.md',
   'pagination.md',
+  'useSubscription.md',
+  'useLive.md',
+  'live-data.md',
 ];
 
 interface Marker {
@@ -278,7 +281,14 @@ describe('the examples run', () => {
     expect(typeof module.fetchReactPosts).toBe('function');
   });
 
-  test.each(['useQuery.tsx', 'useSuspense.tsx', 'useFetch.tsx', 'useCache.tsx', 'useController.tsx', 'readme-react.tsx'])(
+  test('live data: a stream written message by message, a bad message reported; polling defined, not run', () => {
+    const { module, result } = load('live-data.ts');
+    expect(result).toEqual({ btc: 64100, eth: 3100, errors: ['SyntaxError'], status: 'valid' });
+    expect(module.getTicker.pollFrequency).toBe(10_000);
+    expect(typeof module.watchTicker).toBe('function');
+  });
+
+  test.each(['useQuery.tsx', 'useSuspense.tsx', 'useFetch.tsx', 'useCache.tsx', 'useController.tsx', 'useSubscription.tsx', 'useLive.tsx', 'readme-react.tsx'])(
     '%s loads and exports its components',
     file => {
       const { module } = load(file);

@@ -2,6 +2,7 @@
  * One runtime per cache and store (src/store/StoreRuntime.ts): requests, settled marks, the
  * Controller and who reads what live there, and the rules hold without React.
  */
+import { configureStore } from '@reduxjs/toolkit';
 import { createCache, Entity, type CacheState } from '../../src/index';
 import { internalsOf } from '../../src/store/createCache';
 import { makeStore } from '../fixtures/store';
@@ -62,7 +63,13 @@ test('resetEntireStore drops the settled marks with the requests in flight', asy
 });
 
 test('settled marks are bounded: the oldest go first', async () => {
-  const { cache, store } = makeStore();
+  // Without RTK's development checks: they walk the whole meta map after each of the 1,001
+  // writes (quadratic, seconds on a loaded machine), and this test is about the marks.
+  const cache = createCache();
+  const store = configureStore({
+    reducer: { [cache.reducerPath]: cache.reducer },
+    middleware: getDefault => getDefault({ immutableCheck: false, serializableCheck: false }).concat(cache.middleware),
+  });
   const runtime = internalsOf(cache).runtime(store);
   const keys = Array.from({ length: 1_001 }, (_, i) => `GET /gone/${i}`);
   // Each key gets a meta record (a stored error), and a settled request that left it.

@@ -1,6 +1,14 @@
 /** Type tests for lenscache/react: hook results are inferred from the endpoint or the queryable. */
 import { All, Collection, Entity, Query, RestEndpoint, Scalar, type Controller } from '../../src/index';
-import { useCache, useController, useFetch, useQuery, useSuspense } from '../../src/react/index';
+import {
+  useCache,
+  useController,
+  useFetch,
+  useLive,
+  useQuery,
+  useSubscription,
+  useSuspense,
+} from '../../src/react/index';
 import { expectType, type Equal } from './expect';
 
 class User extends Entity {
@@ -83,5 +91,22 @@ export function Mutations() {
   useFetch(getPosts.push, { group: 'react' });
   expectType<Equal<typeof createPost.sideEffect, true>>(true);
   expectType<Equal<typeof getPost.sideEffect, false>>(true);
+  return null;
+}
+
+export function Live({ id }: { id: string | null }) {
+  const getLivePost = getPost.extend({ pollFrequency: 1_000, retry: { attempts: 2 } });
+  const post = useLive(getLivePost, { id: '1' });
+  expectType<Equal<typeof post, Post>>(true);
+  const maybe = useLive(getLivePost, id === null ? null : { id });
+  expectType<Equal<typeof maybe, Post | undefined>>(true);
+  const nothing = useSubscription(getLivePost, id === null ? null : { id });
+  expectType<Equal<typeof nothing, void>>(true);
+  // @ts-expect-error the path param is required
+  useSubscription(getLivePost, {});
+  // @ts-expect-error mutations cannot be subscribed to
+  useLive(getPosts.push, { group: 'react' });
+  // @ts-expect-error retry needs attempts
+  getPost.extend({ retry: { delay: () => 1 } });
   return null;
 }

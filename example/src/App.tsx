@@ -1,18 +1,19 @@
 /** The example page: one panel per example of the spec, each reading the one cache. */
-import { Component, Suspense, useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { Component, Suspense, useState, type FormEvent, type ReactNode } from 'react';
 import { useSelector } from 'react-redux';
-import { useCache, useController, useFetch, useQuery, useSuspense } from 'lenscache/react';
+import { useCache, useController, useFetch, useLive, useQuery, useStream, useSuspense } from 'lenscache/react';
 import {
   adminCount,
   currentPrice,
   getCompanies,
+  getLiveStats,
   getPortfolioColumns,
   getPosts,
   getStats,
   getUsers,
   postsByUser,
   sortedPosts,
-  Ticker,
+  tickerStream,
   userCount,
   type Group,
   type OrderBy,
@@ -40,6 +41,9 @@ export function App() {
         </Panel>
         <Panel title="Ticker and stats (join, live)" id="ticker">
           <TickerPanel />
+        </Panel>
+        <Panel title="Stats, polled every 2 s (useLive)" id="polled">
+          <PolledStats />
         </Panel>
         <Panel title="Companies by portfolio (Scalar lens)" id="companies" wide>
           <CompaniesPanel />
@@ -215,15 +219,9 @@ function UsersPanel() {
 }
 
 function TickerPanel() {
-  const controller = useController();
   const [live, setLive] = useState(false);
-  // The stream: server-sent ticker updates, written straight into the cache.
-  useEffect(() => {
-    if (!live) return;
-    const source = new EventSource('/api/stream/tickers');
-    source.onmessage = event => controller.set(Ticker, JSON.parse(event.data));
-    return () => source.close();
-  }, [live, controller]);
+  // The stream: server-sent ticker updates, each written into the cache as a Ticker row.
+  useStream(live ? tickerStream : null);
   return (
     <>
       <label className="controls">
@@ -250,6 +248,31 @@ function Price({ product }: { product: string }) {
       <th>{product}</th>
       <td>{price ? price.price.toLocaleString('en-US', { maximumFractionDigits: 2 }) : '…'}</td>
       <td className="muted">{price?.source}</td>
+    </tr>
+  );
+}
+
+function PolledStats() {
+  return (
+    <table>
+      <tbody>
+        {['BTC', 'ETH'].map(product => (
+          <PolledRow key={product} product={product} />
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function PolledRow({ product }: { product: string }) {
+  // Suspends for the first answer, then the poller refetches every 2 s while this is mounted;
+  // a poll with the same answer renders nothing. The stats rows are shared with the ticker panel.
+  const stats = useLive(getLiveStats, { product_id: product });
+  return (
+    <tr data-testid={`polled-${product}`}>
+      <th>{product}</th>
+      <td>{stats.last.toLocaleString('en-US')}</td>
+      <td className="muted">volume {stats.volume.toLocaleString('en-US')}</td>
     </tr>
   );
 }

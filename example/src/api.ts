@@ -1,5 +1,16 @@
 /** The example's data model: entities, the lens-dependent Scalar, endpoints and queries. */
-import { All, Collection, Entity, Query, resource, RestEndpoint, Scalar, Values } from 'lenscache';
+import {
+  All,
+  Collection,
+  Entity,
+  fromEventSource,
+  Query,
+  resource,
+  RestEndpoint,
+  Scalar,
+  Values,
+  type StreamOptions,
+} from 'lenscache';
 
 export class User extends Entity {
   id = '';
@@ -84,6 +95,13 @@ export const getPosts = PostResource.getList.extend({
 export const getUsers = new RestEndpoint({ path: '/api/users', schema: new Collection([User]) });
 export const getTicker = new RestEndpoint({ path: '/api/tickers/:product_id', schema: Ticker });
 export const getStats = new RestEndpoint({ path: '/api/stats/:product_id', schema: Stats });
+/** The same request, refetched every 2 s while a component subscribes (useLive), retried on 5xx. */
+export const getLiveStats = getStats.extend({
+  pollFrequency: 2_000,
+  retry: { attempts: 2, delay: attempt => 500 * attempt },
+});
+/** The server's ticker events, each written as a Ticker row (useStream). */
+export const tickerStream: StreamOptions = { schema: Ticker, open: fromEventSource('/api/stream/tickers') };
 
 /** One company list for every portfolio: `argsKey` leaves the portfolio out of the list's key. */
 export const getCompanies = new RestEndpoint({

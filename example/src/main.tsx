@@ -35,6 +35,8 @@ export const store = configureStore({
   devTools: { name: 'lenscache example' },
 });
 export type RootState = ReturnType<typeof store.getState>;
+// Coming back to the tab, or back online: refetch what the page shows that is stale or invalid.
+cache.setupListeners(store);
 
 // Every request the page sends goes through fetch: log it in the store.
 const realFetch = window.fetch.bind(window);

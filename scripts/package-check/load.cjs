@@ -10,7 +10,17 @@ class User extends Entity {
 const cache = createCache();
 assert.equal(cache.reducerPath, 'cache');
 assert.equal(new RestEndpoint({ path: '/users/:id', schema: User }).url({ id: '1' }), '/users/1');
-for (const hook of ['CacheProvider', 'useQuery', 'useSuspense', 'useFetch', 'useCache', 'useController']) {
+for (const hook of [
+  'CacheProvider',
+  'useQuery',
+  'useSuspense',
+  'useFetch',
+  'useCache',
+  'useController',
+  'useSubscription',
+  'useLive',
+  'useStream',
+]) {
   assert.equal(typeof react[hook], 'function', `lenscache/react exports ${hook}`);
 }
 console.log('CJS: lenscache and lenscache/react load');

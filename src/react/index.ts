@@ -8,4 +8,7 @@ export { useSuspense } from './useSuspense.js';
 export { useFetch } from './useFetch.js';
 export { useCache } from './useCache.js';
 export { useController } from './useController.js';
+export { useSubscription } from './useSubscription.js';
+export { useLive } from './useLive.js';
+export { useStream } from './useStream.js';
 export type { SkippableArgs } from './useResponse.js';

@@ -7,6 +7,7 @@ import type { Collection } from '../schema/Collection.js';
 import type { CollectionOp, CollectionOpName } from '../schema/CollectionOp.js';
 import { describe, docsLink, ErrorCode, inputError, LensCacheError, setupError } from '../shared/errors.js';
 import { stableStringify } from '../shared/json.js';
+import { checkPollFrequency, checkRetry, type RetryOptions } from '../shared/liveOptions.js';
 import { NetworkError } from './NetworkError.js';
 import { findCollection, pageSchema, requirePageParam } from './pagination.js';
 import type { PageEndpoint } from './paginationTypes.js';
@@ -36,6 +37,10 @@ export interface RestEndpointOptions {
   headers?: Readonly<Record<string, string>>;
   /** The page or cursor param: `endpoint.getPage` appends each page to the list (docs/pagination.md). */
   paginationField?: string;
+  /** ms between refetches while something subscribes (docs/live-data.md). */
+  pollFrequency?: number;
+  /** Sends a failed read again: network failures and 5xx, never 4xx (docs/live-data.md#retries). Default none. */
+  retry?: RetryOptions;
 }
 
 type SearchOf<O> = O extends { searchParams: infer S extends object } ? S : unknown;
@@ -105,6 +110,10 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
   readonly urlPrefix: string;
   readonly dataExpiryLength: number | undefined;
   readonly errorExpiryLength: number | undefined;
+  /** ms between refetches while something subscribes; `undefined`: subscribing polls nothing. */
+  readonly pollFrequency: number | undefined;
+  /** How a failed read is tried again (reads only); `undefined`: never. */
+  readonly retry: RetryOptions | undefined;
   /** Mutations are never shared between callers, and always run. */
   readonly sideEffect: SideEffectOf<O>;
   private readonly template: PathTemplate;
@@ -125,6 +134,8 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     this.dataExpiryLength = options.dataExpiryLength;
     this.errorExpiryLength = options.errorExpiryLength;
     this.sideEffect = MUTATIONS.has(this.method) as SideEffectOf<O>;
+    this.pollFrequency = checkPollFrequency(options.pollFrequency, `${this.method} ${this.path}`);
+    this.retry = checkRetry(options.retry, `${this.method} ${this.path}`);
     this.template = pathTemplate(options.path);
   }
 

@@ -24,6 +24,7 @@ export const ErrorCode = {
   INVALID_RESPONSE: 'INVALID_RESPONSE',
   INVALID_ACTION: 'INVALID_ACTION',
   NON_ERROR_THROWN: 'NON_ERROR_THROWN',
+  STREAM_FAILED: 'STREAM_FAILED',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

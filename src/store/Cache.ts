@@ -10,6 +10,7 @@ import type { Denormalize, Queried } from '../schema/types.js';
 import type { Controller, StoreLike } from './Controller.js';
 import type { EndpointLike } from './endpoint.js';
 import type { CacheThunk } from './reducer.js';
+import type { ListenerOptions } from './live.js';
 import type { FetchPromise } from './Requests.js';
 import type { RequestKeys, ResponseState } from './selectors.js';
 import type { StoreRuntime } from './StoreRuntime.js';
@@ -84,6 +85,17 @@ export interface Cache<P extends string = 'cache'> {
   resetEntireStore(): CacheThunk;
   /** A Controller bound to `store`, for code outside React (the same object per store). */
   controller(store: StoreLike): Controller<P>;
+  /**
+   * Subscribes to `endpoint` for args in `store` (what useSubscription does while mounted): the
+   * key is polled every `endpoint.pollFrequency` ms, one poller per key at the shortest frequency
+   * asked. Returns `unsubscribe()`. See docs/live-data.md.
+   */
+  subscribe<E extends EndpointLike>(store: StoreLike, endpoint: E, ...args: ArgsOf<E> | [null]): () => void;
+  /**
+   * Refetches what `store`'s hooks and subscriptions hold, and is stale or invalid, when the window
+   * regains focus or comes back online. Returns `remove()`; does nothing without a window.
+   */
+  setupListeners(store: StoreLike, options?: ListenerOptions): () => void;
 }
 
 /**

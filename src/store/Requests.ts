@@ -6,6 +6,7 @@
 
 import { ErrorCode, setupError, describe } from '../shared/errors.js';
 import { hasSchema, type EndpointLike } from './endpoint.js';
+import { withRetries } from './retrying.js';
 import { StartClock } from './StartClock.js';
 import type { Resolved, ResolveInput } from './writes.js';
 
@@ -37,6 +38,8 @@ export class Requests {
   private generation = 0;
   /** This store's start stamps: requests, and the cache's other writes through `stamp`. */
   private readonly clock = new StartClock();
+  /** Aborted by a reset: retries waiting to be sent give up (a new one is made for the next run). */
+  private resets = new AbortController();
 
   constructor(private readonly hooks: RequestHooks) {}
 
@@ -49,6 +52,13 @@ export class Requests {
   clear(): void {
     this.inFlight.clear();
     this.generation++;
+    this.resets.abort();
+    this.resets = new AbortController();
+  }
+
+  /** The request in flight for `key` (pollers join it rather than send another). */
+  pending(key: string): Promise<unknown> | undefined {
+    return this.inFlight.get(key)?.promise;
   }
 
   /** Lets the next fetch of `key` start a new request (after `invalidate`, an abort). */
@@ -84,10 +94,17 @@ export class Requests {
         // Started in a microtask, after the request is registered below: hooks start fetches
         // during render, and no endpoint code (nor an app's fetch wrapper) may run inside a
         // render. A fetch that throws synchronously, or returns a plain value, settles like any other.
-        const request = Promise.resolve().then(() => {
-          controller.signal.throwIfAborted();
-          return run(args, controller.signal);
-        });
+        const once = (): Promise<unknown> =>
+          Promise.resolve().then(() => {
+            controller.signal.throwIfAborted();
+            return run(args, controller.signal);
+          });
+        // A read with `retry` is sent again on network failures and 5xx (retrying.ts), still as
+        // this one request: the key stays in flight, and what is stored is the last outcome.
+        const request =
+          shared && endpoint.retry
+            ? withRetries(once, endpoint.retry, [controller.signal, this.resets.signal])
+            : once();
         response = await untilAborted(request, controller.signal);
       } catch (error) {
         failure = {

@@ -8,6 +8,7 @@
 
 import { Lru } from '../shared/Lru.js';
 import type { Controller } from './Controller.js';
+import { Pollers } from './Pollers.js';
 import type { Requests } from './Requests.js';
 import { Subscriptions } from './Subscriptions.js';
 
@@ -16,6 +17,8 @@ const SETTLED_MARKS = 1_000;
 
 export class StoreRuntime {
   readonly subscriptions = new Subscriptions();
+  /** One poller per subscribed request key (docs/live-data.md#polling). */
+  readonly pollers = new Pollers();
   /**
    * Per request key: the meta record the last settled request left. While that very record is
    * still the key's meta, nothing was written for the key since.

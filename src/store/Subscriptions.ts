@@ -6,7 +6,12 @@
  * only while held: the last release deletes it, so the registry is bounded by what is mounted.
  */
 
-export type HeldKind = 'request' | 'query';
+/**
+ * `'request'`: a mounted reader of an endpoint (or a subscription, which holds its key too);
+ * `'query'`: a mounted useQuery; `'subscription'`: a live subscriber (useSubscription, useLive,
+ * `cache.subscribe`), whose polling the store's Pollers run.
+ */
+export type HeldKind = 'request' | 'query' | 'subscription';
 
 /** What a holder reads: the endpoint (requests) or schema (queries), and the args. */
 export interface HeldRead {

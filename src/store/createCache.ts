@@ -15,6 +15,7 @@ import { MountCheck } from './mountCheck.js';
 import type { EndpointLike } from './endpoint.js';
 import { createMiddleware, createReducer, createSliceReader, thunk, type CacheThunk } from './reducer.js';
 import { Requests } from './Requests.js';
+import { setupListeners, subscribe } from './live.js';
 import { Selectors } from './selectors.js';
 import { HighWater } from './StartClock.js';
 import { StoreRuntime } from './StoreRuntime.js';
@@ -28,6 +29,7 @@ import {
   type Resolved,
 } from './writes.js';
 
+export type { ListenerOptions } from './live.js';
 export type { ArgsOf, Cache, CacheInternals, CacheOptions, KeyFilter, ResponseData } from './Cache.js';
 export { internalsOf } from './Cache.js';
 export type { CacheThunk } from './reducer.js';
@@ -209,6 +211,15 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
     },
     controller(store) {
       return runtimeOf(store).controller as Controller<P>;
+    },
+    subscribe(store, endpoint, ...args) {
+      // A store without this cache mounted throws CACHE_NOT_MOUNTED here, not later in a timer.
+      slice(store.getState());
+      const live = { runtime: runtimeOf(store), meta: (key: string) => slice(store.getState()).meta[key] };
+      return subscribe(live, endpoint, args);
+    },
+    setupListeners(store, options) {
+      return setupListeners(runtimeOf(store), options);
     },
   };
   internals.set(cache, {

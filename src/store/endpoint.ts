@@ -1,5 +1,6 @@
 /** What the cache needs of an endpoint: any object with `key(...args)` and (optionally) `schema`. */
 
+import type { RetryOptions } from '../shared/liveOptions.js';
 import { describe, ErrorCode, setupError } from '../shared/errors.js';
 
 export interface EndpointLike<S = unknown, A extends readonly unknown[] = any[]> {
@@ -15,6 +16,10 @@ export interface EndpointLike<S = unknown, A extends readonly unknown[] = any[]>
   /** Performs the request (needed by `cache.fetch`); RestEndpoint passes the signal on to `fetch`. */
   request?(args: readonly unknown[], signal?: AbortSignal): Promise<unknown>;
   fetch?(...args: A): Promise<unknown>;
+  /** ms between refetches while something subscribes (docs/live-data.md). */
+  pollFrequency?: number | undefined;
+  /** How a failed read is tried again (docs/live-data.md#retries); reads only. */
+  retry?: RetryOptions | undefined;
 }
 
 export const DEFAULT_DATA_EXPIRY = 60_000;

@@ -1,0 +1,68 @@
+/**
+ * The live-data options of an endpoint (docs/live-data.md): how often subscribers poll it
+ * (`pollFrequency`), and how a failed read is tried again (`retry`). Checked once, where the
+ * endpoint is made; which failures are worth another try is decided here too.
+ */
+
+import { describe, ErrorCode, LensCacheError, setupError } from './errors.js';
+
+/** How a failed read is tried again: see docs/live-data.md#retries. */
+export interface RetryOptions {
+  /** How many times a failed request is sent again (0: never). Up to `attempts + 1` requests in all. */
+  readonly attempts: number;
+  /** ms to wait before retry number `attempt` (1 for the first retry). Default: 1 s, doubling, at most 30 s. */
+  readonly delay?: (attempt: number) => number;
+}
+
+/** The default wait before retry `attempt`: 1 s, 2 s, 4 s, … capped at 30 s. */
+export function defaultRetryDelay(attempt: number): number {
+  return Math.min(1_000 * 2 ** (attempt - 1), 30_000);
+}
+
+/** Throws INVALID_SCHEMA unless `frequency` is a positive, finite number of ms (or undefined). */
+export function checkPollFrequency(frequency: unknown, where: string): number | undefined {
+  if (frequency === undefined) return undefined;
+  if (typeof frequency !== 'number' || !Number.isFinite(frequency) || frequency <= 0) {
+    throw setupError(
+      ErrorCode.INVALID_SCHEMA,
+      `pollFrequency of ${where} must be a positive number of milliseconds, but it is ${describe(frequency)}.`,
+      'Set it to the time between refetches while something subscribes, e.g. pollFrequency: 5_000, or leave it out.',
+    );
+  }
+  return frequency;
+}
+
+/** Throws INVALID_SCHEMA unless `retry` has a whole `attempts` ≥ 0 and, if given, a `delay` function. */
+export function checkRetry(retry: unknown, where: string): RetryOptions | undefined {
+  if (retry === undefined) return undefined;
+  const { attempts, delay } = (retry ?? {}) as { attempts?: unknown; delay?: unknown };
+  const fine =
+    typeof retry === 'object' &&
+    retry !== null &&
+    typeof attempts === 'number' &&
+    Number.isInteger(attempts) &&
+    attempts >= 0 &&
+    (delay === undefined || typeof delay === 'function');
+  if (!fine) {
+    throw setupError(
+      ErrorCode.INVALID_SCHEMA,
+      `retry of ${where} must be { attempts, delay? } with a whole number of attempts (0 or more) and delay(attempt) a function, but it is ${describe(retry)} (attempts: ${describe(attempts)}, delay: ${describe(delay)}).`,
+      'Write e.g. retry: { attempts: 3, delay: attempt => 500 * 2 ** attempt }, or leave retry out for no retries.',
+    );
+  }
+  return retry as RetryOptions;
+}
+
+/**
+ * Whether a failed read is worth sending again: a server error (status 500 or more), or a failure
+ * to reach the server at all (fetch rejected without a status: a refused or reset connection, a
+ * DNS failure). Never a 4xx (the request itself is wrong), nor lenscache's own errors without a
+ * status (a 2xx body that is not JSON would fail the same way again).
+ */
+export function isRetryable(error: unknown): boolean {
+  const status = (error as { status?: unknown } | null)?.status;
+  if (typeof status === 'number') return status >= 500;
+  if (error instanceof LensCacheError) return false;
+  const name = (error as { name?: unknown } | null)?.name;
+  return name !== 'AbortError' && name !== 'TimeoutError';
+}
