@@ -29,6 +29,7 @@ export {
 } from './rest/RestEndpoint.js';
 export { NetworkError } from './rest/NetworkError.js';
 export type { PathParams, PathValue } from './rest/pathParams.js';
+export type { OptimisticSnapshot } from './rest/OptimisticSnapshot.js';
 
 export {
   createCache,

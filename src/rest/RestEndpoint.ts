@@ -8,6 +8,7 @@ import type { CollectionOp, CollectionOpName } from '../schema/CollectionOp.js';
 import { describe, docsLink, ErrorCode, inputError, LensCacheError, setupError } from '../shared/errors.js';
 import { stableStringify } from '../shared/json.js';
 import { NetworkError } from './NetworkError.js';
+import type { OptimisticSnapshot } from './OptimisticSnapshot.js';
 import { pathTemplate, type PathParams, type PathTemplate } from './pathParams.js';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
@@ -32,6 +33,11 @@ export interface RestEndpointOptions {
   process?: (value: any, ...args: any[]) => unknown;
   /** Extra request headers. */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * The value to show at once while the request is in flight, from the cache as it starts and
+   * the request's args; the answer replaces it, a failure takes it back (docs/mutations.md).
+   */
+  getOptimisticResponse?: (snap: OptimisticSnapshot, ...args: any[]) => unknown;
 }
 
 type SearchOf<O> = O extends { searchParams: infer S extends object } ? S : unknown;
@@ -96,6 +102,8 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
   readonly errorExpiryLength: number | undefined;
   /** Mutations are never shared between callers, and always run. */
   readonly sideEffect: SideEffectOf<O>;
+  /** The optimistic value of a request (docs/mutations.md); absent unless the options give one. */
+  readonly getOptimisticResponse?: (snap: OptimisticSnapshot, ...args: RestArgs<O>) => unknown;
   private readonly template: PathTemplate;
   private readonly ops = new Map<CollectionOpName, RestEndpoint<any>>();
 
@@ -115,6 +123,7 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     this.errorExpiryLength = options.errorExpiryLength;
     this.sideEffect = MUTATIONS.has(this.method) as SideEffectOf<O>;
     this.template = pathTemplate(options.path);
+    if (options.getOptimisticResponse !== undefined) this.getOptimisticResponse = options.getOptimisticResponse;
   }
 
   /** The URL for args: the prefix, the filled path, then the other params, sorted, as a query string. */

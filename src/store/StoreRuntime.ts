@@ -8,6 +8,7 @@
 
 import { Lru } from '../shared/Lru.js';
 import type { Controller } from './Controller.js';
+import { Optimistic } from './Optimistic.js';
 import type { Requests } from './Requests.js';
 import { Subscriptions } from './Subscriptions.js';
 
@@ -16,6 +17,8 @@ const SETTLED_MARKS = 1_000;
 
 export class StoreRuntime {
   readonly subscriptions = new Subscriptions();
+  /** Optimistic values of mutations in flight, over the confirmed state (Optimistic.ts). */
+  readonly optimistic = new Optimistic();
   /**
    * Per request key: the meta record the last settled request left. While that very record is
    * still the key's meta, nothing was written for the key since.
@@ -75,5 +78,6 @@ export class StoreRuntime {
   reset(): void {
     this.requests.clear();
     this.settled.clear();
+    this.optimistic.clear();
   }
 }

@@ -1,6 +1,9 @@
 /** What the cache needs of an endpoint: any object with `key(...args)` and (optionally) `schema`. */
 
 import { describe, ErrorCode, setupError } from '../shared/errors.js';
+import type { OptimisticSnapshot } from '../rest/OptimisticSnapshot.js';
+
+export type { OptimisticSnapshot };
 
 export interface EndpointLike<S = unknown, A extends readonly unknown[] = any[]> {
   /** The request key: the same args must give the same key. */
@@ -15,6 +18,8 @@ export interface EndpointLike<S = unknown, A extends readonly unknown[] = any[]>
   /** Performs the request (needed by `cache.fetch`); RestEndpoint passes the signal on to `fetch`. */
   request?(args: readonly unknown[], signal?: AbortSignal): Promise<unknown>;
   fetch?(...args: A): Promise<unknown>;
+  /** The value to show while the request is in flight (docs/mutations.md); `undefined` shows nothing. */
+  getOptimisticResponse?(snap: OptimisticSnapshot, ...args: A): unknown;
 }
 
 export const DEFAULT_DATA_EXPIRY = 60_000;
