@@ -1,6 +1,6 @@
 /** Type tests for lenscache/react: hook results are inferred from the endpoint or the queryable. */
 import { All, Collection, Entity, Query, RestEndpoint, Scalar, type Controller } from '../../src/index';
-import { useCache, useController, useFetch, useQuery, useSuspense } from '../../src/react/index';
+import { useCache, useController, useDLE, useFetch, useMutation, useQuery, useSuspense } from '../../src/react/index';
 import { expectType, type Equal } from './expect';
 
 class User extends Entity {
@@ -83,5 +83,44 @@ export function Mutations() {
   useFetch(getPosts.push, { group: 'react' });
   expectType<Equal<typeof createPost.sideEffect, true>>(true);
   expectType<Equal<typeof getPost.sideEffect, false>>(true);
+  return null;
+}
+
+export function MutationHooks() {
+  const updatePost = new RestEndpoint({
+    path: '/posts/:id',
+    method: 'PATCH',
+    body: {} as { title: string },
+    schema: Post,
+    getOptimisticResponse: (snap, params: { id: string }, body: { title: string }) => ({
+      ...snap.get(Post, params),
+      ...body,
+    }),
+  });
+  const [update, { pending, error, data, reset }] = useMutation(updatePost);
+  expectType<Equal<Parameters<typeof update>, Parameters<typeof updatePost.fetch>>>(true);
+  expectType<Equal<ReturnType<typeof update>, Promise<Post>>>(true);
+  expectType<Equal<typeof pending, boolean>>(true);
+  expectType<Equal<typeof error, Error | undefined>>(true);
+  expectType<Equal<typeof data, Post | undefined>>(true);
+  expectType<Equal<typeof reset, () => void>>(true);
+  void update({ id: '1' }, { title: 'x' });
+  // @ts-expect-error the path param is required
+  void update({}, { title: 'x' });
+  // @ts-expect-error the body is typed
+  void update({ id: '1' }, { title: 1 });
+  const [create] = useMutation(getPosts.push);
+  expectType<Equal<ReturnType<typeof create>, Promise<Post | Post[]>>>(true);
+
+  const dle = useDLE(getPosts, { group: 'react' });
+  expectType<Equal<typeof dle.data, Post[] | undefined>>(true);
+  expectType<Equal<typeof dle.loading, boolean>>(true);
+  expectType<Equal<typeof dle.error, Error | undefined>>(true);
+  const skipped = useDLE(getPost, pending ? null : { id: '1' });
+  expectType<Equal<typeof skipped.data, Post | undefined>>(true);
+  // @ts-expect-error params are typed
+  useDLE(getPosts, { group: 'react', orderBy: 'date' });
+  // @ts-expect-error mutations are not read by useDLE
+  useDLE(updatePost, { id: '1' });
   return null;
 }

@@ -8,4 +8,6 @@ export { useSuspense } from './useSuspense.js';
 export { useFetch } from './useFetch.js';
 export { useCache } from './useCache.js';
 export { useController } from './useController.js';
+export { useMutation, type MutationState, type UseMutationResult } from './useMutation.js';
+export { useDLE, type DLE } from './useDLE.js';
 export type { SkippableArgs } from './useResponse.js';
