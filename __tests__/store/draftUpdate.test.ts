@@ -83,6 +83,30 @@ describe('draft updaters', () => {
     expect(state().entitiesMeta.DraftPost!['6']).toBe(before.entitiesMeta.DraftPost!['6']);
   });
 
+  test('one post of a long list: still one row and its meta (not the meta table)', () => {
+    const { cache, store, actions, state } = setup();
+    const many = Array.from({ length: 200 }, (_, i) => ({ id: `m${i}`, title: `m ${i}`, tags: [], author: 'u1' }));
+    store.dispatch(cache.set(posts, { long: true }, many));
+    actions.length = 0;
+    const before = state();
+    store.dispatch(
+      cache.set(posts, { long: true }, (draft: Post[]) => {
+        draft[150]!.title = 'changed';
+      }),
+    );
+    const payload = actions[0]!.payload as { patches: { path: string[] }[]; inversePatches: { path: string[] }[] };
+    expect(payload.patches.map(p => p.path.join('/')).sort()).toEqual([
+      'entities/DraftPost/m150',
+      'entitiesMeta/DraftPost/m150',
+    ]);
+    expect(payload.inversePatches.map(p => p.path.join('/')).sort()).toEqual([
+      'entities/DraftPost/m150',
+      'entitiesMeta/DraftPost/m150',
+    ]);
+    expect(state().entitiesMeta.DraftPost!['m149']).toBe(before.entitiesMeta.DraftPost!['m149']);
+    expect(JSON.stringify(payload).length).toBeLessThan(1_000);
+  });
+
   test('a list pushed to and spliced in a draft: item patches on the list row', () => {
     const { cache, store, actions, state } = setup();
     store.dispatch(
