@@ -28,6 +28,9 @@ const guidePages = [
   'useFetch.md',
   'useCache.md',
   'useController.md',
+  'useMutation.md',
+  'useDLE.md',
+  'mutations.md',
 ];
 
 interface Marker {
