@@ -169,6 +169,19 @@ describe('optimistic updates', () => {
     expect(after).toEqual(before);
   });
 
+  test('an aborted mutation takes its guess back', async () => {
+    const { api, cache, store, titles, start } = setup();
+    api.db.set('1', { id: '1', title: 'one', body: '' });
+    const { settled: first } = await start(() => store.dispatch(cache.fetch(api.getNotes)));
+    api.held[0]!.release();
+    await first;
+    const editing = store.dispatch(cache.fetch(api.editNote, { id: '1' }, { title: 'aborted' }));
+    expect(titles()).toEqual(['aborted']);
+    editing.abort();
+    await expect(editing).rejects.toBeDefined();
+    expect(titles()).toEqual(['one']);
+  });
+
   test('a guess that does not fit the schema fails the call: nothing is sent or written', async () => {
     const { api, cache, store, slice } = setup();
     const bad = api.createNote.extend({ getOptimisticResponse: () => 42 });
@@ -180,7 +193,11 @@ describe('optimistic updates', () => {
   });
 });
 
-type Op = { kind: 'create'; title: string } | { kind: 'edit'; note: number; title: string } | { kind: 'refetch' };
+type Op =
+  | { kind: 'create'; title: string }
+  | { kind: 'edit'; note: number; title: string }
+  | { kind: 'delete'; note: number }
+  | { kind: 'refetch' };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('create' as const), title: fc.constantFrom('a', 'b', '') }),
@@ -189,6 +206,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     note: fc.integer({ min: 0, max: 2 }),
     title: fc.constantFrom('x', 'y', ''),
   }),
+  fc.record({ kind: fc.constant('delete' as const), note: fc.integer({ min: 0, max: 2 }) }),
   fc.constant({ kind: 'refetch' as const }),
 );
 
@@ -222,7 +240,7 @@ describe('optimistic updates in any completion order', () => {
           .chain(ops => fc.tuple(fc.constant(ops), fc.shuffledSubarray([...ops.keys()], { minLength: ops.length }))),
         ([ops, order]) => runScenario(ops, order),
       ),
-      { numRuns: 40 },
+      { numRuns: 60 },
     );
   }, 60_000);
 });
@@ -242,6 +260,7 @@ async function runScenario(ops: readonly Op[], order: readonly number[]): Promis
     const run = (): Promise<unknown> => {
       if (op.kind === 'refetch') return store.dispatch(cache.fetch(api.refetchNotes, { r: promises.length }));
       if (op.kind === 'create') return store.dispatch(cache.fetch(api.createNote, {}, { title: op.title }));
+      if (op.kind === 'delete') return store.dispatch(cache.fetch(api.deleteNote, { id: String(op.note + 1) }));
       return store.dispatch(cache.fetch(api.editNote, { id: String(op.note + 1) }, { title: op.title }));
     };
     promises.push((await start(run)).settled);
@@ -255,6 +274,9 @@ async function runScenario(ops: readonly Op[], order: readonly number[]): Promis
   const list = cache.selectQuery(store.getState(), api.getNotes.schema, {})!;
   // Every note the server has, with its fields, and no optimistic row anywhere.
   for (const note of server) expect({ ...cache.selectQuery(store.getState(), Note, { id: note.id }) }).toEqual(note);
-  expect(Object.keys(state.entities.Note!).sort()).toEqual(server.map(n => n.id).sort());
+  // Deleted notes stay as tombstones (null rows); no other row is left.
+  const live = Object.keys(state.entities.Note!).filter(id => state.entities.Note![id] !== null);
+  expect(live.sort()).toEqual(server.map(n => n.id).sort());
+  expect(Object.keys(state.entities.Note!).filter(id => id.startsWith('optimistic-'))).toEqual([]);
   expect(list.map(note => note.id).sort()).toEqual(server.map(n => n.id).sort());
 }
