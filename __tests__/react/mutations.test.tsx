@@ -138,6 +138,26 @@ describe('useMutation', () => {
     expect(screen.getByTestId('state').textContent).toBe('idle||');
   });
 
+  test('under StrictMode (effects mounted twice) the state still follows the call', async () => {
+    const { api, results, Notes, Create } = setupNotes();
+    const setup = makeStore();
+    await loadNotes(api, setup);
+    renderWithCache(
+      <>
+        <Notes />
+        <Create title="strict" />
+      </>,
+      { setup, strict: true },
+    );
+    fireEvent.click(screen.getByText('add'));
+    expect(screen.getByTestId('state').textContent).toBe('pending||');
+    await heldCount(api, 2);
+    await release(api, 1);
+    expect(screen.getByTestId('state').textContent).toBe('idle||2');
+    expect(screen.getAllByRole('listitem').map(li => li.textContent)).toEqual(['one', 'strict']);
+    expect(results).toHaveLength(1);
+  });
+
   test('state is per component, and an answer after unmount changes nothing in it', async () => {
     const { api, results, Create } = setupNotes();
     const setup = makeStore();
