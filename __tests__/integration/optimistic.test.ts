@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { Entity, RestEndpoint, Scalar, type CacheState } from '../../src/index';
 import { postServer, Note } from '../fixtures/postServer';
 import { startServer, type TestServer } from '../fixtures/server';
+import { jsonProblems, makeRecordingStore } from '../fixtures/recording';
 import { makeStore, snapshot } from '../fixtures/store';
 
 let server: TestServer;
@@ -60,6 +61,28 @@ describe('optimistic updates', () => {
     expect((note as Note).id).toBe('1');
     expect(titles()).toEqual(['A']);
     expect(notesOf(slice())).toEqual({ rows: ['1'], list: ['1'] });
+  });
+
+  test('the guess is its own small action; the answer another; the state stays plain JSON', async () => {
+    const api = postServer(server);
+    for (let i = 1; i <= 500; i++) api.db.set(String(i), { id: String(i), title: `t${i}`, body: '' });
+    const { cache, store, actions, slice } = makeRecordingStore();
+    const loading = store.dispatch(cache.fetch(api.getNotes));
+    while (api.held.length < 1) await new Promise(resolve => setTimeout(resolve, 2));
+    api.held[0]!.release();
+    await loading;
+    actions.length = 0;
+    const editing = store.dispatch(cache.fetch(api.editNote, { id: '250' }, { title: 'edited' }));
+    expect(actions.map(action => action.type)).toEqual(['cache/optimistic']);
+    // One row and its meta, with their inverses: small whatever the table's size.
+    expect(JSON.stringify(actions[0]!.payload).length).toBeLessThan(600);
+    expect(jsonProblems(snapshot(slice()))).toEqual([]);
+    while (api.held.length < 2) await new Promise(resolve => setTimeout(resolve, 2));
+    api.held[1]!.release();
+    await editing;
+    expect(actions.map(action => action.type)).toEqual(['cache/optimistic', 'cache/resolve']);
+    expect(JSON.stringify(actions[1]!.payload).length).toBeLessThan(1_200);
+    expect((slice() as CacheState).entities.Note!['250']).toEqual({ id: '250', title: 'edited', body: '' });
   });
 
   test('a failure takes the guess back and leaves the store exactly as it was', async () => {
