@@ -36,7 +36,7 @@ npx --no-install attw "$tarball" --no-definitely-typed --format ascii --no-emoji
 step "install the tarball into a scratch project"
 # The peers at the versions this repository tests with, so the npm cache usually has them.
 peer_version() { node -p "require('$1/package.json').version"; }
-peers=("@reduxjs/toolkit@$(peer_version @reduxjs/toolkit)" "react@$(peer_version react)"
+peers=("@reduxjs/toolkit@$(peer_version @reduxjs/toolkit)" "immer@$(peer_version immer)" "react@$(peer_version react)"
   "react-redux@$(peer_version react-redux)" "@types/react@$(peer_version @types/react)")
 consumer="$work/consumer"
 mkdir -p "$consumer"

@@ -33,6 +33,7 @@ export { resource, type Resource, type ResourceOptions, type ListPath } from './
 export type { PageEndpoint, PageSchema } from './rest/paginationTypes.js';
 export { CollectionPage } from './schema/CollectionPage.js';
 export type { PathParams, PathValue } from './rest/pathParams.js';
+export type { OptimisticSnapshot } from './rest/OptimisticSnapshot.js';
 
 export {
   createCache,

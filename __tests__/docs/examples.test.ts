@@ -33,6 +33,9 @@ const guidePages = [
   'useSubscription.md',
   'useLive.md',
   'live-data.md',
+  'useMutation.md',
+  'useDLE.md',
+  'mutations.md',
 ];
 
 interface Marker {

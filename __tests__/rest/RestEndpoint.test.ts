@@ -166,6 +166,11 @@ describe('fetch()', () => {
     expect((error as Error).message).toMatch(
       /GET http:\/\/127\.0\.0\.1:\d+\/broken answered 500 Internal Server Error; a 2xx status was expected/,
     );
+    // The JSON body's message is quoted: what the server says went wrong.
+    expect((error as Error).message).toContain('The server said: "database down".');
+    server.on('GET /broken-text', () => ({ status: 502, raw: 'bad gateway', contentType: 'text/plain' }));
+    const text = await new RestEndpoint({ urlPrefix: server.origin, path: '/broken-text' }).fetch().catch(e => e);
+    expect((text as Error).message).toContain('Body: string "bad gateway".');
   });
 
   test('malformed JSON on a 2xx rejects with INVALID_RESPONSE; text bodies are returned as text; empty as null', async () => {

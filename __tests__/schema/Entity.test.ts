@@ -598,19 +598,21 @@ describe('arrays and untouched data', () => {
 });
 
 describe('cache.set with an updater', () => {
-  test('the updater receives selectQuery(state, schema, ...args) and its return value is written', () => {
+  test('the updater receives a draft of selectQuery(state, schema, ...args) and its return value is written', () => {
     const { cache, store } = makeStore();
     store.dispatch(cache.set(Article, { id: '1', title: 'draft', body: 'b' }));
     const current = cache.selectQuery(store.getState(), Article, '1');
     const received: unknown[] = [];
     store.dispatch(
       cache.set(Article, '1', (previous: Article | undefined) => {
-        received.push(previous);
+        // A draft (docs/store.md, "Updaters"): equal to the cached value, of its class, not the frozen object itself.
+        received.push({ ...previous });
+        expect(previous).toBeInstanceOf(Article);
+        expect(previous).not.toBe(current);
         return { id: '1', title: `${previous?.title}!` };
       }),
     );
-    expect(received).toHaveLength(1);
-    expect(received[0]).toBe(current);
+    expect(received).toEqual([{ ...current }]);
     expect(store.getState().cache.entities.Article!['1']).toEqual({ id: '1', title: 'draft!', body: 'b' });
   });
 

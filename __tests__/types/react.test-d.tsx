@@ -3,8 +3,10 @@ import { All, Collection, Entity, Query, RestEndpoint, Scalar, type Controller }
 import {
   useCache,
   useController,
+  useDLE,
   useFetch,
   useLive,
+  useMutation,
   useQuery,
   useSubscription,
   useSuspense,
@@ -108,5 +110,44 @@ export function Live({ id }: { id: string | null }) {
   useLive(getPosts.push, { group: 'react' });
   // @ts-expect-error retry needs attempts
   getPost.extend({ retry: { delay: () => 1 } });
+  return null;
+}
+
+export function MutationHooks() {
+  const updatePost = new RestEndpoint({
+    path: '/posts/:id',
+    method: 'PATCH',
+    body: {} as { title: string },
+    schema: Post,
+    getOptimisticResponse: (snap, params: { id: string }, body: { title: string }) => ({
+      ...snap.get(Post, params),
+      ...body,
+    }),
+  });
+  const [update, { pending, error, data, reset }] = useMutation(updatePost);
+  expectType<Equal<Parameters<typeof update>, Parameters<typeof updatePost.fetch>>>(true);
+  expectType<Equal<ReturnType<typeof update>, Promise<Post>>>(true);
+  expectType<Equal<typeof pending, boolean>>(true);
+  expectType<Equal<typeof error, Error | undefined>>(true);
+  expectType<Equal<typeof data, Post | undefined>>(true);
+  expectType<Equal<typeof reset, () => void>>(true);
+  void update({ id: '1' }, { title: 'x' });
+  // @ts-expect-error the path param is required
+  void update({}, { title: 'x' });
+  // @ts-expect-error the body is typed
+  void update({ id: '1' }, { title: 1 });
+  const [create] = useMutation(getPosts.push);
+  expectType<Equal<ReturnType<typeof create>, Promise<Post | Post[]>>>(true);
+
+  const dle = useDLE(getPosts, { group: 'react' });
+  expectType<Equal<typeof dle.data, Post[] | undefined>>(true);
+  expectType<Equal<typeof dle.loading, boolean>>(true);
+  expectType<Equal<typeof dle.error, Error | undefined>>(true);
+  const skipped = useDLE(getPost, pending ? null : { id: '1' });
+  expectType<Equal<typeof skipped.data, Post | undefined>>(true);
+  // @ts-expect-error params are typed
+  useDLE(getPosts, { group: 'react', orderBy: 'date' });
+  // @ts-expect-error mutations are not read by useDLE
+  useDLE(updatePost, { id: '1' });
   return null;
 }

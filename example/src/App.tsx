@@ -1,9 +1,21 @@
 /** The example page: one panel per example of the spec, each reading the one cache. */
 import { Component, Suspense, useState, type FormEvent, type ReactNode } from 'react';
 import { useSelector } from 'react-redux';
-import { useCache, useController, useFetch, useLive, useQuery, useStream, useSuspense } from 'lenscache/react';
+import { NetworkError } from 'lenscache';
+import {
+  useCache,
+  useController,
+  useFetch,
+  useLive,
+  useMutation,
+  useQuery,
+  useStream,
+  useSuspense,
+} from 'lenscache/react';
 import {
   adminCount,
+  createPost,
+  OPTIMISTIC,
   currentPrice,
   getCompanies,
   getLiveStats,
@@ -119,8 +131,14 @@ function PostList({ group, orderBy }: { group: Group; orderBy: OrderBy }) {
     <>
       <ol className="posts" data-testid="posts">
         {posts.map(post => (
-          <li key={post.id}>
+          <li key={post.id} className={post.id.startsWith(OPTIMISTIC) ? 'pending' : undefined}>
             <strong>{post.title}</strong> <span className="muted">by {post.author.name}</span>
+            {post.id.startsWith(OPTIMISTIC) && (
+              <span className="muted" data-testid="pending">
+                {' '}
+                saving…
+              </span>
+            )}
           </li>
         ))}
       </ol>
@@ -167,30 +185,31 @@ function LoadMore({ group, orderBy, firstCursor }: { group: Group; orderBy: Orde
 }
 
 function NewPost({ group }: { group: Group }) {
-  const controller = useController();
+  const [create, { pending, error }] = useMutation(createPost);
   const [title, setTitle] = useState('');
-  const [error, setError] = useState('');
-  const create = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setError('');
-    try {
-      // One POST; the answer is appended to every cached list of the group, with no refetch.
-      await controller.fetch(getPosts.push, { group }, { title });
-      setTitle('');
-    } catch (failure) {
-      setError((failure as Error).message.split('\n')[0]!);
-    }
+    // One POST. The post shows at once in every cached list of the group; the answer takes its
+    // place with no refetch, and a refusal takes it back and shows the server's message.
+    create({ group }, { title, author: 'u1' }).then(
+      () => setTitle(''),
+      () => undefined,
+    );
   };
   return (
-    <form onSubmit={create} className="controls">
+    <form onSubmit={submit} className="controls">
       <input
         value={title}
         onChange={event => setTitle(event.target.value)}
         placeholder={`New ${group} post title`}
         data-testid="new-title"
       />
-      <button data-testid="create">Create</button>
-      {error && <span className="error">{error}</span>}
+      <button data-testid="create">{pending ? 'Saving…' : 'Create'}</button>
+      {error && (
+        <span className="error" role="alert" data-testid="create-error">
+          {serverMessage(error)}
+        </span>
+      )}
     </form>
   );
 }
@@ -359,4 +378,10 @@ function RequestLog() {
 
 function statusText(request: LoggedRequest): string {
   return request.status === 'pending' ? '…' : String(request.status);
+}
+
+/** What the server said went wrong (its JSON `message`), else the error's first line. */
+function serverMessage(error: Error): string {
+  const said = error instanceof NetworkError ? (error.body as { message?: unknown } | null)?.message : undefined;
+  return typeof said === 'string' ? said : error.message.split('\n')[0]!;
 }

@@ -92,6 +92,23 @@ export const PostResource = resource({
 export const getPosts = PostResource.getList.extend({
   schema: { results: PostResource.getList.schema, nextCursor: null as string | null },
 });
+/** The id prefix of a post the server has not answered for yet. */
+export const OPTIMISTIC = 'optimistic:';
+/**
+ * Creates a post, optimistically: the guess shows in every cached list of the group at once, the
+ * server's answer takes its place, and a refusal (an empty title) takes it back.
+ */
+export const createPost = getPosts.push.extend({
+  body: {} as { title: string; author: string },
+  getOptimisticResponse: (snap, { group }: { group: Group }, body: { title: string; author: string }) => ({
+    // A temporary id, marked so the list can show the post as "saving".
+    id: `${OPTIMISTIC}${snap.fetchedAt}`,
+    title: body.title,
+    group,
+    createdAt: new Date(snap.fetchedAt).toISOString(),
+    author: snap.get(User, { id: body.author }) ?? { id: body.author },
+  }),
+});
 export const getUsers = new RestEndpoint({ path: '/api/users', schema: new Collection([User]) });
 export const getTicker = new RestEndpoint({ path: '/api/tickers/:product_id', schema: Ticker });
 export const getStats = new RestEndpoint({ path: '/api/stats/:product_id', schema: Stats });

@@ -11,4 +11,6 @@ export { useController } from './useController.js';
 export { useSubscription } from './useSubscription.js';
 export { useLive } from './useLive.js';
 export { useStream } from './useStream.js';
+export { useMutation, type MutationState, type UseMutationResult } from './useMutation.js';
+export { useDLE, type DLE } from './useDLE.js';
 export type { SkippableArgs } from './useResponse.js';

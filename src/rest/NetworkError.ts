@@ -13,7 +13,14 @@ export class NetworkError extends LensCacheError {
 
   constructor(method: string, url: string, response: Response, body: unknown) {
     const answer = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
-    const shown = body === '' || body === undefined ? '' : ` Body: ${describe(body)}.`;
+    // A JSON body's `message` is what the server says went wrong: quoted in full (bounded).
+    const said = serverMessage(body);
+    const shown =
+      said !== undefined
+        ? ` The server said: ${JSON.stringify(said)}.`
+        : body === '' || body === undefined
+          ? ''
+          : ` Body: ${describe(body)}.`;
     super(
       ErrorCode.NETWORK_ERROR,
       `${method} ${url} answered ${answer}; a 2xx status was expected.${shown}\n` +
@@ -25,4 +32,11 @@ export class NetworkError extends LensCacheError {
     this.response = response;
     this.body = body;
   }
+}
+
+/** The `message` string of a JSON error body (`{ "message": "A title is required." }`), bounded. */
+function serverMessage(body: unknown): string | undefined {
+  const message = typeof body === 'object' && body !== null ? (body as { message?: unknown }).message : undefined;
+  if (typeof message !== 'string' || message.trim() === '') return undefined;
+  return message.length > 300 ? `${message.slice(0, 300)}…` : message;
 }

@@ -5,12 +5,14 @@
 
 import type { Collection } from '../schema/Collection.js';
 import type { CollectionOp, CollectionOpName } from '../schema/CollectionOp.js';
-import { describe, docsLink, ErrorCode, inputError, LensCacheError, setupError } from '../shared/errors.js';
+import { describe, ErrorCode, inputError, setupError } from '../shared/errors.js';
 import { stableStringify } from '../shared/json.js';
 import { checkPollFrequency, checkRetry, type RetryOptions } from '../shared/liveOptions.js';
 import { NetworkError } from './NetworkError.js';
+import { parseBody, parseLoosely } from './responseBody.js';
 import { findCollection, pageSchema, requirePageParam } from './pagination.js';
 import type { PageEndpoint } from './paginationTypes.js';
+import type { OptimisticSnapshot } from './OptimisticSnapshot.js';
 import { pathTemplate, type PathParams, type PathTemplate } from './pathParams.js';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
@@ -41,6 +43,11 @@ export interface RestEndpointOptions {
   pollFrequency?: number;
   /** Sends a failed read again: network failures and 5xx, never 4xx (docs/live-data.md#retries). Default none. */
   retry?: RetryOptions;
+  /**
+   * The value to show at once while the request is in flight, from the cache as it starts and
+   * the request's args; the answer replaces it, a failure takes it back (docs/mutations.md).
+   */
+  getOptimisticResponse?: (snap: OptimisticSnapshot, ...args: any[]) => unknown;
 }
 
 type SearchOf<O> = O extends { searchParams: infer S extends object } ? S : unknown;
@@ -116,6 +123,8 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
   readonly retry: RetryOptions | undefined;
   /** Mutations are never shared between callers, and always run. */
   readonly sideEffect: SideEffectOf<O>;
+  /** The optimistic value of a request (docs/mutations.md); absent unless the options give one. */
+  readonly getOptimisticResponse?: (snap: OptimisticSnapshot, ...args: RestArgs<O>) => unknown;
   private readonly template: PathTemplate;
   private readonly ops = new Map<CollectionOpName, RestEndpoint<any>>();
 
@@ -137,6 +146,7 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     this.pollFrequency = checkPollFrequency(options.pollFrequency, `${this.method} ${this.path}`);
     this.retry = checkRetry(options.retry, `${this.method} ${this.path}`);
     this.template = pathTemplate(options.path);
+    if (options.getOptimisticResponse !== undefined) this.getOptimisticResponse = options.getOptimisticResponse;
   }
 
   /** The URL for args: the prefix, the filled path, then the other params, sorted, as a query string. */
@@ -268,30 +278,4 @@ function paramsOf(params: unknown, path: string): Readonly<Record<string, unknow
     `The first arg of the endpoint ${JSON.stringify(path)} must be its params object, but received ${describe(params)}.`,
     "Pass params by name: endpoint.url({ id: '1' }), not endpoint.url('1').",
   );
-}
-
-/** Error bodies are shown parsed when they are JSON, else as text. */
-function parseLoosely(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-function parseBody(text: string, response: Response, method: string, url: string): unknown {
-  if (text === '') return null;
-  const type = response.headers.get('content-type') ?? '';
-  const trimmed = text.trimStart();
-  if (!type.includes('json') && !trimmed.startsWith('{') && !trimmed.startsWith('[')) return text;
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new LensCacheError(
-      ErrorCode.INVALID_RESPONSE,
-      `${method} ${url} answered ${response.status} with a body that is not valid JSON (${(error as Error).message}): ${describe(text)}.\n` +
-        'The server must send complete JSON; check it for truncated or mixed output.\n' +
-        docsLink(ErrorCode.INVALID_RESPONSE),
-    );
-  }
 }

@@ -25,6 +25,12 @@ export interface RequestHooks {
   data(rootState: unknown, endpoint: EndpointLike, args: readonly unknown[], result: unknown): unknown;
   /** The highest start stamp in the root state's slice (StartClock.ts). */
   highWater(rootState: unknown): number;
+  /** Writes the endpoint's optimistic value for a request starting at `fetchedAt` (docs/mutations.md). */
+  optimistic?(
+    endpoint: EndpointLike,
+    args: readonly unknown[],
+    fetchedAt: number,
+  ): (dispatch: Dispatch, getState: () => unknown) => void;
 }
 
 interface InFlight {
@@ -83,6 +89,15 @@ export class Requests {
     // A request is as old as its start, so a slow answer never overwrites a newer one.
     const fetchedAt = this.stamp(getState());
     const generation = this.generation;
+    if (this.hooks.optimistic && typeof endpoint.getOptimisticResponse === 'function') {
+      // The guess is written at once, before the request is sent; a guess that cannot be
+      // written (it throws, or does not fit the schema) fails the call, and nothing is sent.
+      try {
+        dispatch(this.hooks.optimistic(endpoint, args, fetchedAt));
+      } catch (error) {
+        return Object.assign(Promise.reject(error), { abort: () => {} });
+      }
+    }
     // Frees the key for the next fetch, unless a newer request holds it already.
     const release = (): void => {
       if (this.inFlight.get(key)?.controller === controller) this.inFlight.delete(key);

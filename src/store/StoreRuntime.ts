@@ -9,6 +9,7 @@
 import { Lru } from '../shared/Lru.js';
 import type { Controller } from './Controller.js';
 import { Pollers } from './Pollers.js';
+import { Optimistic } from './Optimistic.js';
 import type { Requests } from './Requests.js';
 import { Subscriptions } from './Subscriptions.js';
 
@@ -19,6 +20,8 @@ export class StoreRuntime {
   readonly subscriptions = new Subscriptions();
   /** One poller per subscribed request key (docs/live-data.md#polling). */
   readonly pollers = new Pollers();
+  /** Optimistic values of mutations in flight, over the confirmed state (Optimistic.ts). */
+  readonly optimistic = new Optimistic();
   /**
    * Per request key: the meta record the last settled request left. While that very record is
    * still the key's meta, nothing was written for the key since.
@@ -78,5 +81,6 @@ export class StoreRuntime {
   reset(): void {
     this.requests.clear();
     this.settled.clear();
+    this.optimistic.clear();
   }
 }

@@ -13,6 +13,8 @@ export const ActionTypes = {
   invalidate: 'cache/invalidate',
   expireAll: 'cache/expireAll',
   reset: 'cache/reset',
+  /** A mutation's optimistic value, written as its request starts (docs/mutations.md). */
+  optimistic: 'cache/optimistic',
 } as const;
 
 export type ActionType = (typeof ActionTypes)[keyof typeof ActionTypes];

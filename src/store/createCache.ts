@@ -11,7 +11,9 @@ import { Reader } from '../memo/Reader.js';
 import { internals, type Cache, type CacheOptions } from './Cache.js';
 import { ActionTypes, writeAction, type WriteAction } from './actions.js';
 import { Controller, type StoreLike } from './Controller.js';
+import { changedRowsOnly, draftUpdate } from './draftUpdate.js';
 import { MountCheck } from './mountCheck.js';
+import { optimisticWrite } from './optimisticWrite.js';
 import type { EndpointLike } from './endpoint.js';
 import { createMiddleware, createReducer, createSliceReader, thunk, type CacheThunk } from './reducer.js';
 import { Requests } from './Requests.js';
@@ -72,15 +74,17 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
 
   const resolve = (endpoint: EndpointLike, input: ResolveInput): CacheThunk<Resolved | undefined> =>
     thunk((dispatch, getState) => {
-      const resolved = computeResolve(slice(getState()), endpoint, input, Date.now(), normalizeOptions);
-      if (!resolved) return undefined;
-      if (resolved.record && isErrorLike(resolved.error)) selectors.errors.set(resolved.record, resolved.error);
-      const type = input.error === undefined ? ActionTypes.resolve : ActionTypes.setError;
-      const { patches, inversePatches } = resolved;
-      dispatchWrite(
-        dispatch,
-        writeAction(type, reducerPath, { patches, inversePatches }, { key: resolved.key, start: input.fetchedAt }),
+      // The answer to an optimistic request takes its guess's place (docs/mutations.md).
+      const ledger = runtimeOf({ getState, dispatch }).optimistic;
+      ledger.settle(endpoint, input.fetchedAt);
+      const { computed: resolved, payload } = ledger.write(
+        slice(getState()),
+        state => computeResolve(state, endpoint, input, Date.now(), normalizeOptions),
+        normalizeOptions,
       );
+      if (resolved?.record && isErrorLike(resolved.error)) selectors.errors.set(resolved.record, resolved.error);
+      const type = input.error === undefined ? ActionTypes.resolve : ActionTypes.setError;
+      dispatchWrite(dispatch, writeAction(type, reducerPath, payload, { key: resolved?.key, start: input.fetchedAt }));
       return resolved;
     });
 
@@ -97,6 +101,17 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
         data: (rootState, endpoint, args, result) =>
           selectors.denormalized(slice(rootState), endpoint.schema, args, result),
         highWater: rootState => highWater.of(slice(rootState)),
+        optimistic: (endpoint, args, fetchedAt) =>
+          thunk((dispatch, getState) => {
+            const action = optimisticWrite(
+              { slice, selectors, ledger: runtimeOf({ getState, dispatch }).optimistic, normalizeOptions, reducerPath },
+              endpoint,
+              args,
+              fetchedAt,
+              getState,
+            );
+            if (action) dispatchWrite(dispatch, action);
+          }),
       });
       const metaOf = (key: string) => slice(store.getState()).meta[key];
       runtime = new StoreRuntime(requests, new Controller(cache, store), metaOf);
@@ -130,16 +145,22 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       const value = argsAndValue[argsAndValue.length - 1];
       return thunk((dispatch, getState) => {
         let next = value;
-        if (typeof value === 'function') {
+        const updater = typeof value === 'function';
+        if (updater) {
           // An updater runs only on a cached value; with nothing cached, nothing is written.
           const current = this.selectQuery(getState(), schema, ...args);
           if (current === undefined) return;
-          next = value(current);
+          next = draftUpdate(current, value as (draft: unknown) => unknown);
         }
         if (next === undefined) return;
         const start = requestsOf(getState, dispatch).stamp(getState());
-        const payload = computeSet(slice(getState()), schema, args, next, Date.now(), start, normalizeOptions);
-        dispatchWrite(dispatch, writeAction(ActionTypes.set, reducerPath, payload, { start }));
+        const { payload } = runtimeOf({ getState, dispatch }).optimistic.write(
+          slice(getState()),
+          state => computeSet(state, schema, args, next, Date.now(), start, normalizeOptions),
+          normalizeOptions,
+        );
+        const written = updater ? changedRowsOnly(payload) : payload;
+        dispatchWrite(dispatch, writeAction(ActionTypes.set, reducerPath, written, { start }));
       });
     },
     setResponse(endpoint, ...argsAndResponse) {

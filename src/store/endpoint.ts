@@ -2,6 +2,9 @@
 
 import type { RetryOptions } from '../shared/liveOptions.js';
 import { describe, ErrorCode, setupError } from '../shared/errors.js';
+import type { OptimisticSnapshot } from '../rest/OptimisticSnapshot.js';
+
+export type { OptimisticSnapshot };
 
 export interface EndpointLike<S = unknown, A extends readonly unknown[] = any[]> {
   /** The request key: the same args must give the same key. */
@@ -20,6 +23,8 @@ export interface EndpointLike<S = unknown, A extends readonly unknown[] = any[]>
   pollFrequency?: number | undefined;
   /** How a failed read is tried again (docs/live-data.md#retries); reads only. */
   retry?: RetryOptions | undefined;
+  /** The value to show while the request is in flight (docs/mutations.md); `undefined` shows nothing. */
+  getOptimisticResponse?(snap: OptimisticSnapshot, ...args: A): unknown;
 }
 
 export const DEFAULT_DATA_EXPIRY = 60_000;

@@ -1,0 +1,57 @@
+/** useDLE: an endpoint's data, loading state and error, without Suspense (docs/useDLE.md). */
+
+import { useMemo } from 'react';
+import { ErrorCode, setupError } from '../shared/errors.js';
+import type { ArgsOf, ResponseData } from '../store/createCache.js';
+import type { EndpointLike } from '../store/endpoint.js';
+import type { ResponseState } from '../store/selectors.js';
+import { useCacheContext } from './CacheProvider.js';
+import { useResponse, type ReadEndpoint, type SkippableArgs } from './useResponse.js';
+
+/** What `useDLE` returns: the data (when any is usable), whether it is being fetched, and the stored error. */
+export interface DLE<T> {
+  data: T | undefined;
+  /** True while nothing usable is cached and the request for it is in flight. */
+  loading: boolean;
+  error: Error | undefined;
+}
+
+/**
+ * Fetches like `useSuspense` (missing or invalid: fetch; stale: show and revalidate), but never
+ * suspends and never throws for data: it returns `{ data, loading, error }` and renders again as
+ * they change. `null` params skip (`{ data: undefined, loading: false, error: undefined }`).
+ *
+ * @example
+ * ```tsx
+ * function Post({ id }: { id: string }) {
+ *   const { data, loading, error } = useDLE(getPost, { id });
+ *   if (error) return <p role="alert">{error.message}</p>;
+ *   if (loading || !data) return <p>Loading…</p>;
+ *   return <h1>{data.title}</h1>;
+ * }
+ * ```
+ */
+export function useDLE<E extends ReadEndpoint>(endpoint: E, ...args: SkippableArgs<ArgsOf<E>>): DLE<ResponseData<E>>;
+export function useDLE(endpoint: EndpointLike, ...args: unknown[]): DLE<unknown> {
+  const cache = useCacheContext('useDLE');
+  const read = useResponse(cache, 'useDLE', endpoint, args, sameOutcome, true);
+  const { response, current } = read;
+  let error = response.error;
+  // A request that settled and left the response invalid is not sent again (docs/store.md, "A
+  // request that cannot help"); useSuspense throws this error, useDLE returns it.
+  if (!error && read.settledInvalid && current.expiryStatus === 'invalid') {
+    error = setupError(
+      ErrorCode.STILL_INVALID,
+      `useDLE fetched ${read.key}, and its response still reads as invalid, so fetching again would request it again without end.`,
+      "Check what the response normalizes to and the endpoint's expiry lengths. controller.invalidate(endpoint, ...args) lets it fetch again.",
+    );
+  }
+  const loading = read.key !== undefined && error === undefined && response.expiryStatus === 'invalid';
+  const { data } = response;
+  return useMemo(() => ({ data, loading, error }), [data, loading, error]);
+}
+
+/** The render depends on the data, the error and whether it is loading; not on `expiresAt`. */
+function sameOutcome(a: ResponseState, b: ResponseState): boolean {
+  return a.data === b.data && a.error === b.error && a.expiryStatus === b.expiryStatus;
+}
