@@ -8,9 +8,13 @@ import type { EntityClass } from '../schema/Entity.js';
 import { Invalidate } from '../schema/Invalidate.js';
 import type { Denormalize } from '../schema/types.js';
 import { describe, ErrorCode, setupError } from '../shared/errors.js';
+import type { OptimisticSnapshot } from './OptimisticSnapshot.js';
 import { RestEndpoint, type RestEndpointOptions } from './RestEndpoint.js';
 
-export interface ResourceOptions extends Omit<RestEndpointOptions, 'method' | 'body' | 'schema'> {
+export interface ResourceOptions extends Omit<
+  RestEndpointOptions,
+  'method' | 'body' | 'schema' | 'getOptimisticResponse'
+> {
   /** The item's path, ending in its id param: `'/:group/posts/:id'`. The list's path drops that last segment. */
   path: string;
   /** The item's Entity class. */
@@ -19,6 +23,11 @@ export interface ResourceOptions extends Omit<RestEndpointOptions, 'method' | 'b
   searchParams?: object;
   /** The list's page or cursor param: `getList.getPage` (docs/pagination.md). */
   paginationField?: string;
+  /**
+   * Show each mutation's expected result at once, before the server answers, and take it back if
+   * the request fails (docs/resource.md, "Optimistic"). Default `false`.
+   */
+  optimistic?: boolean;
 }
 
 /** `'/:group/posts/:id'` → `'/:group/posts'`: the path without its last segment. */
@@ -30,7 +39,7 @@ export type ListPath<P extends string> = P extends `${infer Head}/${infer Tail}`
       : Head
   : P;
 
-type Shared<O> = Omit<O, 'path' | 'schema' | 'searchParams' | 'paginationField'>;
+type Shared<O> = Omit<O, 'path' | 'schema' | 'searchParams' | 'paginationField' | 'optimistic'>;
 type Fields<S> = S extends EntityClass ? Partial<Omit<Denormalize<S>, 'pk'>> : Record<string, unknown>;
 
 type ItemOptions<O extends ResourceOptions, M extends string | undefined, S> = Shared<O> & {
@@ -75,21 +84,24 @@ export interface Resource<O extends ResourceOptions> {
  * @see docs/resource.md
  */
 export function resource<const O extends ResourceOptions>(options: O): Resource<O> {
-  const { path, schema, searchParams, paginationField, ...shared } = options ?? ({} as O);
+  const { path, schema, searchParams, paginationField, optimistic, ...shared } = options ?? ({} as O);
   const listPath = listPathOf(path);
   const item = { ...shared, path, schema };
   const list: RestEndpointOptions = { ...shared, path: listPath, schema: new Collection([schema]) };
   if (searchParams !== undefined) list.searchParams = searchParams;
   if (paginationField !== undefined) list.paginationField = paginationField;
+  const guess = optimistic === true ? guesses(schema) : undefined;
+  const getList = new RestEndpoint(list);
   return {
     get: new RestEndpoint(item),
-    getList: new RestEndpoint(list),
-    update: new RestEndpoint({ ...item, method: 'PUT' }),
-    partialUpdate: new RestEndpoint({ ...item, method: 'PATCH' }),
+    getList: guess ? withOptimisticCreates(getList, guess.create) : getList,
+    update: new RestEndpoint({ ...item, method: 'PUT', ...(guess && { getOptimisticResponse: guess.edit }) }),
+    partialUpdate: new RestEndpoint({ ...item, method: 'PATCH', ...(guess && { getOptimisticResponse: guess.edit }) }),
     delete: new RestEndpoint({
       ...item,
       method: 'DELETE',
       schema: new Invalidate(schema),
+      ...(guess && { getOptimisticResponse: guess.remove }),
       // Servers often answer a delete with no body (or `{}`): the params then name the item.
       process: (value: unknown, ...args: unknown[]) => {
         const processed = shared.process ? shared.process(value, ...args) : value;
@@ -97,6 +109,40 @@ export function resource<const O extends ResourceOptions>(options: O): Resource<
       },
     }),
   } as never;
+}
+
+/**
+ * The guesses of `optimistic: true` (docs/resource.md): a create shows the body as sent; an edit
+ * shows the cached item with the body's fields over it (the params name it when it is not
+ * cached); a delete removes the item the params name.
+ */
+function guesses(schema: EntityClass) {
+  const edit = (snap: OptimisticSnapshot, params: object, body: unknown): unknown => ({
+    ...((snap.get(schema, params) as object | undefined) ?? params),
+    ...(body as object),
+  });
+  return {
+    create: (_snap: OptimisticSnapshot, _params: unknown, body: unknown): unknown => body,
+    edit,
+    remove: (_snap: OptimisticSnapshot, params: object): unknown => params,
+  };
+}
+
+/**
+ * `getList`, whose `push` and `unshift` guess: a list's ops are derived from it on first use
+ * (RestEndpoint.ts), so this list's own `push` and `unshift` are the derived ones with the guess.
+ */
+function withOptimisticCreates(
+  getList: RestEndpoint,
+  create: (snap: OptimisticSnapshot, ...args: any[]) => unknown,
+): RestEndpoint {
+  for (const name of ['push', 'unshift'] as const) {
+    const derived = (Object.getOwnPropertyDescriptor(RestEndpoint.prototype, name)!.get as () => RestEndpoint<any>)
+      .call(getList)
+      .extend({ getOptimisticResponse: create });
+    Object.defineProperty(getList, name, { value: derived, enumerable: false });
+  }
+  return getList;
 }
 
 function listPathOf(path: unknown): string {
