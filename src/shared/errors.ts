@@ -24,6 +24,7 @@ export const ErrorCode = {
   INVALID_RESPONSE: 'INVALID_RESPONSE',
   INVALID_ACTION: 'INVALID_ACTION',
   NON_ERROR_THROWN: 'NON_ERROR_THROWN',
+  INVALID_OPTION: 'INVALID_OPTION',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

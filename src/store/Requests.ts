@@ -37,6 +37,8 @@ export class Requests {
   private generation = 0;
   /** This store's start stamps: requests, and the cache's other writes through `stamp`. */
   private readonly clock = new StartClock();
+  /** Every request not settled yet (shared or not), with its key and start: what a sweep must keep. */
+  private readonly running = new Map<AbortController, { key: string; start: number }>();
 
   constructor(private readonly hooks: RequestHooks) {}
 
@@ -48,7 +50,13 @@ export class Requests {
   /** Forgets requests in flight (after a reset: their answers are dropped, new fetches start anew). */
   clear(): void {
     this.inFlight.clear();
+    this.running.clear();
     this.generation++;
+  }
+
+  /** The requests not settled yet (garbage collection keeps their keys and what they may write). */
+  unsettled(): Iterable<{ key: string; start: number }> {
+    return this.running.values();
   }
 
   /** Lets the next fetch of `key` start a new request (after `invalidate`, an abort). */
@@ -78,6 +86,13 @@ export class Requests {
       if (this.inFlight.get(key)?.controller === controller) this.inFlight.delete(key);
     };
     const settle = async (): Promise<unknown> => {
+      try {
+        return await write();
+      } finally {
+        this.running.delete(controller);
+      }
+    };
+    const write = async (): Promise<unknown> => {
       let response: unknown;
       let failure: { error: unknown } | undefined;
       try {
@@ -124,6 +139,7 @@ export class Requests {
       release();
       controller.abort(reason);
     };
+    this.running.set(controller, { key, start: fetchedAt });
     const promise = Object.assign(settle(), { abort });
     if (shared) this.inFlight.set(key, { promise, controller });
     return promise;

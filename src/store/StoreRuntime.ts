@@ -8,6 +8,7 @@
 
 import { Lru } from '../shared/Lru.js';
 import type { Controller } from './Controller.js';
+import type { Collector } from './gc.js';
 import type { Requests } from './Requests.js';
 import { Subscriptions } from './Subscriptions.js';
 
@@ -16,6 +17,8 @@ const SETTLED_MARKS = 1_000;
 
 export class StoreRuntime {
   readonly subscriptions = new Subscriptions();
+  /** Garbage collection (gc.ts): since when each key has been unused, and the sweep timer. Set by createCache. */
+  collector: Collector | undefined;
   /**
    * Per request key: the meta record the last settled request left. While that very record is
    * still the key's meta, nothing was written for the key since.
@@ -75,5 +78,11 @@ export class StoreRuntime {
   reset(): void {
     this.requests.clear();
     this.settled.clear();
+    this.collector?.reset();
+  }
+
+  /** A sweep collected `key`: what was noted about it goes too. */
+  dropped(key: string): void {
+    this.settled.delete(key);
   }
 }

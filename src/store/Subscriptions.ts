@@ -24,25 +24,38 @@ export class Subscriptions {
   /** Schemas (and endpoints) numbered for query keys, held weakly. */
   private readonly ids = new WeakMap<object, number>();
   private lastId = 0;
+  /** Told when a key gains its first holder (`true`) or loses its last (`false`): garbage collection. */
+  onChange: ((kind: HeldKind, key: string, held: boolean, read: HeldRead) => void) | undefined;
 
   /** Holds `key` until the returned `release` is called (a second call does nothing). */
   retain(kind: HeldKind, key: string, read: HeldRead): () => void {
     const id = `${kind}:${key}`;
     const entry = this.entries.get(id);
     if (entry) entry.count++;
-    else this.entries.set(id, { count: 1, read });
+    else {
+      this.entries.set(id, { count: 1, read });
+      this.onChange?.(kind, key, true, read);
+    }
     let released = false;
     return () => {
       if (released) return;
       released = true;
       const held = this.entries.get(id);
-      if (held && --held.count <= 0) this.entries.delete(id);
+      if (held && --held.count <= 0) {
+        this.entries.delete(id);
+        this.onChange?.(kind, key, false, held.read);
+      }
     };
   }
 
   /** How many holders `key` has now. */
   count(kind: HeldKind, key: string): number {
     return this.entries.get(`${kind}:${key}`)?.count ?? 0;
+  }
+
+  /** What the holders of `key` read, while it is held. */
+  read(kind: HeldKind, key: string): HeldRead | undefined {
+    return this.entries.get(`${kind}:${key}`)?.read;
   }
 
   /** The keys of `kind` held now, with what they read. */

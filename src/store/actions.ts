@@ -13,6 +13,8 @@ export const ActionTypes = {
   invalidate: 'cache/invalidate',
   expireAll: 'cache/expireAll',
   reset: 'cache/reset',
+  /** A garbage-collection sweep (docs/gc.md). */
+  gc: 'cache/gc',
 } as const;
 
 export type ActionType = (typeof ActionTypes)[keyof typeof ActionTypes];

@@ -11,6 +11,7 @@ import { Reader } from '../memo/Reader.js';
 import { internals, type Cache, type CacheOptions } from './Cache.js';
 import { ActionTypes, writeAction, type WriteAction } from './actions.js';
 import { Controller, type StoreLike } from './Controller.js';
+import { Collector, gcTimeOf } from './gc.js';
 import { MountCheck } from './mountCheck.js';
 import type { EndpointLike } from './endpoint.js';
 import { createMiddleware, createReducer, createSliceReader, thunk, type CacheThunk } from './reducer.js';
@@ -51,6 +52,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
   const normalizeOptions = { maxEntityDepth: options.maxEntityDepth ?? 64 };
   const argsCacheSize = options.argsCacheSize ?? 100;
   const lensCacheSize = options.lensCacheSize ?? 16;
+  const gcTime = gcTimeOf(options.gcTime);
   const mount = new MountCheck(reducerPath);
   const selectors = new Selectors(
     new Reader({ argsCacheSize, lensCacheSize, maxEntityDepth: normalizeOptions.maxEntityDepth }),
@@ -79,6 +81,8 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
         dispatch,
         writeAction(type, reducerPath, { patches, inversePatches }, { key: resolved.key, start: input.fetchedAt }),
       );
+      // The response's time in the cache starts now (docs/gc.md).
+      runtimeOf({ getState, dispatch }).collector?.written(resolved.key, endpoint, input.args);
       return resolved;
     });
 
@@ -98,6 +102,18 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       });
       const metaOf = (key: string) => slice(store.getState()).meta[key];
       runtime = new StoreRuntime(requests, new Controller(cache, store), metaOf);
+      const { subscriptions } = runtime;
+      const dropped = runtime.dropped.bind(runtime);
+      runtime.collector = new Collector({
+        gcTime,
+        reducerPath,
+        subscriptions,
+        requests,
+        slice: () => slice(store.getState()),
+        dispatch: action => store.dispatch(action),
+        forget: (endpoint, args) => selectors.forget(endpoint, args),
+        dropped,
+      });
       runtimes.set(store.getState, runtime);
     }
     return runtime;
@@ -210,6 +226,15 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
     controller(store) {
       return runtimeOf(store).controller as Controller<P>;
     },
+    retain(store, endpoint, ...args) {
+      if (isSkipArgs(args)) return () => undefined;
+      const key = endpoint.key(...args);
+      return runtimeOf(store).subscriptions.retain('request', key, { target: endpoint, args });
+    },
+    gc: ((store?: StoreLike) => {
+      if (store) return runtimeOf(store).collector!.sweep();
+      return thunk((dispatch, getState) => runtimeOf({ getState, dispatch }).collector!.sweep());
+    }) as Cache<P>['gc'],
   };
   internals.set(cache, {
     slice,
