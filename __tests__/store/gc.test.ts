@@ -212,7 +212,7 @@ test('one sweep is one cache/gc action whose patches Immer replays, and whose in
   jest.advanceTimersByTime(1);
   expect(actions.map(a => a.type)).toEqual(['cache/gc']);
   const { patches, inversePatches } = (
-    actions[0] as { payload: { patches: ImmerPatch[]; inversePatches: ImmerPatch[] } }
+    actions[0] as unknown as { payload: { patches: ImmerPatch[]; inversePatches: ImmerPatch[] } }
   ).payload;
   expect(snapshot(immerApplyPatches(snapshot(before) as object, patches))).toEqual(snapshot(slice()));
   expect(snapshot(immerApplyPatches(snapshot(slice()) as object, inversePatches))).toEqual(snapshot(before));
