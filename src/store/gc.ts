@@ -26,6 +26,8 @@ export interface SweepReport {
 interface Unused {
   since: number;
   read: HeldRead | undefined;
+  /** Written and not held since: kept at least WRITE_GRACE, so a suspended reader can mount and hold it. */
+  written?: boolean;
 }
 
 export interface CollectorParts {
@@ -41,6 +43,8 @@ export interface CollectorParts {
   dropped(key: string): void;
 }
 
+/** How long a response just written is kept at least, whatever `gcTime`. */
+const WRITE_GRACE = 1_000;
 /** Sweeps never run closer together than this (or `gcTime`, when shorter). */
 const MIN_GAP = 10_000;
 /** The longest delay `setTimeout` takes. */
@@ -56,17 +60,18 @@ export class Collector {
   constructor(private readonly parts: CollectorParts) {
     parts.subscriptions.onChange = (kind, key, held, read) => {
       if (held || !Number.isFinite(parts.gcTime)) return;
-      this.unused.set(`${kind}:${key}`, { since: Date.now(), read });
-      this.schedule(Date.now() + (kind === 'query' ? parts.gcTime : this.graceOf(read)));
+      const unused = { since: Date.now(), read };
+      this.unused.set(`${kind}:${key}`, unused);
+      this.schedule(Date.now() + (kind === 'query' ? parts.gcTime : this.graceOf(unused)));
     };
   }
 
   /** A response was written for `key`: its time in the cache starts again. */
   written(key: string, endpoint: EndpointLike, args: readonly unknown[]): void {
     if (!Number.isFinite(this.parts.gcTime)) return;
-    const read = { target: endpoint, args };
-    this.unused.set(`request:${key}`, { since: Date.now(), read });
-    this.schedule(Date.now() + this.graceOf(read));
+    const unused = { since: Date.now(), read: { target: endpoint, args }, written: true };
+    this.unused.set(`request:${key}`, unused);
+    this.schedule(Date.now() + this.graceOf(unused));
   }
 
   /** Forgets every key (after a reset, which empties the state). */
@@ -118,7 +123,7 @@ export class Collector {
       if (!unused) {
         this.unused.set(`request:${key}`, { since: now, read: undefined });
         keep(undefined, stored);
-      } else if (now - unused.since < this.graceOf(unused.read)) keep(unused.read, stored);
+      } else if (now - unused.since < this.graceOf(unused)) keep(unused.read, stored);
       else {
         dropKeys.push(key);
         dropping.add(key);
@@ -142,9 +147,13 @@ export class Collector {
     this.parts.dropped(key);
   }
 
-  /** How long an unused response stays: `gcTime`, and nothing for a mutation's (see docs/gc.md). */
-  private graceOf(read: HeldRead | undefined): number {
-    return (read?.target as EndpointLike | undefined)?.sideEffect ? 0 : this.parts.gcTime;
+  /**
+   * How long an unused response stays: `gcTime` (at least WRITE_GRACE after a write), and
+   * nothing for a mutation's: its promise has resolved already (see docs/gc.md).
+   */
+  private graceOf(unused: Unused): number {
+    if ((unused.read?.target as EndpointLike | undefined)?.sideEffect) return 0;
+    return unused.written ? Math.max(this.parts.gcTime, WRITE_GRACE) : this.parts.gcTime;
   }
 
   /** Arms the timer for `at` (or the earliest time sweeps may run again), unless it runs sooner. */
@@ -175,7 +184,7 @@ export class Collector {
     for (const [id, unused] of this.unused) {
       const [kind, key] = splitId(id);
       if (this.parts.subscriptions.count(kind, key) > 0) continue;
-      next = Math.min(next, unused.since + (kind === 'query' ? this.parts.gcTime : this.graceOf(unused.read)));
+      next = Math.min(next, unused.since + (kind === 'query' ? this.parts.gcTime : this.graceOf(unused)));
     }
     if (next !== Infinity) this.schedule(Math.max(next, now));
   }
