@@ -302,3 +302,29 @@ test('bounded: 10,000 distinct keys written and released leave only what gcTime 
   expect(unusedSize()).toBe(0);
   expect(jest.getTimerCount()).toBe(0);
 });
+
+test('a kept read that throws while walked keeps every row, and the sweep still drops responses', () => {
+  class Odd extends Entity {
+    id = '';
+    when = '';
+    static override key = 'Odd';
+    static override schema = {
+      when: (value: string) => {
+        if (value === 'bad') throw new Error('cannot parse');
+        return value;
+      },
+    };
+  }
+  const getOdd = { key: (id: string) => `GET /odd/${id}`, schema: Odd };
+  const warn = jest.spyOn(console, 'warn').mockImplementation(() => {});
+  const { cache, store, slice } = setup();
+  store.dispatch(cache.setResponse(getOdd, '1', { id: '1', when: 'bad' }));
+  store.dispatch(cache.setResponse(getOdd, '2', { id: '2', when: 'ok' }));
+  const release = cache.retain(store, getOdd, '1');
+  jest.advanceTimersByTime(GC);
+  expect(Object.keys(slice().endpoints)).toEqual(['GET /odd/1']);
+  expect(Object.keys(slice().entities.Odd!).sort()).toEqual(['1', '2']);
+  expect(warn.mock.calls.some(([message]) => String(message).includes('kept every row'))).toBe(true);
+  warn.mockRestore();
+  release();
+});

@@ -6,6 +6,7 @@
  */
 
 import type { UnknownAction } from '@reduxjs/toolkit';
+import { warn } from '../shared/env.js';
 import { describe, ErrorCode, setupError } from '../shared/errors.js';
 import type { CacheState } from '../shared/state.js';
 import { ActionTypes, writeAction } from './actions.js';
@@ -171,7 +172,12 @@ export class Collector {
         if (!collector) return;
         collector.timer = undefined;
         collector.timerAt = Infinity;
-        collector.sweep();
+        try {
+          collector.sweep();
+        } catch (error) {
+          // A timer has no caller to throw to (a store whose cache slice was removed, say).
+          warn(`A garbage-collection sweep failed: ${describe(error)}`);
+        }
       },
       Math.min(MAX_DELAY, Math.max(0, when - Date.now())),
     );

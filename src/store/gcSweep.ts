@@ -5,6 +5,8 @@
  */
 
 import type { Dict } from '../shared/dict.js';
+import { warnOnce } from '../shared/env.js';
+import { describe } from '../shared/errors.js';
 import type { Patch, WriteMeta } from '../shared/patch.js';
 import type { CacheState, Row } from '../shared/state.js';
 import { Reached } from './gcReach.js';
@@ -44,7 +46,14 @@ export function planSweep(state: CacheState, plan: SweepPlan): Sweep {
   dropKeys(sweep, state, 'meta', plan.dropKeys);
   if (plan.opaque) return sweep;
   const reached = new Reached();
-  for (const read of plan.kept) reached.walk(state.entities, read.schema, read.args, read.stored);
+  try {
+    for (const read of plan.kept) reached.walk(state.entities, read.schema, read.args, read.stored);
+  } catch (error) {
+    // A read that throws (a deserializer or an Entity constructor of the app's) cannot tell what
+    // it reaches: no row goes this time, and the failure is shown once.
+    warnOnce(`A garbage-collection sweep kept every row: reading a kept response threw ${describe(error)}.`);
+    return sweep;
+  }
   const firstStart = Math.min(...plan.unsettledStarts);
   const young = (meta: WriteMeta | undefined): boolean => meta !== undefined && plan.now - meta.date < plan.gcTime;
   // Entity and collection tables first: cells and index entries follow the rows they belong to.
