@@ -65,11 +65,11 @@ export interface ReaderOptions {
 const FROM_STORE = Symbol('lenscache.fromStore');
 
 export class Reader {
-  private readonly entities: EntityCache;
-  private readonly computed: ComputedMemo;
-  private readonly entries = new WeakMap<object, Lru<string, Entry>>();
+  private entities: EntityCache;
+  private computed: ComputedMemo;
+  private entries = new WeakMap<object, Lru<string, Entry>>();
   /** Per schema, the last container read with each first member, whatever the args. */
-  private readonly containers = new WeakMap<object, WeakMap<object, unknown>>();
+  private containers = new WeakMap<object, WeakMap<object, unknown>>();
 
   constructor(private readonly options: ReaderOptions) {
     this.entities = new EntityCache(options.lensCacheSize);
@@ -130,6 +130,17 @@ export class Reader {
    * was read with these args or others (args that differ only outside the pk and the lens, e.g.
    * `{ portfolio: 'A' }` and `{ portfolio: 'A', x: 1 }`, give the same `All` or root Scalar list).
    */
+  /**
+   * Forgets every read (after a reset, whose old rows the entries would otherwise hold until
+   * evicted). Reads of other stores sharing this cache are simply built again.
+   */
+  clear(): void {
+    this.entities = new EntityCache(this.options.lensCacheSize);
+    this.computed = new ComputedMemo(this.options.argsCacheSize);
+    this.entries = new WeakMap();
+    this.containers = new WeakMap();
+  }
+
   /** Forgets the reads of `schema` for args (`argsKey(args)`): their data was collected. */
   forget(schema: unknown, argsMemoKey: string): void {
     if ((typeof schema !== 'object' && typeof schema !== 'function') || schema === null) return;

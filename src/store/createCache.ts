@@ -216,6 +216,8 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       return thunk((dispatch, getState) => {
         const runtime = runtimeOf({ getState, dispatch });
         runtime.reset();
+        // The memo would hold the old rows until evicted (docs/gc.md, "Outside the state").
+        selectors.clear();
         const start = runtime.requests.stamp(getState());
         dispatchWrite(
           dispatch,

@@ -38,7 +38,7 @@ export class Selectors {
   readonly errors = new WeakMap<ErrorRecord, Error>();
   /** The entitiesMeta map each expiry was computed from, held weakly (an old map must not stay in memory). */
   private readonly expiries = new WeakMap<ReadResult, { meta: WeakRef<object>; expiresAt: number }>();
-  private readonly responses = new WeakMap<object, Lru<string, ResponseState>>();
+  private responses = new WeakMap<object, Lru<string, ResponseState>>();
 
   constructor(
     private readonly reader: Reader,
@@ -102,6 +102,12 @@ export class Selectors {
       error: meta?.error ? this.errorOf(meta.error) : undefined,
     };
     return this.stable(endpoint, memoKey, next);
+  }
+
+  /** Forgets every memoized read and response (after a reset). */
+  clear(): void {
+    this.responses = new WeakMap();
+    this.reader.clear();
   }
 
   /**
