@@ -14,6 +14,9 @@ export interface HeldRead {
   readonly args: readonly unknown[];
 }
 
+/** Told that `key` gained its first holder (`held`) or lost its last, with what it reads. */
+export type HeldListener = (kind: HeldKind, key: string, held: boolean, read: HeldRead) => void;
+
 interface Entry {
   count: number;
   read: HeldRead;
@@ -25,7 +28,7 @@ export class Subscriptions {
   private readonly ids = new WeakMap<object, number>();
   private lastId = 0;
   /** Told when a key gains its first holder (`true`) or loses its last (`false`): garbage collection. */
-  onChange: ((kind: HeldKind, key: string, held: boolean, read: HeldRead) => void) | undefined;
+  private readonly listeners = new Set<HeldListener>();
 
   /** Holds `key` until the returned `release` is called (a second call does nothing). */
   retain(kind: HeldKind, key: string, read: HeldRead): () => void {
@@ -34,7 +37,7 @@ export class Subscriptions {
     if (entry) entry.count++;
     else {
       this.entries.set(id, { count: 1, read });
-      this.onChange?.(kind, key, true, read);
+      for (const listener of this.listeners) listener(kind, key, true, read);
     }
     let released = false;
     return () => {
@@ -43,9 +46,15 @@ export class Subscriptions {
       const held = this.entries.get(id);
       if (held && --held.count <= 0) {
         this.entries.delete(id);
-        this.onChange?.(kind, key, false, held.read);
+        for (const listener of this.listeners) listener(kind, key, false, held.read);
       }
     };
+  }
+
+  /** Calls `listener` whenever a key gains its first holder or loses its last; returns the removal. */
+  listen(listener: HeldListener): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
   }
 
   /** How many holders `key` has now. */

@@ -59,12 +59,12 @@ export class Collector {
   private lastSweep = -Infinity;
 
   constructor(private readonly parts: CollectorParts) {
-    parts.subscriptions.onChange = (kind, key, held, read) => {
+    parts.subscriptions.listen((kind, key, held, read) => {
       if (held || !Number.isFinite(parts.gcTime)) return;
       const unused = { since: Date.now(), read };
       this.unused.set(`${kind}:${key}`, unused);
       this.schedule(Date.now() + (kind === 'query' ? parts.gcTime : this.graceOf(unused)));
-    };
+    });
   }
 
   /** A response was written for `key`: its time in the cache starts again. */
