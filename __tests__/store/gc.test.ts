@@ -11,6 +11,7 @@ import {
   createCache,
   Entity,
   Invalidate,
+  Lazy,
   Query,
   Scalar,
   Values,
@@ -326,5 +327,37 @@ test('a kept read that throws while walked keeps every row, and the sweep still 
   expect(Object.keys(slice().entities.Odd!).sort()).toEqual(['1', '2']);
   expect(warn.mock.calls.some(([message]) => String(message).includes('kept every row'))).toBe(true);
   warn.mockRestore();
+  release();
+});
+
+test('rows behind a Lazy field of a kept entity stay: a later read of the field needs them', () => {
+  class Building extends Entity {
+    id = '';
+    name = '';
+    static override key = 'Building';
+  }
+  class Department extends Entity {
+    id = '';
+    buildings: string[] = [];
+    static override key = 'Department';
+    static override schema = { buildings: new Lazy(() => [Building]) };
+  }
+  const getDepartment = { key: (id: string) => `GET /departments/${id}`, schema: Department };
+  const { cache, store, slice } = setup();
+  store.dispatch(
+    cache.setResponse(getDepartment, 'd1', {
+      id: 'd1',
+      buildings: [
+        { id: 'b1', name: 'One' },
+        { id: 'b2', name: 'Two' },
+      ],
+    }),
+  );
+  store.dispatch(cache.set(Building, { id: 'b3', name: 'Elsewhere' }));
+  const release = cache.retain(store, getDepartment, 'd1');
+  jest.advanceTimersByTime(GC);
+  expect(Object.keys(slice().entities.Building!).sort()).toEqual(['b1', 'b2']);
+  const department = cache.selectResponse(store.getState(), getDepartment, 'd1').data!;
+  expect(cache.selectQuery(store.getState(), Department.schema.buildings.query, department.buildings)).toHaveLength(2);
   release();
 });

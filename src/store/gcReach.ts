@@ -8,8 +8,7 @@
  */
 
 import { PlainRead, type Build, type Entities } from '../denormalize/PlainRead.js';
-import { INVALID } from '../schema/contract.js';
-import { Lazy } from '../schema/Lazy.js';
+import { INVALID, isConstruct } from '../schema/contract.js';
 
 /** Entities nested deeper than this in one walk are walked later, from the top. */
 const STEP_DEPTH = 32;
@@ -52,7 +51,8 @@ class ReachRead extends PlainRead {
   }
 
   override unvisit(schema: unknown, input: unknown): unknown {
-    return super.unvisit(schema instanceof Lazy ? schema.schema : schema, input);
+    // A Lazy field reads its refs unresolved: follow them through its inner schema.
+    return super.unvisit(isConstruct(schema) && schema.unresolved !== undefined ? schema.unresolved : schema, input);
   }
 
   /** A Query's `process` is not run: what it reads is its input, already walked. */
