@@ -117,7 +117,8 @@ export class Collector {
       const held = subscriptions.read('request', key);
       const unused = this.unused.get(`request:${key}`);
       if (held || inFlight.has(key)) {
-        keep(held ?? unused?.read, stored);
+        // A first request in flight has nothing stored to reach yet: its answer writes its rows.
+        if (held || unused?.read || stored !== undefined) keep(held ?? unused?.read, stored);
         continue;
       }
       // A key this runtime never saw (restored state, another cache's writes) is unused from now on.
