@@ -121,12 +121,16 @@ test('nested entities, collections, Scalar cells and All are reached through kep
   store.dispatch(cache.setResponse(getList, { p: 'x' }, companies));
   store.dispatch(cache.setResponse(columns, { p: 'y' }, { a: { weight: 9 }, b: { weight: 8 } }));
   // A company only an unretained response reached, with its cell.
-  store.dispatch(cache.setResponse({ key: () => 'GET /c', schema: Company }, { id: 'c', name: 'C', weight: 3 }));
+  store.dispatch(
+    cache.setResponse({ key: () => 'GET /c', schema: Company }, { p: 'x' }, { id: 'c', name: 'C', weight: 3 }),
+  );
+  expect(slice().entities['Scalar(w)']!['Company|c|x']).toBeDefined();
   const release = cache.retain(store, getList, { p: 'x' });
+  const releaseColumns = cache.retain(store, columns, { p: 'y' });
   jest.advanceTimersByTime(GC);
-  expect(Object.keys(slice().endpoints)).toEqual(['GET /companies?p=x']);
+  expect(Object.keys(slice().endpoints).sort()).toEqual(['GET /columns?p=y', 'GET /companies?p=x']);
   expect(Object.keys(slice().entities.Company!).sort()).toEqual(['a', 'b']);
-  // Every lens's cells of a kept company stay; the unreached company's go.
+  // The cells each kept read reads stay (lens x through the list, lens y through the columns).
   expect(Object.keys(slice().entities['Scalar(w)']!).sort()).toEqual([
     'Company|a|x',
     'Company|a|y',
@@ -135,6 +139,12 @@ test('nested entities, collections, Scalar cells and All are reached through kep
   ]);
   expect(Object.keys(slice().entities['[Company]']!)).toEqual(['{}']);
   expect(cache.selectQuery(store.getState(), list, { p: 'y' })?.map(c => c.weight)).toEqual([9, 8]);
+  // Nothing reads lens y any more: its cells go, while the companies stay.
+  releaseColumns();
+  jest.advanceTimersByTime(GC);
+  expect(Object.keys(slice().entities['Scalar(w)']!).sort()).toEqual(['Company|a|x', 'Company|b|x']);
+  expect(Object.keys(slice().entities.Company!).sort()).toEqual(['a', 'b']);
+  expect(cache.selectQuery(store.getState(), list, { p: 'x' })?.map(c => c.weight)).toEqual([1, 2]);
   release();
 
   // A Query over All, held as useQuery holds it, keeps the whole table.
@@ -142,6 +152,7 @@ test('nested entities, collections, Scalar cells and All are reached through kep
   store.dispatch(
     cache.setResponse({ key: () => 'GET /d', schema: Company }, { p: 'x' }, { id: 'd', name: 'D', weight: 4 }),
   );
+  expect(slice().entities.Company!.d).toBeDefined();
   const runtime = internalsOf(cache).runtime(store);
   const unhold = runtime.subscriptions.retain('query', runtime.subscriptions.queryKey(all, '[]'), {
     target: all,

@@ -56,7 +56,7 @@ export function planSweep(state: CacheState, plan: SweepPlan): Sweep {
   }
   const firstStart = Math.min(...plan.unsettledStarts);
   const young = (meta: WriteMeta | undefined): boolean => meta !== undefined && plan.now - meta.date < plan.gcTime;
-  // Entity and collection tables first: cells and index entries follow the rows they belong to.
+  // Entity, collection and cell tables first: index entries follow the rows they name.
   const dropped = new Map<string, Set<string>>();
   const tables = Object.keys(state.entities).sort((a, b) => kindOf(a) - kindOf(b));
   for (const table of tables) {
@@ -71,8 +71,7 @@ export function planSweep(state: CacheState, plan: SweepPlan): Sweep {
       if (row === null || (kind === INDEX && !Array.isArray(row))) {
         // A tombstone protects against an answer to a request that started before it.
         if (firstStart < (meta?.fetchedAt ?? Infinity)) continue;
-      } else if (kind === CELL && row !== undefined && cellOwnerKept(key, state.entities, dropped)) continue;
-      else if (kind === INDEX && indexOwnerKept(table, row, state.entities, dropped)) continue;
+      } else if (kind === INDEX && indexOwnerKept(table, row, state.entities, dropped)) continue;
       drop.add(key);
     }
     if (drop.size === 0) continue;
@@ -86,11 +85,14 @@ export function planSweep(state: CacheState, plan: SweepPlan): Sweep {
 
 const ROWS = 0;
 const INDEX = 1;
-const CELL = 2;
 
+/**
+ * Scalar cells (`Scalar(<key>)`) are rows like any other: a cell stays when a kept read reads it
+ * (under its lens) or it was written within gcTime, so the cells of lenses nobody reads any more
+ * go even while their entity stays.
+ */
 function kindOf(table: string): number {
-  if (table.startsWith('Scalar(')) return CELL;
-  if (table.startsWith('[') || table.startsWith('{')) return ROWS;
+  if (table.startsWith('Scalar(') || table.startsWith('[') || table.startsWith('{')) return ROWS;
   return table.lastIndexOf('@') > 0 ? INDEX : ROWS;
 }
 
@@ -102,14 +104,6 @@ function unionKeys(a: object, b: object): Set<string> {
 function stays(entities: CacheState['entities'], dropped: Map<string, Set<string>>, table: string, key: string) {
   const row = entities[table]?.[key];
   return row !== undefined && row !== null && dropped.get(table)?.has(key) !== true;
-}
-
-/** A Scalar cell (`<entityKey>|<pk>|<lens>`) stays with its entity's row. */
-function cellOwnerKept(cell: string, entities: CacheState['entities'], dropped: Map<string, Set<string>>): boolean {
-  const first = cell.indexOf('|');
-  const last = cell.lastIndexOf('|');
-  if (first < 0 || last <= first) return false;
-  return stays(entities, dropped, cell.slice(0, first), cell.slice(first + 1, last));
 }
 
 /** An index entry (`<entityKey>@<field>`: the pks holding a value) stays while one of its rows does. */
