@@ -372,3 +372,27 @@ test('rows behind a Lazy field of a kept entity stay: a later read of the field 
   expect(cache.selectQuery(store.getState(), Department.schema.buildings.query, department.buildings)).toHaveLength(2);
   release();
 });
+
+test('two kept reads of one entity under two lenses keep the cells of both', () => {
+  class Fund extends Entity {
+    id = '';
+    share = 0;
+    static override key = 'Fund';
+  }
+  const Share = new Scalar({
+    lens: (args: readonly unknown[]) => (args[0] as { p?: string })?.p,
+    key: 'share',
+    entity: Fund,
+  });
+  Fund.schema = { share: Share };
+  const getFund = { key: (a: { p: string }) => `GET /fund?p=${a.p}`, schema: Fund };
+  const { cache, store, slice } = setup();
+  for (const p of ['x', 'y', 'z']) {
+    store.dispatch(cache.setResponse(getFund, { p }, { id: 'f', share: p.charCodeAt(0) }));
+  }
+  const releases = ['x', 'y'].map(p => cache.retain(store, getFund, { p }));
+  jest.advanceTimersByTime(GC);
+  expect(Object.keys(slice().entities['Scalar(share)']!).sort()).toEqual(['Fund|f|x', 'Fund|f|y']);
+  expect(cache.selectResponse(store.getState(), getFund, { p: 'y' }).data?.share).toBe(121);
+  for (const release of releases) release();
+});

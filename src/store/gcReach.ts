@@ -1,14 +1,15 @@
 /**
  * What a garbage-collection sweep must keep among the rows: every row a kept read reaches. A
  * read is walked as the plain read walks it (denormalize/PlainRead.ts), so "reached" means
- * exactly "read by it", with three differences: each row is walked once per sweep whatever the
- * number of reads reaching it, there is no depth limit (a deep chain is walked in steps, never
- * left unreached), and the refs behind a `Lazy` field are followed, since a later read of that
+ * exactly "read by it", with three differences: each row is walked once per sweep and args,
+ * whatever the number of reads reaching it; there is no depth limit (a deep chain is walked in
+ * steps, never left unreached); and the refs behind a `Lazy` field are followed, since a later read of that
  * field needs them. A table listed whole (`All`) is reached whole. See docs/gc.md.
  */
 
 import { PlainRead, type Build, type Entities } from '../denormalize/PlainRead.js';
 import { INVALID, isConstruct } from '../schema/contract.js';
+import { argsKey } from '../shared/json.js';
 
 /** Entities nested deeper than this in one walk are walked later, from the top. */
 const STEP_DEPTH = 32;
@@ -17,8 +18,11 @@ const STEP_DEPTH = 32;
 export class Reached {
   readonly rows = new Map<string, Set<string>>();
   readonly wholeTables = new Set<string>();
-  /** Rows already walked, per reader (two classes sharing a table read its rows differently). */
-  readonly walked = new WeakMap<object, WeakSet<object>>();
+  /**
+   * Rows already walked, per args (a Scalar field reads the cell of the read's lens) and per
+   * reader (two classes sharing a table read its rows differently).
+   */
+  private readonly walkedByArgs = new Map<string, WeakMap<object, WeakSet<object>>>();
   readonly later: Array<() => void> = [];
 
   mark(table: string, key: string): void {
@@ -33,7 +37,10 @@ export class Reached {
 
   /** Walks `schema` read with `args`: from `stored` (a stored result), or from a key built from the store. */
   walk(entities: Entities, schema: unknown, args: readonly unknown[], stored?: unknown): void {
-    const read = new ReachRead(entities, args, this);
+    const key = argsKey(args);
+    let walked = this.walkedByArgs.get(key);
+    if (!walked) this.walkedByArgs.set(key, (walked = new WeakMap()));
+    const read = new ReachRead(entities, args, this, walked);
     const input = stored === undefined ? read.queryKey(schema, args) : stored;
     if (input !== undefined && input !== INVALID) read.unvisit(schema, input);
     // Work left for later by deep chains, each from an empty path.
@@ -46,6 +53,7 @@ class ReachRead extends PlainRead {
     entities: Entities,
     args: readonly unknown[],
     private readonly reached: Reached,
+    private readonly walked: WeakMap<object, WeakSet<object>>,
   ) {
     super(entities, args, Infinity);
   }
@@ -78,8 +86,8 @@ class ReachRead extends PlainRead {
       this.reached.later.push(() => void this.entity(table, key, build, owner));
       return key;
     }
-    let walked = this.reached.walked.get(owner);
-    if (!walked) this.reached.walked.set(owner, (walked = new WeakSet()));
+    let walked = this.walked.get(owner);
+    if (!walked) this.walked.set(owner, (walked = new WeakSet()));
     if (walked.has(row)) return key;
     walked.add(row);
     return super.entity(table, key, build, owner);
