@@ -46,6 +46,7 @@ export {
 } from './store/createCache.js';
 export { Controller, type StoreLike } from './store/Controller.js';
 export type { FetchPromise } from './store/Requests.js';
+export type { SweepReport } from './store/gc.js';
 export { ActionTypes, type WriteAction, type WritePayload } from './store/actions.js';
 export type { EndpointLike } from './store/endpoint.js';
 export type { ResponseState, ExpiryStatus } from './store/selectors.js';

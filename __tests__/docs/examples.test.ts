@@ -36,6 +36,7 @@ const guidePages = [
   'useMutation.md',
   'useDLE.md',
   'mutations.md',
+  'gc.md',
 ];
 
 interface Marker {
@@ -129,6 +130,18 @@ function load(file: string): { module: Module; result: any } {
 }
 
 describe('the examples run', () => {
+  test('gc: a retained response and the rows it reaches stay; the rest goes a minute later', () => {
+    jest.useFakeTimers();
+    try {
+      const { module, result } = load('gc.ts');
+      expect(result).toEqual({ requests: 0, rows: 0 });
+      jest.advanceTimersByTime(60_000);
+      expect(module.aMinuteLater()).toEqual({ requests: ['GET /posts/1'], users: ['ann'] });
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   test('getting-started: writes, an older response that loses, an error, memoized reads', () => {
     const { result } = load('getting-started.ts');
     expect(result).toEqual({

@@ -1,6 +1,14 @@
 /** Type tests for RestEndpoint and the fetch thunks: args from path and searchParams, results from the schema. */
 import { configureStore } from '@reduxjs/toolkit';
-import { Collection, createCache, Entity, RestEndpoint, type FetchPromise, type PathParams } from '../../src/index';
+import {
+  Collection,
+  createCache,
+  Entity,
+  RestEndpoint,
+  type FetchPromise,
+  type PathParams,
+  type SweepReport,
+} from '../../src/index';
 import { expectType, type Equal } from './expect';
 
 class Post extends Entity {
@@ -48,3 +56,16 @@ cache.selectResponse(store.getState(), getPost, null);
 
 const controller = cache.controller(store);
 expectType<Equal<ReturnType<typeof controller.fetch<typeof getPosts>>, FetchPromise<Post[]>>>(true);
+
+// Garbage collection: retain takes the endpoint's args (or null) and gives a release; gc reports.
+const release = cache.retain(store, getPost, { id: '1' });
+expectType<Equal<typeof release, () => void>>(true);
+cache.retain(store, getPost, null);
+// @ts-expect-error args are checked against the endpoint
+cache.retain(store, getPost, { key: '1' });
+const swept = cache.gc(store);
+expectType<Equal<typeof swept, SweepReport>>(true);
+const thunkSwept = store.dispatch(cache.gc());
+expectType<Equal<typeof thunkSwept, SweepReport>>(true);
+// @ts-expect-error gcTime is milliseconds
+createCache({ gcTime: '5m' });

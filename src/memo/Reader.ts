@@ -32,10 +32,17 @@ export interface ReadResult {
   someDep(test: (table: string, key: string, row: unknown) => boolean): boolean;
 }
 
+/**
+ * A table a read used, with the table object it saw held weakly: the entry needs only to know
+ * whether the state still holds that very object, and an old copy of a table must not stay in
+ * memory for that (the state holds the current one, so a live match is never collected).
+ */
+type HeldTable = readonly [table: string, seen: WeakRef<object> | undefined, whole: boolean];
+
 interface Entry extends ReadResult {
   readonly input: unknown;
   /** The tables read and the objects seen; moved forward when a change missed every row read. */
-  tables: readonly TableRead[];
+  tables: readonly HeldTable[];
   /** Set once a change elsewhere has been checked against this entry (by a scan of its rows). */
   checked: boolean;
   /** The keys read per table, built when an entry outlives its first change elsewhere. */
@@ -58,11 +65,11 @@ export interface ReaderOptions {
 const FROM_STORE = Symbol('lenscache.fromStore');
 
 export class Reader {
-  private readonly entities: EntityCache;
-  private readonly computed: ComputedMemo;
-  private readonly entries = new WeakMap<object, Lru<string, Entry>>();
+  private entities: EntityCache;
+  private computed: ComputedMemo;
+  private entries = new WeakMap<object, Lru<string, Entry>>();
   /** Per schema, the last container read with each first member, whatever the args. */
-  private readonly containers = new WeakMap<object, WeakMap<object, unknown>>();
+  private containers = new WeakMap<object, WeakMap<object, unknown>>();
 
   constructor(private readonly options: ReaderOptions) {
     this.entities = new EntityCache(options.lensCacheSize);
@@ -111,7 +118,7 @@ export class Reader {
       value: this.reused(schema, previous, value),
       forEachDep: visit => void someDep(deps, children, (table, key, row) => (visit(table, key, row), false)),
       someDep: test => someDep(deps, children, test),
-      tables: context.tablesRead(),
+      tables: holdWeakly(context.tablesRead()),
       checked: false,
     };
     slot?.set(memoKey, entry);
@@ -123,6 +130,25 @@ export class Reader {
    * was read with these args or others (args that differ only outside the pk and the lens, e.g.
    * `{ portfolio: 'A' }` and `{ portfolio: 'A', x: 1 }`, give the same `All` or root Scalar list).
    */
+  /**
+   * Forgets every read (after a reset, whose old rows the entries would otherwise hold until
+   * evicted). Reads of other stores sharing this cache are simply built again.
+   */
+  clear(): void {
+    this.entities = new EntityCache(this.options.lensCacheSize);
+    this.computed = new ComputedMemo(this.options.argsCacheSize);
+    this.entries = new WeakMap();
+    this.containers = new WeakMap();
+  }
+
+  /** Forgets the reads of `schema` for args (`argsKey(args)`): their data was collected. */
+  forget(schema: unknown, argsMemoKey: string): void {
+    if ((typeof schema !== 'object' && typeof schema !== 'function') || schema === null) return;
+    const slot = this.entries.get(schema);
+    slot?.delete('q' + argsMemoKey);
+    slot?.delete('r' + argsMemoKey);
+  }
+
   private reused(schema: unknown, previous: Entry | undefined, value: unknown): unknown {
     const result = reuse(previous?.value, value);
     if (result !== value || typeof schema !== 'object' || schema === null) return result;
@@ -155,9 +181,11 @@ export class Reader {
  */
 function changesMissed(entry: Entry, entities: Entities): boolean {
   const changed = new Map<string, Set<string>>();
-  for (const [table, seen, whole] of entry.tables) {
+  for (const [table, held, whole] of entry.tables) {
     const now = entities[table];
-    if (now === seen) continue;
+    if (sameTable(held, now)) continue;
+    // The table seen may have been collected: it is not the current one, and its changes are unknown.
+    const seen = held?.deref();
     // A table read whole (All) depends on every key, added ones included.
     if (whole || seen === undefined || now === undefined) return false;
     const keys = changedKeys(seen as object, now, MAX_CHANGED_KEYS);
@@ -177,7 +205,7 @@ function changesMissed(entry: Entry, entities: Entities): boolean {
       if (read !== undefined) for (const key of keys) if (read.has(key)) return false;
     }
   }
-  entry.tables = entry.tables.map(([table, , whole]) => [table, entities[table], whole]);
+  entry.tables = entry.tables.map(([table, , whole]) => [table, weakly(entities[table]), whole]);
   return true;
 }
 
@@ -191,7 +219,20 @@ function keysReadBy(entry: Entry): Map<string, Set<string>> {
   return keys;
 }
 
-function tablesUnchanged(tables: readonly TableRead[], entities: Entities): boolean {
-  for (const [table, seen] of tables) if (entities[table] !== seen) return false;
+function tablesUnchanged(tables: readonly HeldTable[], entities: Entities): boolean {
+  for (const [table, seen] of tables) if (!sameTable(seen, entities[table])) return false;
   return true;
+}
+
+/** True when `now` is the very table `held` saw (or both are absent). */
+function sameTable(held: WeakRef<object> | undefined, now: unknown): boolean {
+  return held === undefined ? now === undefined : now !== undefined && held.deref() === now;
+}
+
+function holdWeakly(tables: readonly TableRead[]): HeldTable[] {
+  return tables.map(([table, seen, whole]) => [table, weakly(seen), whole]);
+}
+
+function weakly(table: unknown): WeakRef<object> | undefined {
+  return typeof table === 'object' && table !== null ? new WeakRef(table) : undefined;
 }

@@ -53,6 +53,11 @@ export class Lazy<S = unknown> implements SchemaConstruct {
     return rootInputOf(this.schema);
   }
 
+  /** @internal The refs a stored value holds, read unresolved (garbage collection follows them). */
+  get unresolved(): S {
+    return this.schema;
+  }
+
   /** A stable Queryable that reads the inner schema (docs/Lazy.md). */
   get query(): LazyQuery<S> {
     if (!this.queryable) this.queryable = new LazyQuery(this);

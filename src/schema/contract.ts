@@ -134,6 +134,11 @@ export interface SchemaConstruct {
   readonly rootInput: RootInput;
   /** True when a `null` value must still reach `normalize` (a Scalar field stores `null`, docs/Scalar.md). */
   readonly normalizesNull?: boolean;
+  /**
+   * The schema of the refs a stored value holds when reads leave them unresolved (Lazy): garbage
+   * collection follows them through it, since a later read of the field needs those rows.
+   */
+  readonly unresolved?: unknown;
 }
 
 export function isConstruct(schema: unknown): schema is SchemaConstruct {

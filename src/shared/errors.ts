@@ -25,6 +25,7 @@ export const ErrorCode = {
   INVALID_ACTION: 'INVALID_ACTION',
   NON_ERROR_THROWN: 'NON_ERROR_THROWN',
   STREAM_FAILED: 'STREAM_FAILED',
+  INVALID_OPTION: 'INVALID_OPTION',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -11,6 +11,7 @@ import type { Controller, StoreLike } from './Controller.js';
 import type { EndpointLike } from './endpoint.js';
 import type { CacheThunk } from './reducer.js';
 import type { ListenerOptions } from './live.js';
+import type { SweepReport } from './gc.js';
 import type { FetchPromise } from './Requests.js';
 import type { RequestKeys, ResponseState } from './selectors.js';
 import type { StoreRuntime } from './StoreRuntime.js';
@@ -25,6 +26,11 @@ export interface CacheOptions<P extends string = 'cache'> {
   argsCacheSize?: number;
   /** How many lens views (one per lens value) of one entity or list the memo keeps (default 16). */
   lensCacheSize?: number;
+  /**
+   * Milliseconds a response nobody retains is kept before a sweep drops it, with the rows only it
+   * reached (default 5 minutes; `Infinity` keeps everything). See docs/gc.md.
+   */
+  gcTime?: number;
 }
 
 type SchemaOf<E> = E extends { schema?: infer S } ? S : unknown;
@@ -100,6 +106,17 @@ export interface Cache<P extends string = 'cache'> {
    * regains focus or comes back online. Returns `remove()`; does nothing without a window.
    */
   setupListeners(store: StoreLike, options?: ListenerOptions): () => void;
+  /**
+   * Keeps `endpoint`'s response for args (and the rows it reaches) from garbage collection until
+   * `release()` is called, as a mounted hook does. `release` may be called more than once.
+   */
+  retain<E extends EndpointLike>(store: StoreLike, endpoint: E, ...args: ArgsOf<E> | [null]): () => void;
+  /**
+   * Runs a garbage-collection sweep now: on `store`, or, without one, as a thunk to dispatch.
+   * Returns what it removed.
+   */
+  gc(store: StoreLike): SweepReport;
+  gc(): CacheThunk<SweepReport>;
 }
 
 /**

@@ -46,6 +46,8 @@ export class Requests {
   private readonly clock = new StartClock();
   /** Aborted by a reset: retries waiting to be sent give up (a new one is made for the next run). */
   private resets = new AbortController();
+  /** Every request not settled yet (shared or not), with its key and start: what a sweep must keep. */
+  private readonly running = new Map<AbortController, { key: string; start: number }>();
 
   constructor(private readonly hooks: RequestHooks) {}
 
@@ -57,6 +59,7 @@ export class Requests {
   /** Forgets requests in flight (after a reset: their answers are dropped, new fetches start anew). */
   clear(): void {
     this.inFlight.clear();
+    this.running.clear();
     this.generation++;
     this.resets.abort();
     this.resets = new AbortController();
@@ -65,6 +68,11 @@ export class Requests {
   /** The request in flight for `key` (pollers join it rather than send another). */
   pending(key: string): Promise<unknown> | undefined {
     return this.inFlight.get(key)?.promise;
+  }
+
+  /** The requests not settled yet (garbage collection keeps their keys and what they may write). */
+  unsettled(): Iterable<{ key: string; start: number }> {
+    return this.running.values();
   }
 
   /** Lets the next fetch of `key` start a new request (after `invalidate`, an abort). */
@@ -103,6 +111,13 @@ export class Requests {
       if (this.inFlight.get(key)?.controller === controller) this.inFlight.delete(key);
     };
     const settle = async (): Promise<unknown> => {
+      try {
+        return await write();
+      } finally {
+        this.running.delete(controller);
+      }
+    };
+    const write = async (): Promise<unknown> => {
       let response: unknown;
       let failure: { error: unknown } | undefined;
       try {
@@ -156,6 +171,7 @@ export class Requests {
       release();
       controller.abort(reason);
     };
+    this.running.set(controller, { key, start: fetchedAt });
     const promise = Object.assign(settle(), { abort });
     if (shared) this.inFlight.set(key, { promise, controller });
     return promise;

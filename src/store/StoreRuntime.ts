@@ -10,6 +10,7 @@ import { Lru } from '../shared/Lru.js';
 import type { Controller } from './Controller.js';
 import { Pollers } from './Pollers.js';
 import { Optimistic } from './Optimistic.js';
+import type { Collector } from './gc.js';
 import type { Requests } from './Requests.js';
 import { Subscriptions } from './Subscriptions.js';
 
@@ -22,6 +23,8 @@ export class StoreRuntime {
   readonly pollers = new Pollers();
   /** Optimistic values of mutations in flight, over the confirmed state (Optimistic.ts). */
   readonly optimistic = new Optimistic();
+  /** Garbage collection (gc.ts): since when each key has been unused, and the sweep timer. Set by createCache. */
+  collector: Collector | undefined;
   /**
    * Per request key: the meta record the last settled request left. While that very record is
    * still the key's meta, nothing was written for the key since.
@@ -82,5 +85,11 @@ export class StoreRuntime {
     this.requests.clear();
     this.settled.clear();
     this.optimistic.clear();
+    this.collector?.reset();
+  }
+
+  /** A sweep collected `key`: what was noted about it goes too. */
+  dropped(key: string): void {
+    this.settled.delete(key);
   }
 }

@@ -19,6 +19,9 @@ export interface HeldRead {
   readonly args: readonly unknown[];
 }
 
+/** Told that `key` gained its first holder (`held`) or lost its last, with what it reads. */
+export type HeldListener = (kind: HeldKind, key: string, held: boolean, read: HeldRead) => void;
+
 interface Entry {
   count: number;
   read: HeldRead;
@@ -29,25 +32,44 @@ export class Subscriptions {
   /** Schemas (and endpoints) numbered for query keys, held weakly. */
   private readonly ids = new WeakMap<object, number>();
   private lastId = 0;
+  /** Told when a key gains its first holder (`true`) or loses its last (`false`): garbage collection. */
+  private readonly listeners = new Set<HeldListener>();
 
   /** Holds `key` until the returned `release` is called (a second call does nothing). */
   retain(kind: HeldKind, key: string, read: HeldRead): () => void {
     const id = `${kind}:${key}`;
     const entry = this.entries.get(id);
     if (entry) entry.count++;
-    else this.entries.set(id, { count: 1, read });
+    else {
+      this.entries.set(id, { count: 1, read });
+      for (const listener of this.listeners) listener(kind, key, true, read);
+    }
     let released = false;
     return () => {
       if (released) return;
       released = true;
       const held = this.entries.get(id);
-      if (held && --held.count <= 0) this.entries.delete(id);
+      if (held && --held.count <= 0) {
+        this.entries.delete(id);
+        for (const listener of this.listeners) listener(kind, key, false, held.read);
+      }
     };
+  }
+
+  /** Calls `listener` whenever a key gains its first holder or loses its last; returns the removal. */
+  listen(listener: HeldListener): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
   }
 
   /** How many holders `key` has now. */
   count(kind: HeldKind, key: string): number {
     return this.entries.get(`${kind}:${key}`)?.count ?? 0;
+  }
+
+  /** What the holders of `key` read, while it is held. */
+  read(kind: HeldKind, key: string): HeldRead | undefined {
+    return this.entries.get(`${kind}:${key}`)?.read;
   }
 
   /** The keys of `kind` held now, with what they read. */

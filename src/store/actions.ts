@@ -15,6 +15,8 @@ export const ActionTypes = {
   reset: 'cache/reset',
   /** A mutation's optimistic value, written as its request starts (docs/mutations.md). */
   optimistic: 'cache/optimistic',
+  /** A garbage-collection sweep (docs/gc.md). */
+  gc: 'cache/gc',
 } as const;
 
 export type ActionType = (typeof ActionTypes)[keyof typeof ActionTypes];

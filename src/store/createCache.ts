@@ -12,6 +12,7 @@ import { internals, type Cache, type CacheOptions } from './Cache.js';
 import { ActionTypes, writeAction, type WriteAction } from './actions.js';
 import { Controller, type StoreLike } from './Controller.js';
 import { changedRowsOnly, draftUpdate } from './draftUpdate.js';
+import { Collector, gcTimeOf } from './gc.js';
 import { MountCheck } from './mountCheck.js';
 import { optimisticWrite } from './optimisticWrite.js';
 import type { EndpointLike } from './endpoint.js';
@@ -55,6 +56,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
   const normalizeOptions = { maxEntityDepth: options.maxEntityDepth ?? 64 };
   const argsCacheSize = options.argsCacheSize ?? 100;
   const lensCacheSize = options.lensCacheSize ?? 16;
+  const gcTime = gcTimeOf(options.gcTime);
   const mount = new MountCheck(reducerPath);
   const selectors = new Selectors(
     new Reader({ argsCacheSize, lensCacheSize, maxEntityDepth: normalizeOptions.maxEntityDepth }),
@@ -85,6 +87,8 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       if (resolved?.record && isErrorLike(resolved.error)) selectors.errors.set(resolved.record, resolved.error);
       const type = input.error === undefined ? ActionTypes.resolve : ActionTypes.setError;
       dispatchWrite(dispatch, writeAction(type, reducerPath, payload, { key: resolved?.key, start: input.fetchedAt }));
+      // The response's time in the cache starts now (docs/gc.md).
+      if (resolved) runtimeOf({ getState, dispatch }).collector?.written(resolved.key, endpoint, input.args);
       return resolved;
     });
 
@@ -115,6 +119,19 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       });
       const metaOf = (key: string) => slice(store.getState()).meta[key];
       runtime = new StoreRuntime(requests, new Controller(cache, store), metaOf);
+      const { subscriptions } = runtime;
+      const dropped = runtime.dropped.bind(runtime);
+      runtime.collector = new Collector({
+        gcTime,
+        reducerPath,
+        subscriptions,
+        requests,
+        slice: () => slice(store.getState()),
+        dispatch: action => store.dispatch(action),
+        forget: (endpoint, args) => selectors.forget(endpoint, args),
+        dropped,
+        paused: () => runtime!.optimistic.active,
+      });
       runtimes.set(store.getState, runtime);
     }
     return runtime;
@@ -223,6 +240,8 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       return thunk((dispatch, getState) => {
         const runtime = runtimeOf({ getState, dispatch });
         runtime.reset();
+        // The memo would hold the old rows until evicted (docs/gc.md, "Outside the state").
+        selectors.clear();
         const start = runtime.requests.stamp(getState());
         dispatchWrite(
           dispatch,
@@ -242,6 +261,15 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
     setupListeners(store, options) {
       return setupListeners(runtimeOf(store), options);
     },
+    retain(store, endpoint, ...args) {
+      if (isSkipArgs(args)) return () => undefined;
+      const key = endpoint.key(...args);
+      return runtimeOf(store).subscriptions.retain('request', key, { target: endpoint, args });
+    },
+    gc: ((store?: StoreLike) => {
+      if (store) return runtimeOf(store).collector!.sweep();
+      return thunk((dispatch, getState) => runtimeOf({ getState, dispatch }).collector!.sweep());
+    }) as Cache<P>['gc'],
   };
   internals.set(cache, {
     slice,

@@ -36,8 +36,9 @@ export interface RequestKeys {
 export class Selectors {
   /** Errors by their stored record: the original instance where this cache stored it (a soft or hard error, docs/store.md). */
   readonly errors = new WeakMap<ErrorRecord, Error>();
-  private readonly expiries = new WeakMap<ReadResult, { meta: object; expiresAt: number }>();
-  private readonly responses = new WeakMap<object, Lru<string, ResponseState>>();
+  /** The entitiesMeta map each expiry was computed from, held weakly (an old map must not stay in memory). */
+  private readonly expiries = new WeakMap<ReadResult, { meta: WeakRef<object>; expiresAt: number }>();
+  private responses = new WeakMap<object, Lru<string, ResponseState>>();
 
   constructor(
     private readonly reader: Reader,
@@ -103,6 +104,22 @@ export class Selectors {
     return this.stable(endpoint, memoKey, next);
   }
 
+  /** Forgets every memoized read and response (after a reset). */
+  clear(): void {
+    this.responses = new WeakMap();
+    this.reader.clear();
+  }
+
+  /**
+   * Forgets what the memo keeps for an endpoint's args (the response object with its data and
+   * original error, and the read): garbage collection dropped their request.
+   */
+  forget(endpoint: EndpointLike, args: readonly unknown[]): void {
+    const memoKey = argsKey(args);
+    this.responses.get(endpoint)?.delete(memoKey);
+    this.reader.forget(endpoint.schema, memoKey);
+  }
+
   /** The same response object while its fields are the same, so selector consumers see no change. */
   private stable(endpoint: EndpointLike, memoKey: string, next: ResponseState): ResponseState {
     let slot = this.responses.get(endpoint);
@@ -125,13 +142,13 @@ export class Selectors {
   private rowsExpiry(read: ReadResult | undefined, entitiesMeta: Dict<Dict<WriteMeta>>): number {
     if (!read) return Infinity;
     const cached = this.expiries.get(read);
-    if (cached && cached.meta === entitiesMeta) return cached.expiresAt;
+    if (cached && cached.meta.deref() === entitiesMeta) return cached.expiresAt;
     let expiresAt = Infinity;
     read.forEachDep((table, key) => {
       const rowMeta = entitiesMeta[table]?.[key];
       if (rowMeta && rowMeta.expiresAt < expiresAt) expiresAt = rowMeta.expiresAt;
     });
-    this.expiries.set(read, { meta: entitiesMeta, expiresAt });
+    this.expiries.set(read, { meta: new WeakRef(entitiesMeta), expiresAt });
     return expiresAt;
   }
 
