@@ -6,7 +6,7 @@
 //    memo caches are bounded, so the heap levels off.
 import { configureStore } from '@reduxjs/toolkit';
 import { Collection, createCache, Entity, Query, Scalar, Values } from '../dist/esm/index.js';
-import { unlessSliceChanged } from '../dist/esm/react/response.js';
+import { unlessSliceChanged } from '../dist/esm/react/useResponse.js';
 import { internalsOf } from '../dist/esm/store/createCache.js';
 import { argsKey } from '../dist/esm/shared/json.js';
 
