@@ -408,7 +408,7 @@ test('a sweep waits while an optimistic guess is pending, so no collected row co
     fetch: () => new Promise<unknown>((_resolve, reject) => (fail = reject)),
     getOptimisticResponse: (_snap: unknown, id: string) => ({ id, title: 'guess' }),
   };
-  const editing = store.dispatch(cache.fetch(editPost as never, '1' as never)) as Promise<unknown>;
+  const editing = store.dispatch(cache.fetch(editPost, '1'));
   editing.catch(() => undefined);
   expect(slice().entities.Post!['1']).toMatchObject({ title: 'guess' });
   // Nobody holds GET /posts/1 and gcTime has passed: without the pause, its rows would go now.
