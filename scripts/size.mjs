@@ -26,12 +26,12 @@ const entries = [
     name: 'typical (core + hooks)',
     code: `export { createCache, Entity, Collection, Query, Scalar, RestEndpoint } from 'lenscache';
 export { useSuspense, useQuery, CacheProvider } from 'lenscache/react';`,
-    budget: 35_100,
+    budget: 33_600,
   },
   {
     name: 'core, no hooks',
     code: `export { createCache, Entity, Collection, Query, Scalar, RestEndpoint } from 'lenscache';`,
-    budget: 33_900,
+    budget: 32_400,
   },
   {
     name: 'createCache + Entity',

@@ -27,7 +27,6 @@ const PACKAGES: Record<string, readonly string[]> = {
   immer: ['store'],
   react: ['react'],
   'react-redux': ['react'],
-  'path-to-regexp': ['rest'],
 };
 
 const MAX_LINES = 300;

@@ -1,10 +1,11 @@
 /**
- * Path templates, by path-to-regexp: the names a template takes (at run time and in types) and the
- * URL path built from params. `:name` segments are required; inside braces (`/posts{/:id}`),
- * optional.
+ * Path templates: the names a template takes (at run time and in types) and the URL path built
+ * from params. `:name` segments are required; inside braces (`/posts{/:id}`), optional; `*name`
+ * takes a list of segments. The syntax is path-to-regexp's (version 8), compiled here by
+ * `pathTokens.ts` (docs/RestEndpoint.md, "Paths").
  */
 
-import { compile, parse, type Token } from 'path-to-regexp';
+import { compileTokens, parseTemplate, type Token } from './pathTokens.js';
 import { hasOwn } from '../shared/dict.js';
 import { Lru } from '../shared/Lru.js';
 import { describe, ErrorCode, setupError, inputError } from '../shared/errors.js';
@@ -39,19 +40,16 @@ const templates = new Lru<string, PathTemplate>(500);
 export function pathTemplate(path: string): PathTemplate {
   let template = templates.get(path);
   if (template) return template;
-  let tokens: Token[];
-  try {
-    tokens = parse(path).tokens;
-  } catch (error) {
+  const tokens = parseTemplate(path, reason => {
     throw setupError(
       ErrorCode.INVALID_SCHEMA,
-      `The RestEndpoint path ${JSON.stringify(path)} is not a valid template: ${(error as Error).message}`,
+      `The RestEndpoint path ${JSON.stringify(path)} is not a valid template: ${reason}.`,
       "Write params as :name segments ('/:group/posts'), optional parts in braces ('/posts{/:id}').",
     );
-  }
+  });
   const names = new Set<string>();
   collectNames(tokens, names);
-  const toPath = compile(path, { encode: encodeURIComponent });
+  const toPath = compileTokens(tokens);
   template = {
     names,
     fill(params) {
@@ -67,15 +65,13 @@ export function pathTemplate(path: string): PathTemplate {
         }
         values[name] = checkedSegment(value, name, path);
       }
-      try {
-        return toPath(values);
-      } catch (error) {
-        throw inputError(
-          ErrorCode.UNEXPECTED_INPUT,
-          `The path ${JSON.stringify(path)} could not be filled from ${describe(params)}: ${(error as Error).message}.`,
-          `Pass every :param of the path in args[0], e.g. endpoint.url({ ${[...names].map(name => `${name}: '…'`).join(', ')} }).`,
-        );
-      }
+      const { path: filled, missing } = toPath(values);
+      if (missing.length === 0) return filled;
+      throw inputError(
+        ErrorCode.UNEXPECTED_INPUT,
+        `The path ${JSON.stringify(path)} could not be filled from ${describe(params)}: Missing parameters: ${missing.join(', ')}.`,
+        `Pass every :param of the path in args[0], e.g. endpoint.url({ ${[...names].map(name => `${name}: '…'`).join(', ')} }).`,
+      );
     },
   };
   templates.set(path, template);
