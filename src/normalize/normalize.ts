@@ -25,12 +25,14 @@ import {
   type RootInput,
   type RowPolicy,
 } from '../schema/contract.js';
+import { Entity } from '../schema/Entity.js';
 import { normalizeArray } from '../schema/plainArray.js';
 import { normalizeObject } from '../schema/plainObject.js';
-import { hasOwn, setOwn } from '../shared/dict.js';
+import { hasOwn } from '../shared/dict.js';
 import { toJsonValue } from './checkRow.js';
 import { PatchList } from './PatchList.js';
 import { rowPatches, type PendingRow } from './rowPatches.js';
+import { mergeInPlace, withoutUndefined } from './rowObjects.js';
 
 export interface NormalizeOptions {
   /** Entity nesting deeper than this throws MAX_DEPTH_EXCEEDED (docs/errors.md). */
@@ -111,12 +113,20 @@ function checkRoot(expected: RootInput, input: unknown): void {
   );
 }
 
+/** An entity being walked: its frame, and the input it came from (cycles are found by input). */
+interface WalkFrame extends EntityFrame {
+  readonly input: object;
+}
+
+/** Entity's own merge: rows merged by it are new objects of the two rows' fields. */
+const defaultMerge = Entity.merge;
+
 /** The state of one write walk: the rows it queued, the entities it is inside, its depth. */
 class WriteWalk implements NormalizeDelegate {
   /** Rows by table and key, in document order (a key is placed when its entity is entered). */
-  readonly pending = new Map<string, Map<string, PendingRow | undefined>>();
+  readonly pending = new Map<string, Map<string, PendingRow>>();
   /** The entities being walked, outermost first: cycles are detected against this path. */
-  private readonly entityPath: Array<{ input: object; table: string; ref: string; frame: EntityFrame }> = [];
+  private readonly entityPath: WalkFrame[] = [];
   private depth = 0;
   private readonly depthLimit: number;
   /** Pushed items that may take a placeholder pk. */
@@ -158,7 +168,11 @@ class WriteWalk implements NormalizeDelegate {
 
   getRow(table: string, key: string): Row | undefined {
     const pending = this.pending.get(table)?.get(key);
-    if (pending) return pending.row;
+    if (pending?.row !== undefined) {
+      // Someone else now holds the row: later writes of the key merge into a new object.
+      pending.owned = false;
+      return pending.row;
+    }
     return this.state.entities[table]?.[key];
   }
 
@@ -167,7 +181,7 @@ class WriteWalk implements NormalizeDelegate {
     const keys = stored ? Object.keys(stored) : [];
     const pending = this.pending.get(table);
     if (pending) {
-      for (const [key, row] of pending) if (row !== undefined && (!stored || !hasOwn(stored, key))) keys.push(key);
+      for (const [key, row] of pending) if (row.row !== undefined && (!stored || !hasOwn(stored, key))) keys.push(key);
     }
     return keys;
   }
@@ -180,20 +194,36 @@ class WriteWalk implements NormalizeDelegate {
     return this.placeholders?.has(input) ? nextPlaceholder() : undefined;
   }
 
-  setRow(table: string, key: string, row: Row, policy: RowPolicy): void {
+  setRow(table: string, key: string, row: Row, policy: RowPolicy, owned = false): void {
     const incoming = row !== null && !Array.isArray(row) ? withoutUndefined(row) : row;
     let rows = this.pending.get(table);
     if (!rows) this.pending.set(table, (rows = new Map()));
     const earlier = rows.get(key);
     if (earlier === undefined) {
-      rows.set(key, { row: incoming, policy });
+      rows.set(key, { row: incoming, policy, owned: owned || incoming !== row });
+      return;
+    }
+    if (earlier.row === undefined) {
+      // Placed when its entity was entered (enterEntity), written now.
+      earlier.row = incoming;
+      earlier.policy = policy;
+      earlier.owned = owned || incoming !== row;
       return;
     }
     // The same row twice in one write merges in document order, later wins, no time check.
-    earlier.row =
-      earlier.row !== null && incoming !== null && !Array.isArray(incoming)
-        ? policy.merge(earlier.row, incoming)
-        : incoming;
+    const before = earlier.row;
+    if (before !== null && incoming !== null && !Array.isArray(before) && !Array.isArray(incoming)) {
+      // The default merge, into a row this walk made and nobody else holds, is done in place:
+      // a row repeated across a response (a shared author) then costs no new object per mention.
+      if (earlier.owned && policy.merge === defaultMerge) mergeInPlace(before, incoming);
+      else {
+        earlier.row = policy.merge(before, incoming);
+        earlier.owned = policy.merge === defaultMerge;
+      }
+    } else {
+      earlier.row = incoming;
+      earlier.owned = owned || incoming !== row;
+    }
     earlier.policy = policy;
   }
 
@@ -214,7 +244,7 @@ class WriteWalk implements NormalizeDelegate {
     const path = this.entityPath;
     for (let i = path.length - 1; i >= 0; i--) {
       const step = path[i]!;
-      if (step.input === input && step.table === table) return step.ref;
+      if (step.input === input && step.table === table) return step.key;
     }
     return undefined;
   }
@@ -229,12 +259,12 @@ class WriteWalk implements NormalizeDelegate {
     // Place the row now, before its nested entities, so tables keep the response's order.
     let rows = this.pending.get(table);
     if (!rows) this.pending.set(table, (rows = new Map()));
-    if (!rows.has(ref)) rows.set(ref, undefined);
-    this.entityPath.push({ input, table, ref, frame: { table, key: ref, row, fields } });
+    if (rows.get(ref) === undefined) rows.set(ref, { row: undefined, policy: undefined, owned: false });
+    this.entityPath.push({ input, table, key: ref, row, fields });
     if (this.entityPath.length > this.maxEntityDepth) {
       const path = this.entityPath
         .slice(0, 3)
-        .map(step => `${step.table} "${step.ref}"`)
+        .map(step => `${step.table} "${step.key}"`)
         .join(' → ');
       throw inputError(
         ErrorCode.MAX_DEPTH_EXCEEDED,
@@ -249,7 +279,7 @@ class WriteWalk implements NormalizeDelegate {
   }
 
   parentEntity(): EntityFrame | undefined {
-    return this.entityPath[this.entityPath.length - 1]?.frame;
+    return this.entityPath[this.entityPath.length - 1];
   }
 }
 
@@ -259,19 +289,4 @@ class WriteWalk implements NormalizeDelegate {
  */
 function nextPlaceholder(): string {
   return `placeholder:${Date.now().toString(36)}:${nextSerial()}`;
-}
-
-/** Undefined properties are never stored and never erase anything (docs/Entity.md). */
-function withoutUndefined(row: object): object {
-  const record = row as Record<string, unknown>;
-  for (const key in record) {
-    if (record[key] === undefined) {
-      const copy: Record<string, unknown> = {};
-      for (const field of Object.keys(record)) {
-        if (record[field] !== undefined) setOwn(copy, field, record[field]);
-      }
-      return copy;
-    }
-  }
-  return row;
 }

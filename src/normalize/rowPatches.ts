@@ -12,15 +12,20 @@ import type { RowPolicy } from '../schema/contract.js';
 import { toJsonValue } from './checkRow.js';
 import { listPatches, type PatchList } from './PatchList.js';
 
+/**
+ * A row one write queued. `row` is `undefined` while its entity is placed but not yet written;
+ * `owned` says the walk made the object and nothing else holds it (merged and frozen in place).
+ */
 export interface PendingRow {
-  row: Row;
-  policy: RowPolicy;
+  row: Row | undefined;
+  policy: RowPolicy | undefined;
+  owned: boolean;
 }
 
 export function rowPatches(
   list: PatchList,
   state: CacheState,
-  pending: ReadonlyMap<string, ReadonlyMap<string, PendingRow | undefined>>,
+  pending: ReadonlyMap<string, ReadonlyMap<string, PendingRow>>,
   meta: WriteMeta,
 ): void {
   // The store owns what it holds, in every build: rows and meta are frozen as they are written.
@@ -34,9 +39,9 @@ export function rowPatches(
     const added: Dict<Row> | undefined = stored === undefined ? createDict() : undefined;
     const metaKeys: string[] = [];
     for (const [key, pending] of rows) {
-      if (pending === undefined) continue;
       const row = pending.row;
-      const policy = pending.policy;
+      if (row === undefined) continue;
+      const policy = pending.policy!;
       const existing = stored?.[key];
       const existingMeta = storedMeta?.[key];
       const reorder =

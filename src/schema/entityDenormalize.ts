@@ -51,9 +51,11 @@ function buildInstance(
   // Field initialisers come from the class's template instance, so constructors are not re-run
   // (and initialisers such as `author = User.fromJS()` do not build objects on every read).
   const instance = Object.create(proto) as Record<string, unknown>;
-  for (const [field, value] of info.defaultEntries) instance[field] = value;
+  const defaults = info.defaultEntries;
+  for (let i = 0; i < defaults.length; i++) instance[defaults[i]![0]] = defaults[i]![1];
   const data = row as Record<string, unknown>;
-  for (const field of Object.keys(data)) defineField(instance, info, proto, field, data[field]);
+  const fields = Object.keys(data);
+  for (let i = 0; i < fields.length; i++) defineField(instance, info, proto, fields[i]!, data[fields[i]!]);
   hold(instance);
   for (const [field, fieldSchema] of info.schemaEntries) {
     if (isScalarField(fieldSchema)) {
