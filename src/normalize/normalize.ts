@@ -4,15 +4,7 @@
  */
 
 import { nextSerial } from '../shared/serial.js';
-import {
-  describe,
-  ErrorCode,
-  inputError,
-  isErrorLike,
-  jsonStringHint,
-  setupError,
-  type LensCacheError,
-} from '../shared/errors.js';
+import { ErrorCode, inputError, isErrorLike } from '../shared/errors.js';
 import { stableStringify } from '../shared/json.js';
 import type { Patch, WriteMeta } from '../shared/patch.js';
 import type { CacheState, EndpointMeta, Row } from '../shared/state.js';
@@ -22,7 +14,6 @@ import {
   rootInputOf,
   type EntityFrame,
   type NormalizeDelegate,
-  type RootInput,
   type RowPolicy,
 } from '../schema/contract.js';
 import { Entity } from '../schema/Entity.js';
@@ -32,6 +23,7 @@ import { hasOwn } from '../shared/dict.js';
 import { toJsonValue } from './checkRow.js';
 import { PatchList } from './PatchList.js';
 import { rowPatches, type PendingRow } from './rowPatches.js';
+import { checkRoot, nonErrorThrown } from './rootChecks.js';
 import { mergeInPlace, withoutUndefined } from './rowObjects.js';
 
 export interface NormalizeOptions {
@@ -74,48 +66,11 @@ export function normalize(
   }
 }
 
-/**
- * A schema callback (`process`, `pk`, `merge`, `validate`, a lens) threw something that is not an
- * Error. Callers tell "failed" from "succeeded" by whether an error exists, and `throw undefined`
- * would read as success: every failure leaves here as an Error, the thrown value as its `cause`.
- */
-function nonErrorThrown(thrown: unknown): LensCacheError {
-  const error = setupError(
-    ErrorCode.NON_ERROR_THROWN,
-    `Normalizing threw ${describe(thrown)}, not an Error: a schema callback (process, pk, merge, validate, a lens or argsKey) threw it.`,
-    'Throw an Error (throw new Error("…")) from your callbacks, so that the failure has a message and a stack.',
-  );
-  Object.defineProperty(error, 'cause', { value: thrown, configurable: true, writable: true });
-  return error;
-}
-
-function checkRoot(expected: RootInput, input: unknown): void {
-  const isObject = typeof input === 'object' && input !== null && !Array.isArray(input);
-  const ok =
-    expected === 'any' ||
-    (expected === 'object' && isObject) ||
-    (expected === 'list' && Array.isArray(input)) ||
-    (expected === 'object-or-list' && typeof input === 'object' && input !== null) ||
-    (expected === 'object-or-pk' && (isObject || typeof input === 'string' || typeof input === 'number'));
-  if (ok) return;
-  const wanted = {
-    object: 'an object',
-    list: 'an array',
-    'object-or-list': 'an object or an array',
-    'object-or-pk': 'an object or a pk',
-  }[expected];
-  throw inputError(
-    ErrorCode.UNEXPECTED_INPUT,
-    `The response does not fit the schema: expected ${wanted}, but received ${describe(input)}.${jsonStringHint(input)}`,
-    expected === 'list' && typeof input === 'object' && input !== null
-      ? 'If the list sits inside the response (e.g. { results: [...] }), describe that: { results: collection }.'
-      : 'Check the endpoint returns what its schema describes (a null or empty body cannot be normalized).',
-  );
-}
-
-/** An entity being walked: its frame, and the input it came from (cycles are found by input). */
+/** An entity being walked: its frame, the input it came from (cycles are found by input), its row's place. */
 interface WalkFrame extends EntityFrame {
   readonly input: object;
+  /** Its row's place in the pending table. */
+  readonly placed: PendingRow;
 }
 
 /** Entity's own merge: rows merged by it are new objects of the two rows' fields. */
@@ -127,6 +82,8 @@ class WriteWalk implements NormalizeDelegate {
   readonly pending = new Map<string, Map<string, PendingRow>>();
   /** The entities being walked, outermost first: cycles are detected against this path. */
   private readonly entityPath: WalkFrame[] = [];
+  /** The entity just left, until the next row is queued. */
+  private left: WalkFrame | undefined;
   private depth = 0;
   private readonly depthLimit: number;
   /** Pushed items that may take a placeholder pk. */
@@ -181,7 +138,8 @@ class WriteWalk implements NormalizeDelegate {
     const keys = stored ? Object.keys(stored) : [];
     const pending = this.pending.get(table);
     if (pending) {
-      for (const [key, row] of pending) if (row.row !== undefined && (!stored || !hasOwn(stored, key))) keys.push(key);
+      for (const row of pending.values())
+        if (row.row !== undefined && (!stored || !hasOwn(stored, row.key))) keys.push(row.key);
     }
     return keys;
   }
@@ -196,12 +154,18 @@ class WriteWalk implements NormalizeDelegate {
 
   setRow(table: string, key: string, row: Row, policy: RowPolicy, owned = false): void {
     const incoming = row !== null && !Array.isArray(row) ? withoutUndefined(row) : row;
-    let rows = this.pending.get(table);
-    if (!rows) this.pending.set(table, (rows = new Map()));
-    const earlier = rows.get(key);
+    // An entity's row is queued just after it is left: its placed row is at hand, no lookups.
+    const left = this.left;
+    this.left = undefined;
+    let earlier = left !== undefined && left.key === key && left.table === table ? left.placed : undefined;
     if (earlier === undefined) {
-      rows.set(key, { row: incoming, policy, owned: owned || incoming !== row });
-      return;
+      let rows = this.pending.get(table);
+      if (!rows) this.pending.set(table, (rows = new Map()));
+      earlier = rows.get(key);
+      if (earlier === undefined) {
+        rows.set(key, { key, row: incoming, policy, owned: owned || incoming !== row });
+        return;
+      }
     }
     if (earlier.row === undefined) {
       // Placed when its entity was entered (enterEntity), written now.
@@ -259,8 +223,9 @@ class WriteWalk implements NormalizeDelegate {
     // Place the row now, before its nested entities, so tables keep the response's order.
     let rows = this.pending.get(table);
     if (!rows) this.pending.set(table, (rows = new Map()));
-    if (rows.get(ref) === undefined) rows.set(ref, { row: undefined, policy: undefined, owned: false });
-    this.entityPath.push({ input, table, key: ref, row, fields });
+    let placed = rows.get(ref);
+    if (placed === undefined) rows.set(ref, (placed = { key: ref, row: undefined, policy: undefined, owned: false }));
+    this.entityPath.push({ input, table, key: ref, row, fields, placed });
     if (this.entityPath.length > this.maxEntityDepth) {
       const path = this.entityPath
         .slice(0, 3)
@@ -275,7 +240,7 @@ class WriteWalk implements NormalizeDelegate {
   }
 
   leaveEntity(): void {
-    this.entityPath.pop();
+    this.left = this.entityPath.pop();
   }
 
   parentEntity(): EntityFrame | undefined {

@@ -9,7 +9,7 @@ import { jsonEqual } from '../shared/json.js';
 import type { WriteMeta } from '../shared/patch.js';
 import type { CacheState, Row } from '../shared/state.js';
 import type { RowPolicy } from '../schema/contract.js';
-import { toJsonValue } from './checkRow.js';
+import { RowChecker } from './checkRow.js';
 import { listPatches, type PatchList } from './PatchList.js';
 
 /**
@@ -17,6 +17,7 @@ import { listPatches, type PatchList } from './PatchList.js';
  * `owned` says the walk made the object and nothing else holds it (merged and frozen in place).
  */
 export interface PendingRow {
+  readonly key: string;
   row: Row | undefined;
   policy: RowPolicy | undefined;
   owned: boolean;
@@ -30,6 +31,7 @@ export function rowPatches(
 ): void {
   // The store owns what it holds, in every build: rows and meta are frozen as they are written.
   Object.freeze(meta);
+  const checker = new RowChecker();
   for (const [table, rows] of pending) {
     const stored = state.entities[table];
     const storedMeta = state.entitiesMeta[table];
@@ -38,7 +40,9 @@ export function rowPatches(
     // of every action; a first load of thousands of rows is then one patch per table.)
     const added: Dict<Row> | undefined = stored === undefined ? createDict() : undefined;
     const metaKeys: string[] = [];
-    for (const [key, pending] of rows) {
+    // (Values only, each holding its key: an entries loop builds a pair per row.)
+    for (const pending of rows.values()) {
+      const key = pending.key;
       const row = pending.row;
       if (row === undefined) continue;
       const policy = pending.policy!;
@@ -51,7 +55,7 @@ export function rowPatches(
       // the input, so an identical refetch copies nothing. What is stored is checked and copied
       // once, merged (a value JSON cannot hold always differs from the stored, valid row).
       if (existing !== undefined && (next === existing || jsonEqual(next, existing))) next = existing;
-      else next = toJsonValue(next, `${table} "${key}"`);
+      else next = checker.row(next, table, key);
       if (next !== existing) {
         if (added) added[key] = next;
         else if (Array.isArray(existing) && Array.isArray(next))
