@@ -67,10 +67,14 @@ export function normalize(
 }
 
 /** An entity being walked: its frame, the input it came from (cycles are found by input), its row's place. */
-interface WalkFrame extends EntityFrame {
-  readonly input: object;
+interface WalkFrame {
+  input: object;
+  table: string;
+  key: string;
+  row: object;
+  fields: Readonly<Record<string, unknown>> | undefined;
   /** Its row's place in the pending table. */
-  readonly placed: PendingRow;
+  placed: PendingRow;
 }
 
 /** Entity's own merge: rows merged by it are new objects of the two rows' fields. */
@@ -82,6 +86,8 @@ class WriteWalk implements NormalizeDelegate {
   readonly pending = new Map<string, Map<string, PendingRow>>();
   /** The entities being walked, outermost first: cycles are detected against this path. */
   private readonly entityPath: WalkFrame[] = [];
+  /** How many frames of `entityPath` are in use: frames are reused, not allocated per entity. */
+  private entityDepth = 0;
   /** The entity just left, until the next row is queued. */
   private left: WalkFrame | undefined;
   private depth = 0;
@@ -206,7 +212,7 @@ class WriteWalk implements NormalizeDelegate {
    */
   seen(input: object, table: string): string | undefined {
     const path = this.entityPath;
-    for (let i = path.length - 1; i >= 0; i--) {
+    for (let i = this.entityDepth - 1; i >= 0; i--) {
       const step = path[i]!;
       if (step.input === input && step.table === table) return step.key;
     }
@@ -225,8 +231,17 @@ class WriteWalk implements NormalizeDelegate {
     if (!rows) this.pending.set(table, (rows = new Map()));
     let placed = rows.get(ref);
     if (placed === undefined) rows.set(ref, (placed = { key: ref, row: undefined, policy: undefined, owned: false }));
-    this.entityPath.push({ input, table, key: ref, row, fields, placed });
-    if (this.entityPath.length > this.maxEntityDepth) {
+    const frame = this.entityPath[this.entityDepth++];
+    if (frame === undefined) this.entityPath.push({ input, table, key: ref, row, fields, placed });
+    else {
+      frame.input = input;
+      frame.table = table;
+      frame.key = ref;
+      frame.row = row;
+      frame.fields = fields;
+      frame.placed = placed;
+    }
+    if (this.entityDepth > this.maxEntityDepth) {
       const path = this.entityPath
         .slice(0, 3)
         .map(step => `${step.table} "${step.key}"`)
@@ -240,11 +255,12 @@ class WriteWalk implements NormalizeDelegate {
   }
 
   leaveEntity(): void {
-    this.left = this.entityPath.pop();
+    this.left = this.entityPath[--this.entityDepth];
   }
 
   parentEntity(): EntityFrame | undefined {
-    return this.entityPath[this.entityPath.length - 1];
+    // (The frame is reused once its entity is left: callers read it, and do not keep it.)
+    return this.entityDepth === 0 ? undefined : this.entityPath[this.entityDepth - 1];
   }
 }
 
