@@ -20,8 +20,7 @@ export interface EntityInfo {
   schemaScalars: readonly boolean[];
   /**
    * True when assigning any row field to an instance does what defining it would: no name on the
-   * class's prototypes (below Object.prototype) is an accessor or read-only, save initialised
-   * fields. Reads then copy a row onto the instance in one step (docs/benchmarks.md, "Cold paths").
+   * class's prototypes is an accessor or read-only, save initialised fields and `__proto__`. Reads then copy a row onto the instance in one step (docs/benchmarks.md, "Cold paths").
    */
   assignsRows: boolean;
   /** Fields whose initialiser is truthy: an invalid nested value makes the entity invalid. */
@@ -93,12 +92,17 @@ function scalarFlags(entries: ReadonlyArray<readonly [string, unknown]>): boolea
   );
 }
 
-/** Whether a prototype below Object.prototype names an accessor or a read-only property that is not an initialised field. */
+/**
+ * Whether a prototype of the class names an accessor or a read-only property that is not an
+ * initialised field. (`__proto__`, Object.prototype's accessor, is left to the read, which checks
+ * each row for it.) Computed when the class is first used, as the rest of its info.
+ */
 function hasGuardedNames(proto: object, fields: ReadonlySet<string>): boolean {
-  for (let at: object | null = proto; at !== null && at !== Object.prototype; at = Object.getPrototypeOf(at)) {
+  for (let at: object | null = proto; at !== null; at = Object.getPrototypeOf(at)) {
     for (const name of Object.getOwnPropertyNames(at)) {
+      if (name === '__proto__' || fields.has(name)) continue;
       const descriptor = Object.getOwnPropertyDescriptor(at, name)!;
-      if (!fields.has(name) && (descriptor.get || descriptor.set || descriptor.writable === false)) return true;
+      if (descriptor.get || descriptor.set || descriptor.writable === false) return true;
     }
   }
   return false;
