@@ -83,7 +83,10 @@ export class PlainRead implements DenormalizeDelegate, QueryDelegate {
     if (row === undefined || row === null) return row === null ? INVALID : undefined;
     let done = this.built.get(owner);
     if (!done) this.built.set(owner, (done = new Map()));
-    if (done.has(row)) return done.get(row);
+    // One lookup for a row built before (most repeated rows: a shared author); a second only
+    // to tell a miss from a value that is itself undefined.
+    const prior = done.get(row);
+    if (prior !== undefined || done.has(row)) return prior;
     const held = this.held(owner, row);
     if (held) return held;
     if (this.tooDeep()) return key;
@@ -131,7 +134,8 @@ export class PlainRead implements DenormalizeDelegate, QueryDelegate {
         path[at + 2] = instance;
       });
     } finally {
-      path.length = at;
+      // (Pops: setting `length` goes through a slow generic setter in V8.)
+      while (path.length > at) path.pop();
     }
   }
 }

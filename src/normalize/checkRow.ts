@@ -21,20 +21,43 @@ export const RAW_DEPTH_LIMIT = 256;
  * as JSON would write them. Throws on what JSON cannot hold.
  */
 export function toJsonValue<T>(value: T, where: string): T {
-  const path: Path = { where, ancestors: [], keys: [] };
-  if (typeof value !== 'object' || value === null) return checkPrimitive(value, path);
-  return visitValue(value, path) as T;
+  return checked(value, { where, rowKey: undefined, ancestors: [], keys: [] });
+}
+
+/**
+ * `toJsonValue` for the rows of one write, one after another: the row's name is only built for
+ * an error message, and one path is reused from row to row (a first load checks thousands of rows
+ * and names none of them).
+ */
+export class RowChecker {
+  private readonly path: Path = { where: '', rowKey: undefined, ancestors: [], keys: [] };
+
+  /** The row `table` "`key`" as the store may hold it. */
+  row<T>(value: T, table: string, key: string): T {
+    const path = this.path;
+    // A throw leaves the path's lists as they were: the write is over then, and so is this checker.
+    path.where = table;
+    path.rowKey = key;
+    return checked(value, path);
+  }
+}
+
+function checked<T>(value: T, path: Path): T {
+  return typeof value !== 'object' || value === null ? checkPrimitive(value, path) : (visitValue(value, path) as T);
 }
 
 /** Where the walk is; the text of a path is only built for an error message. */
 interface Path {
-  readonly where: string;
+  where: string;
+  /** When set, `where` is a table and this the row's key. */
+  rowKey: string | undefined;
   readonly ancestors: object[];
   readonly keys: Array<string | number>;
 }
 
 function nameOf(path: Path): string {
-  return path.where + path.keys.map(key => `.${key}`).join('');
+  const where = path.rowKey === undefined ? path.where : `${path.where} "${path.rowKey}"`;
+  return where + path.keys.map(key => `.${key}`).join('');
 }
 
 function visitValue(value: object, path: Path): object {

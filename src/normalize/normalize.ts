@@ -4,15 +4,7 @@
  */
 
 import { nextSerial } from '../shared/serial.js';
-import {
-  describe,
-  ErrorCode,
-  inputError,
-  isErrorLike,
-  jsonStringHint,
-  setupError,
-  type LensCacheError,
-} from '../shared/errors.js';
+import { ErrorCode, inputError, isErrorLike } from '../shared/errors.js';
 import { stableStringify } from '../shared/json.js';
 import type { Patch, WriteMeta } from '../shared/patch.js';
 import type { CacheState, EndpointMeta, Row } from '../shared/state.js';
@@ -22,15 +14,17 @@ import {
   rootInputOf,
   type EntityFrame,
   type NormalizeDelegate,
-  type RootInput,
   type RowPolicy,
 } from '../schema/contract.js';
+import { Entity } from '../schema/Entity.js';
 import { normalizeArray } from '../schema/plainArray.js';
 import { normalizeObject } from '../schema/plainObject.js';
-import { hasOwn, setOwn } from '../shared/dict.js';
+import { hasOwn } from '../shared/dict.js';
 import { toJsonValue } from './checkRow.js';
 import { PatchList } from './PatchList.js';
 import { rowPatches, type PendingRow } from './rowPatches.js';
+import { checkRoot, nonErrorThrown } from './rootChecks.js';
+import { mergeInPlace, withoutUndefined } from './rowObjects.js';
 
 export interface NormalizeOptions {
   /** Entity nesting deeper than this throws MAX_DEPTH_EXCEEDED (docs/errors.md). */
@@ -72,51 +66,30 @@ export function normalize(
   }
 }
 
-/**
- * A schema callback (`process`, `pk`, `merge`, `validate`, a lens) threw something that is not an
- * Error. Callers tell "failed" from "succeeded" by whether an error exists, and `throw undefined`
- * would read as success: every failure leaves here as an Error, the thrown value as its `cause`.
- */
-function nonErrorThrown(thrown: unknown): LensCacheError {
-  const error = setupError(
-    ErrorCode.NON_ERROR_THROWN,
-    `Normalizing threw ${describe(thrown)}, not an Error: a schema callback (process, pk, merge, validate, a lens or argsKey) threw it.`,
-    'Throw an Error (throw new Error("…")) from your callbacks, so that the failure has a message and a stack.',
-  );
-  Object.defineProperty(error, 'cause', { value: thrown, configurable: true, writable: true });
-  return error;
+/** An entity being walked: its frame, the input it came from (cycles are found by input), its row's place. */
+interface WalkFrame {
+  input: object;
+  table: string;
+  key: string;
+  row: object;
+  fields: Readonly<Record<string, unknown>> | undefined;
+  /** Its row's place in the pending table. */
+  placed: PendingRow;
 }
 
-function checkRoot(expected: RootInput, input: unknown): void {
-  const isObject = typeof input === 'object' && input !== null && !Array.isArray(input);
-  const ok =
-    expected === 'any' ||
-    (expected === 'object' && isObject) ||
-    (expected === 'list' && Array.isArray(input)) ||
-    (expected === 'object-or-list' && typeof input === 'object' && input !== null) ||
-    (expected === 'object-or-pk' && (isObject || typeof input === 'string' || typeof input === 'number'));
-  if (ok) return;
-  const wanted = {
-    object: 'an object',
-    list: 'an array',
-    'object-or-list': 'an object or an array',
-    'object-or-pk': 'an object or a pk',
-  }[expected];
-  throw inputError(
-    ErrorCode.UNEXPECTED_INPUT,
-    `The response does not fit the schema: expected ${wanted}, but received ${describe(input)}.${jsonStringHint(input)}`,
-    expected === 'list' && typeof input === 'object' && input !== null
-      ? 'If the list sits inside the response (e.g. { results: [...] }), describe that: { results: collection }.'
-      : 'Check the endpoint returns what its schema describes (a null or empty body cannot be normalized).',
-  );
-}
+/** Entity's own merge: rows merged by it are new objects of the two rows' fields. */
+const defaultMerge = Entity.merge;
 
 /** The state of one write walk: the rows it queued, the entities it is inside, its depth. */
 class WriteWalk implements NormalizeDelegate {
   /** Rows by table and key, in document order (a key is placed when its entity is entered). */
-  readonly pending = new Map<string, Map<string, PendingRow | undefined>>();
+  readonly pending = new Map<string, Map<string, PendingRow>>();
   /** The entities being walked, outermost first: cycles are detected against this path. */
-  private readonly entityPath: Array<{ input: object; table: string; ref: string; frame: EntityFrame }> = [];
+  private readonly entityPath: WalkFrame[] = [];
+  /** How many frames of `entityPath` are in use: frames are reused, not allocated per entity. */
+  private entityDepth = 0;
+  /** The entity just left, until the next row is queued. */
+  private left: WalkFrame | undefined;
   private depth = 0;
   private readonly depthLimit: number;
   /** Pushed items that may take a placeholder pk. */
@@ -158,7 +131,11 @@ class WriteWalk implements NormalizeDelegate {
 
   getRow(table: string, key: string): Row | undefined {
     const pending = this.pending.get(table)?.get(key);
-    if (pending) return pending.row;
+    if (pending?.row !== undefined) {
+      // Someone else now holds the row: later writes of the key merge into a new object.
+      pending.owned = false;
+      return pending.row;
+    }
     return this.state.entities[table]?.[key];
   }
 
@@ -167,7 +144,8 @@ class WriteWalk implements NormalizeDelegate {
     const keys = stored ? Object.keys(stored) : [];
     const pending = this.pending.get(table);
     if (pending) {
-      for (const [key, row] of pending) if (row !== undefined && (!stored || !hasOwn(stored, key))) keys.push(key);
+      for (const row of pending.values())
+        if (row.row !== undefined && (!stored || !hasOwn(stored, row.key))) keys.push(row.key);
     }
     return keys;
   }
@@ -180,20 +158,42 @@ class WriteWalk implements NormalizeDelegate {
     return this.placeholders?.has(input) ? nextPlaceholder() : undefined;
   }
 
-  setRow(table: string, key: string, row: Row, policy: RowPolicy): void {
+  setRow(table: string, key: string, row: Row, policy: RowPolicy, owned = false): void {
     const incoming = row !== null && !Array.isArray(row) ? withoutUndefined(row) : row;
-    let rows = this.pending.get(table);
-    if (!rows) this.pending.set(table, (rows = new Map()));
-    const earlier = rows.get(key);
+    // An entity's row is queued just after it is left: its placed row is at hand, no lookups.
+    const left = this.left;
+    this.left = undefined;
+    let earlier = left !== undefined && left.key === key && left.table === table ? left.placed : undefined;
     if (earlier === undefined) {
-      rows.set(key, { row: incoming, policy });
+      let rows = this.pending.get(table);
+      if (!rows) this.pending.set(table, (rows = new Map()));
+      earlier = rows.get(key);
+      if (earlier === undefined) {
+        rows.set(key, { key, row: incoming, policy, owned: owned || incoming !== row });
+        return;
+      }
+    }
+    if (earlier.row === undefined) {
+      // Placed when its entity was entered (enterEntity), written now.
+      earlier.row = incoming;
+      earlier.policy = policy;
+      earlier.owned = owned || incoming !== row;
       return;
     }
     // The same row twice in one write merges in document order, later wins, no time check.
-    earlier.row =
-      earlier.row !== null && incoming !== null && !Array.isArray(incoming)
-        ? policy.merge(earlier.row, incoming)
-        : incoming;
+    const before = earlier.row;
+    if (before !== null && incoming !== null && !Array.isArray(before) && !Array.isArray(incoming)) {
+      // The default merge, into a row this walk made and nobody else holds, is done in place:
+      // a row repeated across a response (a shared author) then costs no new object per mention.
+      if (earlier.owned && policy.merge === defaultMerge) mergeInPlace(before, incoming);
+      else {
+        earlier.row = policy.merge(before, incoming);
+        earlier.owned = policy.merge === defaultMerge;
+      }
+    } else {
+      earlier.row = incoming;
+      earlier.owned = owned || incoming !== row;
+    }
     earlier.policy = policy;
   }
 
@@ -212,9 +212,9 @@ class WriteWalk implements NormalizeDelegate {
    */
   seen(input: object, table: string): string | undefined {
     const path = this.entityPath;
-    for (let i = path.length - 1; i >= 0; i--) {
+    for (let i = this.entityDepth - 1; i >= 0; i--) {
       const step = path[i]!;
-      if (step.input === input && step.table === table) return step.ref;
+      if (step.input === input && step.table === table) return step.key;
     }
     return undefined;
   }
@@ -229,12 +229,22 @@ class WriteWalk implements NormalizeDelegate {
     // Place the row now, before its nested entities, so tables keep the response's order.
     let rows = this.pending.get(table);
     if (!rows) this.pending.set(table, (rows = new Map()));
-    if (!rows.has(ref)) rows.set(ref, undefined);
-    this.entityPath.push({ input, table, ref, frame: { table, key: ref, row, fields } });
-    if (this.entityPath.length > this.maxEntityDepth) {
+    let placed = rows.get(ref);
+    if (placed === undefined) rows.set(ref, (placed = { key: ref, row: undefined, policy: undefined, owned: false }));
+    const frame = this.entityPath[this.entityDepth++];
+    if (frame === undefined) this.entityPath.push({ input, table, key: ref, row, fields, placed });
+    else {
+      frame.input = input;
+      frame.table = table;
+      frame.key = ref;
+      frame.row = row;
+      frame.fields = fields;
+      frame.placed = placed;
+    }
+    if (this.entityDepth > this.maxEntityDepth) {
       const path = this.entityPath
         .slice(0, 3)
-        .map(step => `${step.table} "${step.ref}"`)
+        .map(step => `${step.table} "${step.key}"`)
         .join(' → ');
       throw inputError(
         ErrorCode.MAX_DEPTH_EXCEEDED,
@@ -245,11 +255,12 @@ class WriteWalk implements NormalizeDelegate {
   }
 
   leaveEntity(): void {
-    this.entityPath.pop();
+    this.left = this.entityPath[--this.entityDepth];
   }
 
   parentEntity(): EntityFrame | undefined {
-    return this.entityPath[this.entityPath.length - 1]?.frame;
+    // (The frame is reused once its entity is left: callers read it, and do not keep it.)
+    return this.entityDepth === 0 ? undefined : this.entityPath[this.entityDepth - 1];
   }
 }
 
@@ -259,19 +270,4 @@ class WriteWalk implements NormalizeDelegate {
  */
 function nextPlaceholder(): string {
   return `placeholder:${Date.now().toString(36)}:${nextSerial()}`;
-}
-
-/** Undefined properties are never stored and never erase anything (docs/Entity.md). */
-function withoutUndefined(row: object): object {
-  const record = row as Record<string, unknown>;
-  for (const key in record) {
-    if (record[key] === undefined) {
-      const copy: Record<string, unknown> = {};
-      for (const field of Object.keys(record)) {
-        if (record[field] !== undefined) setOwn(copy, field, record[field]);
-      }
-      return copy;
-    }
-  }
-  return row;
 }

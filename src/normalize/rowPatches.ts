@@ -9,22 +9,29 @@ import { jsonEqual } from '../shared/json.js';
 import type { WriteMeta } from '../shared/patch.js';
 import type { CacheState, Row } from '../shared/state.js';
 import type { RowPolicy } from '../schema/contract.js';
-import { toJsonValue } from './checkRow.js';
+import { RowChecker } from './checkRow.js';
 import { listPatches, type PatchList } from './PatchList.js';
 
+/**
+ * A row one write queued. `row` is `undefined` while its entity is placed but not yet written;
+ * `owned` says the walk made the object and nothing else holds it (merged and frozen in place).
+ */
 export interface PendingRow {
-  row: Row;
-  policy: RowPolicy;
+  readonly key: string;
+  row: Row | undefined;
+  policy: RowPolicy | undefined;
+  owned: boolean;
 }
 
 export function rowPatches(
   list: PatchList,
   state: CacheState,
-  pending: ReadonlyMap<string, ReadonlyMap<string, PendingRow | undefined>>,
+  pending: ReadonlyMap<string, ReadonlyMap<string, PendingRow>>,
   meta: WriteMeta,
 ): void {
   // The store owns what it holds, in every build: rows and meta are frozen as they are written.
   Object.freeze(meta);
+  const checker = new RowChecker();
   for (const [table, rows] of pending) {
     const stored = state.entities[table];
     const storedMeta = state.entitiesMeta[table];
@@ -33,10 +40,12 @@ export function rowPatches(
     // of every action; a first load of thousands of rows is then one patch per table.)
     const added: Dict<Row> | undefined = stored === undefined ? createDict() : undefined;
     const metaKeys: string[] = [];
-    for (const [key, pending] of rows) {
-      if (pending === undefined) continue;
+    // (Values only, each holding its key: an entries loop builds a pair per row.)
+    for (const pending of rows.values()) {
+      const key = pending.key;
       const row = pending.row;
-      const policy = pending.policy;
+      if (row === undefined) continue;
+      const policy = pending.policy!;
       const existing = stored?.[key];
       const existingMeta = storedMeta?.[key];
       const reorder =
@@ -46,7 +55,7 @@ export function rowPatches(
       // the input, so an identical refetch copies nothing. What is stored is checked and copied
       // once, merged (a value JSON cannot hold always differs from the stored, valid row).
       if (existing !== undefined && (next === existing || jsonEqual(next, existing))) next = existing;
-      else next = toJsonValue(next, `${table} "${key}"`);
+      else next = checker.row(next, table, key);
       if (next !== existing) {
         if (added) added[key] = next;
         else if (Array.isArray(existing) && Array.isArray(next))

@@ -40,8 +40,12 @@ export interface NormalizeDelegate {
   getRow(table: string, key: string): Row | undefined;
   /** The keys of `table`: stored ones, then ones first written by this write. */
   rowKeys(table: string): string[];
-  /** Queues a row for this write; merged with earlier rows of the same key in document order. */
-  setRow(table: string, key: string, row: Row, policy: RowPolicy): void;
+  /**
+   * Queues a row for this write; merged with earlier rows of the same key in document order.
+   * `owned` says the walk made `row` and nothing else holds it: it may then be merged into and
+   * frozen in place instead of copied (docs/benchmarks.md, "Cold paths").
+   */
+  setRow(table: string, key: string, row: Row, policy: RowPolicy, owned?: boolean): void;
   /** The ref of `input` when it is already being walked for `table` (a cycle), if so. */
   seen(input: object, table: string): string | undefined;
   /**

@@ -50,27 +50,36 @@ function buildInstance(
   const proto = cls.prototype as object;
   // Field initialisers come from the class's template instance, so constructors are not re-run
   // (and initialisers such as `author = User.fromJS()` do not build objects on every read).
-  const instance = Object.create(proto) as Record<string, unknown>;
-  for (const [field, value] of info.defaultEntries) instance[field] = value;
+  const instance = Object.assign(Object.create(proto) as Record<string, unknown>, info.defaults);
   const data = row as Record<string, unknown>;
-  for (const field of Object.keys(data)) defineField(instance, info, proto, field, data[field]);
+  // A row's own `__proto__` field must become data, never the instance's prototype.
+  const assigns = info.assignsRows && !hasOwn(data, '__proto__');
+  if (assigns) Object.assign(instance, data);
+  else {
+    const fields = Object.keys(data);
+    for (let i = 0; i < fields.length; i++) defineField(instance, info, proto, fields[i]!, data[fields[i]!]);
+  }
   hold(instance);
-  for (const [field, fieldSchema] of info.schemaEntries) {
-    if (isScalarField(fieldSchema)) {
+  const entries = info.schemaEntries;
+  for (let i = 0; i < entries.length; i++) {
+    const field = entries[i]![0];
+    const fieldSchema = entries[i]![1];
+    let value: unknown;
+    if (info.schemaScalars[i]) {
       // A Scalar field reads its cell even when the row lacks it, never the initialiser.
       const stored = hasOwn(data, field) ? data[field] : undefined;
-      defineField(instance, info, proto, field, fieldSchema.denormalizeField(stored, rowKey, field, cls.key, delegate));
-      continue;
-    }
-    if (!hasOwn(data, field)) continue;
-    const value = delegate.unvisit(fieldSchema, data[field]);
-    if (value === INVALID) {
-      // A truthy initialiser makes the field required; otherwise it just reads as undefined.
-      if (info.required.has(field)) return INVALID;
-      defineField(instance, info, proto, field, undefined);
+      value = (fieldSchema as ScalarField).denormalizeField(stored, rowKey, field, cls.key, delegate);
     } else {
-      defineField(instance, info, proto, field, value);
+      if (!hasOwn(data, field)) continue;
+      value = delegate.unvisit(fieldSchema, data[field]);
+      if (value === INVALID) {
+        // A truthy initialiser makes the field required; otherwise it just reads as undefined.
+        if (info.required.has(field)) return INVALID;
+        value = undefined;
+      }
     }
+    if (assigns && field !== '__proto__') instance[field] = value;
+    else defineField(instance, info, proto, field, value);
   }
   if (isDevelopment()) Object.freeze(instance);
   return instance;
@@ -102,13 +111,4 @@ interface ScalarField {
     entityKey: string,
     delegate: DenormalizeDelegate,
   ): unknown;
-}
-
-/** Scalars are recognized by shape, which keeps this module free of an import cycle. */
-function isScalarField(schema: unknown): schema is ScalarField {
-  return (
-    typeof schema === 'object' &&
-    schema !== null &&
-    typeof (schema as Partial<ScalarField>).denormalizeField === 'function'
-  );
 }

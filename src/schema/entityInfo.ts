@@ -4,6 +4,7 @@
  */
 
 import { warnOnce } from '../shared/env.js';
+import { setOwn } from '../shared/dict.js';
 import { describe, ErrorCode, setupError } from '../shared/errors.js';
 
 export interface EntityInfo {
@@ -13,6 +14,15 @@ export interface EntityInfo {
   /** Field initialiser values, copied onto every denormalized instance. */
   defaultEntries: ReadonlyArray<readonly [string, unknown]>;
   defaultKeys: ReadonlySet<string>;
+  /** The same defaults as one plain object, copied onto an instance in one step. */
+  defaults: object;
+  /** Whether each of `schemaEntries` is a Scalar (recognized by shape). */
+  schemaScalars: readonly boolean[];
+  /**
+   * True when assigning any row field to an instance does what defining it would: no name on the
+   * class's prototypes is an accessor or read-only, save initialised fields and `__proto__`. Reads then copy a row onto the instance in one step (docs/benchmarks.md, "Cold paths").
+   */
+  assignsRows: boolean;
   /** Fields whose initialiser is truthy: an invalid nested value makes the entity invalid. */
   required: ReadonlySet<string>;
   /** Whether the class keeps the base `process`, `validate` and pk, so the walkers can skip work. */
@@ -48,22 +58,54 @@ export function entityInfo(cls: EntityLike, base: EntityLike): EntityInfo {
 function computeInfo(cls: EntityLike, base: EntityLike, previous: EntityInfo | undefined): EntityInfo {
   const schema = cls.schema;
   const schemaEntries = schema ? Object.entries(schema) : [];
-  if (previous) return { ...previous, schemaSource: schema, schemaEntries };
+  if (previous) return { ...previous, schemaSource: schema, schemaEntries, schemaScalars: scalarFlags(schemaEntries) };
   checkKey(cls);
   noteKey(cls);
   const template = new cls() as Record<string, unknown>;
   const defaultEntries = Object.keys(template).map(key => [key, template[key]] as const);
+  const defaultKeys = new Set(defaultEntries.map(([key]) => key));
+  const defaults: Record<string, unknown> = {};
+  for (const [key, value] of defaultEntries) setOwn(defaults, key, value);
   return {
     schemaSource: schema,
     schemaEntries,
     defaultEntries,
-    defaultKeys: new Set(defaultEntries.map(([key]) => key)),
+    defaultKeys,
+    defaults,
+    schemaScalars: scalarFlags(schemaEntries),
+    assignsRows: !hasGuardedNames(cls.prototype, defaultKeys),
     required: new Set(defaultEntries.filter(([, value]) => Boolean(value)).map(([key]) => key)),
     defaultProcess: cls.process === base.process,
     defaultValidate: cls.validate === base.validate,
     defaultMerge: cls.merge === base.merge,
     defaultPk: cls.pk === base.pk && cls.prototype.pk === base.prototype.pk,
   };
+}
+
+/** Scalars are recognized by shape, which keeps this module free of an import cycle. */
+function scalarFlags(entries: ReadonlyArray<readonly [string, unknown]>): boolean[] {
+  return entries.map(
+    ([, schema]) =>
+      typeof schema === 'object' &&
+      schema !== null &&
+      typeof (schema as { denormalizeField?: unknown }).denormalizeField === 'function',
+  );
+}
+
+/**
+ * Whether a prototype of the class names an accessor or a read-only property that is not an
+ * initialised field. (`__proto__`, Object.prototype's accessor, is left to the read, which checks
+ * each row for it.) Computed when the class is first used, as the rest of its info.
+ */
+function hasGuardedNames(proto: object, fields: ReadonlySet<string>): boolean {
+  for (let at: object | null = proto; at !== null; at = Object.getPrototypeOf(at)) {
+    for (const name of Object.getOwnPropertyNames(at)) {
+      if (name === '__proto__' || fields.has(name)) continue;
+      const descriptor = Object.getOwnPropertyDescriptor(at, name)!;
+      if (descriptor.get || descriptor.set || descriptor.writable === false) return true;
+    }
+  }
+  return false;
 }
 
 /** An explicit `static key` must name a table: a non-empty string. (The default is checked by Entity's getter.) */

@@ -76,7 +76,8 @@ export function normalizeEntity(
     delegate.leaveEntity();
   }
   writeIndexes(cls, rowKey, row, delegate);
-  delegate.setRow(table, rowKey, row, info.defaultMerge ? cls : checkedMergePolicy(cls));
+  // The row is this walk's own copy (made above or by the default process): it may be frozen in place.
+  delegate.setRow(table, rowKey, row, info.defaultMerge ? cls : checkedMergePolicy(cls), true);
   return rowKey;
 }
 

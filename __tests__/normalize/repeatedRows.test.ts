@@ -1,0 +1,69 @@
+/**
+ * A row mentioned several times in one write merges in document order (docs/Entity.md). The
+ * default merge is done into the walk's own copy of the row (docs/benchmarks.md, "Cold paths"):
+ * these tests pin that nothing else is ever merged into, neither the caller's objects nor what a
+ * custom merge returned.
+ */
+import { Entity, normalize } from '../../src/index';
+import { makeStore } from '../fixtures/store';
+
+const OPTIONS = { maxEntityDepth: 64 };
+const META = { fetchedAt: 1, date: 1, expiresAt: 2 };
+
+class Person extends Entity {
+  id = '';
+  name = '';
+  static override key = 'Person';
+}
+
+class Note extends Entity {
+  id = '';
+  author = Person.fromJS();
+  static override key = 'Note';
+  static override schema = { author: Person };
+}
+
+function entitiesAfter(schema: unknown, input: unknown): Record<string, Record<string, unknown>> {
+  const { store } = makeStore();
+  const { patches } = normalize(schema, input, [], store.getState().cache, META, OPTIONS);
+  const tables: Record<string, Record<string, unknown>> = {};
+  for (const patch of patches) {
+    if (patch.path[0] === 'entities' && patch.path.length === 2) tables[patch.path[1] as string] = patch.value as never;
+  }
+  return tables;
+}
+
+test('a row repeated across a response merges every mention, later fields winning, and leaves the inputs alone', () => {
+  const first = { id: 'u1', name: 'Ann', city: 'Oslo' };
+  const second = { id: 'u1', name: 'Anne', age: 30 };
+  const input = [
+    { id: 'n1', author: first },
+    { id: 'n2', author: second },
+    { id: 'n3', author: { id: 'u1', mood: 'ok' } },
+  ];
+  const tables = entitiesAfter([Note], input);
+  const row = tables.Person!.u1 as Record<string, unknown>;
+  expect(row).toEqual({ id: 'u1', name: 'Anne', city: 'Oslo', age: 30, mood: 'ok' });
+  expect(Object.keys(row)).toEqual(['id', 'name', 'city', 'age', 'mood']);
+  expect(Object.isFrozen(row)).toBe(true);
+  expect(first).toEqual({ id: 'u1', name: 'Ann', city: 'Oslo' });
+  expect(second).toEqual({ id: 'u1', name: 'Anne', age: 30 });
+  expect(Object.isFrozen(first) || Object.isFrozen(second)).toBe(false);
+});
+
+test('what a custom merge returns is never merged into by a later mention', () => {
+  const shared = { note: 'kept by the merge' };
+  class Tag extends Entity {
+    id = '';
+    label = '';
+    static override key = 'Tag';
+    static override merge(existing: object, incoming: object): object {
+      // Returns an object the class keeps: the walk must not write into it.
+      return Object.keys(incoming).includes('label') ? { ...shared, ...incoming } : shared;
+    }
+  }
+  const tables = entitiesAfter([Tag], [{ id: 't1', label: 'a' }, { id: 't1' }, { id: 't1', extra: 1 }]);
+  expect(shared).toEqual({ note: 'kept by the merge' });
+  expect(Object.isFrozen(shared)).toBe(false);
+  expect(tables.Tag!.t1).toEqual({ note: 'kept by the merge' });
+});

@@ -1,0 +1,43 @@
+/** The checks at the edges of a write walk: the response's root shape, and what a callback threw. */
+
+import { describe, ErrorCode, inputError, jsonStringHint, setupError, type LensCacheError } from '../shared/errors.js';
+import type { RootInput } from '../schema/contract.js';
+
+/**
+ * A schema callback (`process`, `pk`, `merge`, `validate`, a lens) threw something that is not an
+ * Error. Callers tell "failed" from "succeeded" by whether an error exists, and `throw undefined`
+ * would read as success: every failure leaves here as an Error, the thrown value as its `cause`.
+ */
+export function nonErrorThrown(thrown: unknown): LensCacheError {
+  const error = setupError(
+    ErrorCode.NON_ERROR_THROWN,
+    `Normalizing threw ${describe(thrown)}, not an Error: a schema callback (process, pk, merge, validate, a lens or argsKey) threw it.`,
+    'Throw an Error (throw new Error("…")) from your callbacks, so that the failure has a message and a stack.',
+  );
+  Object.defineProperty(error, 'cause', { value: thrown, configurable: true, writable: true });
+  return error;
+}
+
+export function checkRoot(expected: RootInput, input: unknown): void {
+  const isObject = typeof input === 'object' && input !== null && !Array.isArray(input);
+  const ok =
+    expected === 'any' ||
+    (expected === 'object' && isObject) ||
+    (expected === 'list' && Array.isArray(input)) ||
+    (expected === 'object-or-list' && typeof input === 'object' && input !== null) ||
+    (expected === 'object-or-pk' && (isObject || typeof input === 'string' || typeof input === 'number'));
+  if (ok) return;
+  const wanted = {
+    object: 'an object',
+    list: 'an array',
+    'object-or-list': 'an object or an array',
+    'object-or-pk': 'an object or a pk',
+  }[expected];
+  throw inputError(
+    ErrorCode.UNEXPECTED_INPUT,
+    `The response does not fit the schema: expected ${wanted}, but received ${describe(input)}.${jsonStringHint(input)}`,
+    expected === 'list' && typeof input === 'object' && input !== null
+      ? 'If the list sits inside the response (e.g. { results: [...] }), describe that: { results: collection }.'
+      : 'Check the endpoint returns what its schema describes (a null or empty body cannot be normalized).',
+  );
+}
