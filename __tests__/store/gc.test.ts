@@ -4,7 +4,6 @@
  * one `cache/gc` action with its patches.
  */
 import { applyPatches as immerApplyPatches, enablePatches, type Patch as ImmerPatch } from 'immer';
-import { configureStore, type Middleware, type UnknownAction } from '@reduxjs/toolkit';
 import {
   All,
   Collection,
@@ -19,6 +18,7 @@ import {
 } from '../../src/index';
 import { internalsOf } from '../../src/store/createCache';
 import { Post, User } from '../fixtures/schemas';
+import { makeRecordingStore } from '../fixtures/recording';
 import { makeStore, snapshot } from '../fixtures/store';
 
 enablePatches();
@@ -29,17 +29,7 @@ beforeEach(() => jest.useFakeTimers({ now: 1_000_000 }));
 afterEach(() => jest.useRealTimers());
 
 function setup(options = {}, checks = true) {
-  const cache = createCache({ gcTime: GC, ...options });
-  const actions: UnknownAction[] = [];
-  const record: Middleware = () => next => action => {
-    actions.push(action as UnknownAction);
-    return next(action);
-  };
-  const store = configureStore({
-    reducer: { [cache.reducerPath]: cache.reducer },
-    middleware: getDefault =>
-      getDefault({ immutableCheck: checks, serializableCheck: checks }).concat(cache.middleware, record),
-  });
+  const { cache, store, actions } = makeRecordingStore({ gcTime: GC, ...options }, checks);
   const slice = () => store.getState().cache as CacheState;
   return { cache, store, slice, actions };
 }

@@ -129,20 +129,16 @@ function guesses(schema: EntityClass) {
 }
 
 /**
- * `getList`, whose `push` and `unshift` guess: a list's ops are derived from it on first use
- * (RestEndpoint.ts), so this list's own `push` and `unshift` are the derived ones with the guess.
+ * `getList`, whose `push` and `unshift` guess. A list's ops are derived from it on first use
+ * (RestEndpoint.ts); these two are derived now, extended with the guess, and put in their place.
  */
 function withOptimisticCreates(
   getList: RestEndpoint,
   create: (snap: OptimisticSnapshot, ...args: any[]) => unknown,
 ): RestEndpoint {
-  for (const name of ['push', 'unshift'] as const) {
-    const derived = (Object.getOwnPropertyDescriptor(RestEndpoint.prototype, name)!.get as () => RestEndpoint<any>)
-      .call(getList)
-      .extend({ getOptimisticResponse: create });
-    Object.defineProperty(getList, name, { value: derived, enumerable: false });
-  }
-  return getList;
+  const push = getList.push.extend({ getOptimisticResponse: create });
+  const unshift = getList.unshift.extend({ getOptimisticResponse: create });
+  return Object.defineProperties(getList, { push: { value: push }, unshift: { value: unshift } });
 }
 
 function listPathOf(path: unknown): string {

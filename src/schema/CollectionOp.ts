@@ -19,7 +19,7 @@ export type CollectionOpName = 'push' | 'unshift' | 'assign' | 'remove' | 'move'
  * Ops are deltas against the list as this write finds it: they apply whatever their age (a late
  * push still appends), and an older one leaves the list's newer meta in place (docs/Collection.md).
  */
-const deltaPolicy: RowPolicy = {
+export const deltaPolicy: RowPolicy = {
   merge: (existing, incoming) => incoming,
   shouldReorder: () => false,
   delta: true,

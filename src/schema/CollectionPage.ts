@@ -5,19 +5,10 @@
  */
 
 import { describe, ErrorCode, inputError, setupError } from '../shared/errors.js';
-import type { DenormalizeDelegate, NormalizeDelegate, RootInput, RowPolicy, SchemaConstruct } from './contract.js';
+import type { DenormalizeDelegate, NormalizeDelegate, RootInput, SchemaConstruct } from './contract.js';
 import type { Collection } from './Collection.js';
+import { deltaPolicy } from './CollectionOp.js';
 import { refsNotIn, uniqueRefs } from './refs.js';
-
-/**
- * An append is a delta against the list as this write finds it, like a push: an older one still
- * appends, and leaves the list's newer meta in place (docs/Collection.md).
- */
-const appendPolicy: RowPolicy = {
-  merge: (existing, incoming) => incoming,
-  shouldReorder: () => false,
-  delta: true,
-};
 
 /** Args without the page field: the args of the list the page belongs to. */
 export function withoutField(args: readonly unknown[], field: string): unknown[] {
@@ -90,7 +81,8 @@ export class CollectionPage<S = unknown> implements SchemaConstruct {
     // Pages never create a list: without the first page there is nothing to continue.
     if (!Array.isArray(row)) return page;
     const fresh = refsNotIn(row, page);
-    if (fresh.length > 0) delegate.setRow(this.collection.key, rowKey, [...row, ...fresh], appendPolicy);
+    // An append is a delta against the list as this write finds it, as a push is.
+    if (fresh.length > 0) delegate.setRow(this.collection.key, rowKey, [...row, ...fresh], deltaPolicy);
     return page;
   }
 

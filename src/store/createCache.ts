@@ -77,7 +77,8 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
   const resolve = (endpoint: EndpointLike, input: ResolveInput): CacheThunk<Resolved | undefined> =>
     thunk((dispatch, getState) => {
       // The answer to an optimistic request takes its guess's place (docs/mutations.md).
-      const ledger = runtimeOf({ getState, dispatch }).optimistic;
+      const runtime = runtimeOf({ getState, dispatch });
+      const ledger = runtime.optimistic;
       ledger.settle(endpoint, input.fetchedAt);
       const { computed: resolved, payload } = ledger.write(
         slice(getState()),
@@ -88,7 +89,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       const type = input.error === undefined ? ActionTypes.resolve : ActionTypes.setError;
       dispatchWrite(dispatch, writeAction(type, reducerPath, payload, { key: resolved?.key, start: input.fetchedAt }));
       // The response's time in the cache starts now (docs/gc.md).
-      if (resolved) runtimeOf({ getState, dispatch }).collector?.written(resolved.key, endpoint, input.args);
+      if (resolved) runtime.collector?.written(resolved.key, endpoint, input.args);
       return resolved;
     });
 
