@@ -5,6 +5,8 @@ const path = require('node:path');
 const base = {
   testEnvironment: 'node',
   roots: ['<rootDir>/__tests__'],
+  // waitFor's timeout, fit for a loaded machine (DOM tests only).
+  setupFilesAfterEnv: ['<rootDir>/__tests__/fixtures/setupTests.ts'],
   moduleNameMapper: {
     // Sources import siblings with the `.js` extension that Node's ES modules need.
     '^(\\.{1,2}/.*)\\.js$': '$1',

@@ -29,6 +29,11 @@ import { mergeInPlace, withoutUndefined } from './rowObjects.js';
 export interface NormalizeOptions {
   /** Entity nesting deeper than this throws MAX_DEPTH_EXCEEDED (docs/errors.md). */
   maxEntityDepth: number;
+  /**
+   * Only rows whose content changes get the write's meta (an edit of the cache, not an answer:
+   * a row it left as it was keeps its expiry). Default: every row the write reaches.
+   */
+  changedRowsOnly?: boolean;
 }
 
 export interface Normalized {
@@ -59,7 +64,7 @@ export function normalize(
     // At the top level the input is its own parent, as in data-client (a `pk(value, parent)` may read it).
     const result = toJsonValue(walk.visit(schema, input, input, undefined), 'The result');
     const list = new PatchList();
-    rowPatches(list, state, walk.pending, meta);
+    rowPatches(list, state, walk.pending, meta, options.changedRowsOnly === true);
     return { result, patches: list.patches, inversePatches: list.inversePatches };
   } catch (caught) {
     throw isErrorLike(caught) ? caught : nonErrorThrown(caught);

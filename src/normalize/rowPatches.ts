@@ -28,6 +28,7 @@ export function rowPatches(
   state: CacheState,
   pending: ReadonlyMap<string, ReadonlyMap<string, PendingRow>>,
   meta: WriteMeta,
+  changedRowsOnly = false,
 ): void {
   // The store owns what it holds, in every build: rows and meta are frozen as they are written.
   Object.freeze(meta);
@@ -64,7 +65,9 @@ export function rowPatches(
       }
       // A delta applies whatever its age, but an older one leaves the newer meta in place.
       const olderDelta = policy.delta === true && existingMeta !== undefined && meta.fetchedAt < existingMeta.fetchedAt;
-      if (!reorder && !olderDelta && (existingMeta === undefined || !sameMeta(existingMeta, meta))) metaKeys.push(key);
+      const touched = !changedRowsOnly || next !== existing;
+      if (touched && !reorder && !olderDelta && (existingMeta === undefined || !sameMeta(existingMeta, meta)))
+        metaKeys.push(key);
     }
     if (added) list.set(['entities', table], Object.freeze(added), undefined);
     metaPatches(list, table, storedMeta, metaKeys, meta);

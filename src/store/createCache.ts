@@ -11,7 +11,7 @@ import { Reader } from '../memo/Reader.js';
 import { internals, type Cache, type CacheOptions } from './Cache.js';
 import { ActionTypes, writeAction, type WriteAction } from './actions.js';
 import { Controller, type StoreLike } from './Controller.js';
-import { changedRowsOnly, draftUpdate } from './draftUpdate.js';
+import { draftUpdate } from './draftUpdate.js';
 import { Collector, gcTimeOf } from './gc.js';
 import { MountCheck } from './mountCheck.js';
 import { optimisticWrite } from './optimisticWrite.js';
@@ -172,13 +172,14 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
         }
         if (next === undefined) return;
         const start = requestsOf(getState, dispatch).stamp(getState());
+        // An updater edits the cache: only the rows it changed get a new expiry (docs/store.md).
+        const options = updater ? { ...normalizeOptions, changedRowsOnly: true } : normalizeOptions;
         const { payload } = runtimeOf({ getState, dispatch }).optimistic.write(
           slice(getState()),
-          state => computeSet(state, schema, args, next, Date.now(), start, normalizeOptions),
+          state => computeSet(state, schema, args, next, Date.now(), start, options),
           normalizeOptions,
         );
-        const written = updater ? changedRowsOnly(payload) : payload;
-        dispatchWrite(dispatch, writeAction(ActionTypes.set, reducerPath, written, { start }));
+        dispatchWrite(dispatch, writeAction(ActionTypes.set, reducerPath, payload, { start }));
       });
     },
     setResponse(endpoint, ...argsAndResponse) {
