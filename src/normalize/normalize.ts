@@ -116,8 +116,10 @@ class WriteWalk implements NormalizeDelegate {
     if (++this.depth > this.depthLimit) {
       throw inputError(
         ErrorCode.MAX_DEPTH_EXCEEDED,
-        `The input nests deeper than ${this.depthLimit} schema levels (a circular input?).`,
-        'Send finite, acyclic data; recursive schemas must end in entities, which stop cycles.',
+        process.env.NODE_ENV !== 'production' && [
+          `The input nests deeper than ${this.depthLimit} schema levels (a circular input?).`,
+          'Send finite, acyclic data; recursive schemas must end in entities, which stop cycles.',
+        ],
       );
     }
     try {
@@ -253,8 +255,10 @@ class WriteWalk implements NormalizeDelegate {
         .join(' → ');
       throw inputError(
         ErrorCode.MAX_DEPTH_EXCEEDED,
-        `Entities nest deeper than maxEntityDepth (${this.maxEntityDepth}): ${path} → … → ${table} "${ref}".`,
-        'Send shallower data, or raise maxEntityDepth in createCache({ maxEntityDepth }).',
+        process.env.NODE_ENV !== 'production' && [
+          `Entities nest deeper than maxEntityDepth (${this.maxEntityDepth}): ${path} → … → ${table} "${ref}".`,
+          'Send shallower data, or raise maxEntityDepth in createCache({ maxEntityDepth }).',
+        ],
       );
     }
   }

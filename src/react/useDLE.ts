@@ -42,8 +42,10 @@ export function useDLE(endpoint: EndpointLike, ...args: unknown[]): DLE<unknown>
   if (!error && read.settledInvalid && current.expiryStatus === 'invalid') {
     error = setupError(
       ErrorCode.STILL_INVALID,
-      `useDLE fetched ${read.key}, and its response still reads as invalid, so fetching again would request it again without end.`,
-      "Check what the response normalizes to and the endpoint's expiry lengths. controller.invalidate(endpoint, ...args) lets it fetch again.",
+      process.env.NODE_ENV !== 'production' && [
+        `useDLE fetched ${read.key}, and its response still reads as invalid, so fetching again would request it again without end.`,
+        "Check what the response normalizes to and the endpoint's expiry lengths. controller.invalidate(endpoint, ...args) lets it fetch again.",
+      ],
     );
   }
   const loading = read.key !== undefined && error === undefined && response.expiryStatus === 'invalid';

@@ -61,8 +61,10 @@ export function useResponse(
   if (fetch && endpoint.sideEffect) {
     throw setupError(
       ErrorCode.MUTATION_IN_HOOK,
-      `${hook} was given ${describe(endpoint)}, a mutation: it would send a new request on every render.`,
-      'Hooks read. Send mutations from an event handler: useController().fetch(endpoint, ...args).',
+      process.env.NODE_ENV !== 'production' && [
+        `${hook} was given ${describe(endpoint)}, a mutation: it would send a new request on every render.`,
+        'Hooks read. Send mutations from an event handler: useController().fetch(endpoint, ...args).',
+      ],
     );
   }
   const store = useStore();
