@@ -39,6 +39,7 @@ export function useCacheContext(hook: string): Cache<string> {
         `${hook} was called outside a <CacheProvider>, so it does not know which cache to read.`,
         "Wrap the tree in <CacheProvider cache={cache}> inside react-redux's <Provider store={store}>.",
       ],
+      hook,
     );
   }
   return cache;

@@ -46,6 +46,7 @@ export function useDLE(endpoint: EndpointLike, ...args: unknown[]): DLE<unknown>
         `useDLE fetched ${read.key}, and its response still reads as invalid, so fetching again would request it again without end.`,
         "Check what the response normalizes to and the endpoint's expiry lengths. controller.invalidate(endpoint, ...args) lets it fetch again.",
       ],
+      read.key,
     );
   }
   const loading = read.key !== undefined && error === undefined && response.expiryStatus === 'invalid';

@@ -43,6 +43,7 @@ export function useSuspense(endpoint: EndpointLike, ...args: unknown[]): unknown
             `useSuspense fetched ${read.key}, and its response still reads as invalid, so suspending again would request it again without end.`,
             "Check what the response normalizes to (a root entity kept deleted by a newer delete cannot be shown) and the endpoint's expiry lengths. controller.invalidate(endpoint, ...args) lets it fetch again.",
           ],
+          read.key,
         )
       );
     }

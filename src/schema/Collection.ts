@@ -243,6 +243,7 @@ export class Collection<
           `Collection ${this.key} names its lists by the params object (args[0]), but received ${describe(args[0])}.`,
           'Pass the params as an object ({ group: "react" }), or give the Collection an argsKey option.',
         ],
+        this.key,
       );
     }
     throw inputError(
@@ -251,6 +252,7 @@ export class Collection<
         `Collection ${this.key} needs an object to name the list, but its ${name} returned ${describe(pkObject)}.`,
         `Make ${name} return an object, such as ${name === 'nestKey' ? '{ userId: parent.id }' : '{ group: params.group }'}.`,
       ],
+      this.key,
     );
   }
 

@@ -193,6 +193,7 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
           `${this.key} is used outside an entity (in Values, a list or a Collection) but names no entity for its cells.`,
           `Bind it: new Scalar({ lens, key: '${this.optionKey}', entity: Company }).`,
         ],
+        this.key,
       );
     }
     if (typeof input !== 'object' || Array.isArray(input) || input === null) {
@@ -202,6 +203,7 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
           `${this.key} expected an object of ${entity.key}'s lens-dependent fields${key === undefined ? '' : ` at "${key}"`}, but received ${describe(input)}.`,
           'Each item must be an object such as { pct_equity: 0.5 }; check the schema matches the response.',
         ],
+        this.key,
       );
     }
     const pk = this.entityPk(input, parent, key, delegate.args);
@@ -212,6 +214,7 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
           `${this.key} could not tell which ${entity.key} ${describe(input)} belongs to: entityPk() returned ${describe(pk)}.`,
           `Send the ${entity.key}'s id with each item, or override entityPk() to read the field that names it.`,
         ],
+        this.key,
       );
     }
     const lens = this.checkedLens(delegate.args);
@@ -230,6 +233,7 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
           `${this.key} has no lens for this write: lens(args) returned undefined for args ${describe(args)}.`,
           'Pass the lens in the args of the write (e.g. { portfolio: "A" }), as the lens function expects.',
         ],
+        this.key,
       );
     }
     if (!isValidLens(lens)) {
@@ -239,6 +243,7 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
           `${this.key} got the lens ${describe(lens)}; a lens must be a string without "|".`,
           'Return a string id from the lens function; "|" separates the parts of a cell key.',
         ],
+        this.key,
       );
     }
     return lens;

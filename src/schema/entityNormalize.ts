@@ -29,6 +29,7 @@ export function normalizeEntity(
           ? `Use [${cls.key}] (or a Collection) in the schema where the response holds a list.`
           : 'Check that the schema matches the response.',
       ],
+      cls.key,
     );
   }
   const table = cls.key;
@@ -52,6 +53,7 @@ export function normalizeEntity(
           ? `Return an object from ${cls.key}.process(), or use [${cls.key}] in the schema where the response holds a list.`
           : `Return an object from ${cls.key}.process().`,
       ],
+      cls.key,
     );
   }
   const pk = cls.pk(processed, parent, key, args);
@@ -65,6 +67,7 @@ export function normalizeEntity(
           `${cls.key} "${rowKey}" failed validation: ${message}`,
           `Fix the data, or relax ${cls.key}.validate().`,
         ],
+        `${cls.key} ${rowKey}`,
       );
     }
   }
@@ -127,6 +130,7 @@ function checkedMergePolicy(cls: EntityClass): RowPolicy {
           `${cls.key}.merge() returned ${describe(merged)}; a row is stored as a plain object (the store stays JSON).`,
           `Return a plain object from ${cls.key}.merge(), e.g. { ...existing, ...incoming }; reads build the ${cls.key} instance.`,
         ],
+        cls.key,
       );
     },
     shouldReorder: (existingMeta, incomingMeta, existing, incoming) =>

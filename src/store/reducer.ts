@@ -96,6 +96,7 @@ export function createSliceReader(reducerPath: string, mount: MountCheck): (root
         `The cache slice at state.${reducerPath} is not a cache slice: ${what}.`,
         'Mount cache.reducer there, and restore only state it made (a JSON copy of it is fine).',
       ],
+      reducerPath,
     );
   };
   return rootState => {
@@ -108,6 +109,7 @@ export function createSliceReader(reducerPath: string, mount: MountCheck): (root
           `The cache slice was not found at state.${reducerPath}.`,
           `Mount it: configureStore({ reducer: { ${reducerPath}: cache.reducer, ... } }).`,
         ],
+        reducerPath,
       );
     }
     const live = toLiveSlice(mount.check(state), notASlice);
