@@ -249,14 +249,13 @@ class WriteWalk implements NormalizeDelegate {
       frame.placed = placed;
     }
     if (this.entityDepth > this.maxEntityDepth) {
-      const path = this.entityPath
-        .slice(0, 3)
-        .map(step => `${step.table} "${step.key}"`)
-        .join(' → ');
       throw inputError(
         ErrorCode.MAX_DEPTH_EXCEEDED,
         process.env.NODE_ENV !== 'production' && [
-          `Entities nest deeper than maxEntityDepth (${this.maxEntityDepth}): ${path} → … → ${table} "${ref}".`,
+          `Entities nest deeper than maxEntityDepth (${this.maxEntityDepth}): ${this.entityPath
+            .slice(0, 3)
+            .map(step => `${step.table} "${step.key}"`)
+            .join(' → ')} → … → ${table} "${ref}".`,
           'Send shallower data, or raise maxEntityDepth in createCache({ maxEntityDepth }).',
         ],
       );

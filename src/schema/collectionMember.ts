@@ -40,14 +40,14 @@ export function checkShape(
 ): void {
   const isObject = typeof input === 'object' && input !== null;
   if (list ? Array.isArray(input) : isObject && !Array.isArray(input)) return;
-  const where = key === undefined ? '' : ` at "${key}"`;
   throw inputError(
     ErrorCode.UNEXPECTED_INPUT,
     process.env.NODE_ENV !== 'production' && [
-      `Collection ${collection.key}${where} expected ${list ? 'an array' : 'an object keyed by id'}, but received ${describe(input)}.`,
+      `Collection ${collection.key}${key === undefined ? '' : ` at "${key}"`} expected ${list ? 'an array' : 'an object keyed by id'}, but received ${describe(input)}.`,
       list && isObject
         ? 'If the list sits inside the response (e.g. { results: [...] }), describe that: { results: collection }.'
         : 'Check that the schema matches the response.',
     ],
+    collection.key,
   );
 }

@@ -118,10 +118,11 @@ function streamFailed(url: string, what: string | false): LensCacheError {
     code,
     errorMessage(
       code,
-      what !== false && [
-        `${what}; no more messages will arrive from it.`,
-        'Check the server and the network, then connect the stream again.',
-      ],
+      process.env.NODE_ENV !== 'production' &&
+        what !== false && [
+          `${what}; no more messages will arrive from it.`,
+          'Check the server and the network, then connect the stream again.',
+        ],
       url,
     ),
   );
