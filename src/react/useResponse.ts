@@ -27,6 +27,11 @@ export type ReadEndpoint = EndpointLike & { sideEffect?: false };
 /** Which changes of a response make a hook render again. */
 export type SameResponse = (a: ResponseState, b: ResponseState) => boolean;
 
+/** For hooks whose render depends on the data, the error and whether it is loading; not on `expiresAt`. */
+export function sameOutcome(a: ResponseState, b: ResponseState): boolean {
+  return a.data === b.data && a.error === b.error && a.expiryStatus === b.expiryStatus;
+}
+
 export interface ResponseRead {
   /** What the hook renders: the response as of the store state React rendered with. */
   response: ResponseState;

@@ -3,9 +3,8 @@
 import { ErrorCode, setupError } from '../shared/errors.js';
 import type { ArgsOf, ResponseData } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';
-import type { ResponseState } from '../store/selectors.js';
 import { useCacheContext } from './CacheProvider.js';
-import { useResponse, type ReadEndpoint, type SkippableArgs } from './useResponse.js';
+import { sameOutcome, useResponse, type ReadEndpoint, type SkippableArgs } from './useResponse.js';
 
 /**
  * Returns the endpoint's data for args. While nothing valid is cached it fetches and suspends
@@ -53,11 +52,6 @@ export function useSuspense(endpoint: EndpointLike, ...args: unknown[]): unknown
   // the data; any other throws, including a server error on data read through a query key.
   if (error && !(isServerError(error) && data !== undefined && read.stored)) throw error;
   return data;
-}
-
-/** The render depends on the data, the error, and whether it must fetch or suspend; not on `expiresAt`. */
-function sameOutcome(a: ResponseState, b: ResponseState): boolean {
-  return a.data === b.data && a.error === b.error && a.expiryStatus === b.expiryStatus;
 }
 
 function isServerError(error: Error): boolean {

@@ -17,7 +17,7 @@ import { describe, type DevText, ErrorCode, setupError } from '../shared/errors.
 import type { Patch } from '../shared/patch.js';
 import type { CacheState } from '../shared/state.js';
 import { recordTableDiff } from '../shared/tableDiffs.js';
-import { checkSliceShape, MAP_NAMES, toLiveMap, toLiveSlice } from './liveSlice.js';
+import { checkSliceShape, deepFreeze, MAP_NAMES, toLiveMap, toLiveSlice } from './liveSlice.js';
 
 type Container = Record<string | number, unknown>;
 
@@ -188,10 +188,4 @@ function writable(
   copied.add(copy);
   if (depth < 2) shallow.add(copy);
   return copy;
-}
-
-function deepFreeze(value: unknown): void {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
-  Object.freeze(value);
-  for (const key of Object.keys(value)) deepFreeze((value as Container)[key]);
 }

@@ -85,7 +85,8 @@ function freezeRows(table: object): object {
   return table;
 }
 
-function deepFreeze(value: unknown): void {
+/** Freezes `value` and everything it holds, stopping at what is frozen already. */
+export function deepFreeze(value: unknown): void {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
   Object.freeze(value);
   for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
