@@ -117,9 +117,10 @@ export class PlainRead implements DenormalizeDelegate, QueryDelegate {
   protected tooDeep(): boolean {
     if (this.path.length < this.maxEntityDepth * 4) return false;
     // Reads never throw for depth; deeper refs stay as they are stored.
-    warnOnce(
-      `A read nests entities deeper than maxEntityDepth (${this.maxEntityDepth}); deeper refs are left unresolved.`,
-    );
+    if (process.env.NODE_ENV !== 'production')
+      warnOnce(
+        `A read nests entities deeper than maxEntityDepth (${this.maxEntityDepth}); deeper refs are left unresolved.`,
+      );
     this.truncated = true;
     return true;
   }

@@ -65,15 +65,19 @@ function visitValue(value: object, path: Path): object {
   if (ancestors.includes(value)) {
     throw inputError(
       ErrorCode.UNEXPECTED_INPUT,
-      `${nameOf(path)} contains a circular reference; the cache stores plain JSON.`,
-      'Break the cycle, or give the nested objects an Entity schema so they are stored by reference.',
+      process.env.NODE_ENV !== 'production' && [
+        `${nameOf(path)} contains a circular reference; the cache stores plain JSON.`,
+        'Break the cycle, or give the nested objects an Entity schema so they are stored by reference.',
+      ],
     );
   }
   if (ancestors.length >= RAW_DEPTH_LIMIT) {
     throw inputError(
       ErrorCode.MAX_DEPTH_EXCEEDED,
-      `${nameOf(path)} nests deeper than ${RAW_DEPTH_LIMIT} levels.`,
-      'Flatten the data, or describe the nested parts with schemas.',
+      process.env.NODE_ENV !== 'production' && [
+        `${nameOf(path)} nests deeper than ${RAW_DEPTH_LIMIT} levels.`,
+        'Flatten the data, or describe the nested parts with schemas.',
+      ],
     );
   }
   ancestors.push(value);
@@ -122,14 +126,12 @@ function visitItem(item: unknown, path: Path, key: string | number, ifUndefined:
 function checkPlainObject(value: object, path: Path): void {
   const proto = Object.getPrototypeOf(value);
   if (proto === Object.prototype || proto === null) return;
-  const hint =
-    value instanceof Date
-      ? ' Store it as an ISO string and add the field to `static schema` as `Date` to read a Date back.'
-      : '';
   throw inputError(
     ErrorCode.UNEXPECTED_INPUT,
-    `${nameOf(path)} holds ${describe(value)}; the cache stores plain JSON (objects, arrays, strings, numbers, booleans, null).`,
-    `Convert it to plain data before writing.${hint}`,
+    process.env.NODE_ENV !== 'production' && [
+      `${nameOf(path)} holds ${describe(value)}; the cache stores plain JSON (objects, arrays, strings, numbers, booleans, null).`,
+      `Convert it to plain data before writing.${value instanceof Date ? ' Store it as an ISO string and add the field to `static schema` as `Date` to read a Date back.' : ''}`,
+    ],
   );
 }
 
@@ -140,8 +142,10 @@ function checkPrimitive<T>(value: T, path: Path): T {
     if (!Number.isFinite(value)) {
       throw inputError(
         ErrorCode.UNEXPECTED_INPUT,
-        `${nameOf(path)} holds the number ${String(value)}, which JSON cannot hold (it would become null); the cache stores plain JSON.`,
-        'Send null (or leave the field out) for a missing number, or a string such as "Infinity" if the value matters.',
+        process.env.NODE_ENV !== 'production' && [
+          `${nameOf(path)} holds the number ${String(value)}, which JSON cannot hold (it would become null); the cache stores plain JSON.`,
+          'Send null (or leave the field out) for a missing number, or a string such as "Infinity" if the value matters.',
+        ],
       );
     }
     // -0 is written as 0 by JSON; store what a round trip gives.
@@ -150,8 +154,10 @@ function checkPrimitive<T>(value: T, path: Path): T {
   if (type === 'function' || type === 'symbol' || type === 'bigint') {
     throw inputError(
       ErrorCode.UNEXPECTED_INPUT,
-      `${nameOf(path)} holds ${describe(value)}; the cache stores plain JSON.`,
-      'Convert it to a string or number before writing.',
+      process.env.NODE_ENV !== 'production' && [
+        `${nameOf(path)} holds ${describe(value)}; the cache stores plain JSON.`,
+        'Convert it to a string or number before writing.',
+      ],
     );
   }
   return value;

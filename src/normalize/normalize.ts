@@ -116,8 +116,10 @@ class WriteWalk implements NormalizeDelegate {
     if (++this.depth > this.depthLimit) {
       throw inputError(
         ErrorCode.MAX_DEPTH_EXCEEDED,
-        `The input nests deeper than ${this.depthLimit} schema levels (a circular input?).`,
-        'Send finite, acyclic data; recursive schemas must end in entities, which stop cycles.',
+        process.env.NODE_ENV !== 'production' && [
+          `The input nests deeper than ${this.depthLimit} schema levels (a circular input?).`,
+          'Send finite, acyclic data; recursive schemas must end in entities, which stop cycles.',
+        ],
       );
     }
     try {
@@ -247,14 +249,15 @@ class WriteWalk implements NormalizeDelegate {
       frame.placed = placed;
     }
     if (this.entityDepth > this.maxEntityDepth) {
-      const path = this.entityPath
-        .slice(0, 3)
-        .map(step => `${step.table} "${step.key}"`)
-        .join(' → ');
       throw inputError(
         ErrorCode.MAX_DEPTH_EXCEEDED,
-        `Entities nest deeper than maxEntityDepth (${this.maxEntityDepth}): ${path} → … → ${table} "${ref}".`,
-        'Send shallower data, or raise maxEntityDepth in createCache({ maxEntityDepth }).',
+        process.env.NODE_ENV !== 'production' && [
+          `Entities nest deeper than maxEntityDepth (${this.maxEntityDepth}): ${this.entityPath
+            .slice(0, 3)
+            .map(step => `${step.table} "${step.key}"`)
+            .join(' → ')} → … → ${table} "${ref}".`,
+          'Send shallower data, or raise maxEntityDepth in createCache({ maxEntityDepth }).',
+        ],
       );
     }
   }

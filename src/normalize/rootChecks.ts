@@ -11,12 +11,23 @@ import type { RootInput } from '../schema/contract.js';
 export function nonErrorThrown(thrown: unknown): LensCacheError {
   const error = setupError(
     ErrorCode.NON_ERROR_THROWN,
-    `Normalizing threw ${describe(thrown)}, not an Error: a schema callback (process, pk, merge, validate, a lens or argsKey) threw it.`,
-    'Throw an Error (throw new Error("…")) from your callbacks, so that the failure has a message and a stack.',
+    process.env.NODE_ENV !== 'production' && [
+      `Normalizing threw ${describe(thrown)}, not an Error: a schema callback (process, pk, merge, validate, a lens or argsKey) threw it.`,
+      'Throw an Error (throw new Error("…")) from your callbacks, so that the failure has a message and a stack.',
+    ],
   );
   Object.defineProperty(error, 'cause', { value: thrown, configurable: true, writable: true });
   return error;
 }
+
+/** What each root input kind expects, for development messages (unused, so dropped, in production bundles). */
+const WANTED: Record<RootInput, string> = {
+  any: 'anything',
+  object: 'an object',
+  list: 'an array',
+  'object-or-list': 'an object or an array',
+  'object-or-pk': 'an object or a pk',
+};
 
 export function checkRoot(expected: RootInput, input: unknown): void {
   const isObject = typeof input === 'object' && input !== null && !Array.isArray(input);
@@ -27,17 +38,13 @@ export function checkRoot(expected: RootInput, input: unknown): void {
     (expected === 'object-or-list' && typeof input === 'object' && input !== null) ||
     (expected === 'object-or-pk' && (isObject || typeof input === 'string' || typeof input === 'number'));
   if (ok) return;
-  const wanted = {
-    object: 'an object',
-    list: 'an array',
-    'object-or-list': 'an object or an array',
-    'object-or-pk': 'an object or a pk',
-  }[expected];
   throw inputError(
     ErrorCode.UNEXPECTED_INPUT,
-    `The response does not fit the schema: expected ${wanted}, but received ${describe(input)}.${jsonStringHint(input)}`,
-    expected === 'list' && typeof input === 'object' && input !== null
-      ? 'If the list sits inside the response (e.g. { results: [...] }), describe that: { results: collection }.'
-      : 'Check the endpoint returns what its schema describes (a null or empty body cannot be normalized).',
+    process.env.NODE_ENV !== 'production' && [
+      `The response does not fit the schema: expected ${WANTED[expected]}, but received ${describe(input)}.${jsonStringHint(input)}`,
+      expected === 'list' && typeof input === 'object' && input !== null
+        ? 'If the list sits inside the response (e.g. { results: [...] }), describe that: { results: collection }.'
+        : 'Check the endpoint returns what its schema describes (a null or empty body cannot be normalized).',
+    ],
   );
 }

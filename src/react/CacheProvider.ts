@@ -35,8 +35,11 @@ export function useCacheContext(hook: string): Cache<string> {
   if (!cache) {
     throw setupError(
       ErrorCode.CACHE_PROVIDER_MISSING,
-      `${hook} was called outside a <CacheProvider>, so it does not know which cache to read.`,
-      "Wrap the tree in <CacheProvider cache={cache}> inside react-redux's <Provider store={store}>.",
+      process.env.NODE_ENV !== 'production' && [
+        `${hook} was called outside a <CacheProvider>, so it does not know which cache to read.`,
+        "Wrap the tree in <CacheProvider cache={cache}> inside react-redux's <Provider store={store}>.",
+      ],
+      hook,
     );
   }
   return cache;

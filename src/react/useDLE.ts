@@ -4,9 +4,8 @@ import { useMemo } from 'react';
 import { ErrorCode, setupError } from '../shared/errors.js';
 import type { ArgsOf, ResponseData } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';
-import type { ResponseState } from '../store/selectors.js';
 import { useCacheContext } from './CacheProvider.js';
-import { useResponse, type ReadEndpoint, type SkippableArgs } from './useResponse.js';
+import { sameOutcome, useResponse, type ReadEndpoint, type SkippableArgs } from './useResponse.js';
 
 /** What `useDLE` returns: the data (when any is usable), whether it is being fetched, and the stored error. */
 export interface DLE<T> {
@@ -42,16 +41,14 @@ export function useDLE(endpoint: EndpointLike, ...args: unknown[]): DLE<unknown>
   if (!error && read.settledInvalid && current.expiryStatus === 'invalid') {
     error = setupError(
       ErrorCode.STILL_INVALID,
-      `useDLE fetched ${read.key}, and its response still reads as invalid, so fetching again would request it again without end.`,
-      "Check what the response normalizes to and the endpoint's expiry lengths. controller.invalidate(endpoint, ...args) lets it fetch again.",
+      process.env.NODE_ENV !== 'production' && [
+        `useDLE fetched ${read.key}, and its response still reads as invalid, so fetching again would request it again without end.`,
+        "Check what the response normalizes to and the endpoint's expiry lengths. controller.invalidate(endpoint, ...args) lets it fetch again.",
+      ],
+      read.key,
     );
   }
   const loading = read.key !== undefined && error === undefined && response.expiryStatus === 'invalid';
   const { data } = response;
   return useMemo(() => ({ data, loading, error }), [data, loading, error]);
-}
-
-/** The render depends on the data, the error and whether it is loading; not on `expiresAt`. */
-function sameOutcome(a: ResponseState, b: ResponseState): boolean {
-  return a.data === b.data && a.error === b.error && a.expiryStatus === b.expiryStatus;
 }

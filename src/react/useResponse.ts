@@ -27,6 +27,11 @@ export type ReadEndpoint = EndpointLike & { sideEffect?: false };
 /** Which changes of a response make a hook render again. */
 export type SameResponse = (a: ResponseState, b: ResponseState) => boolean;
 
+/** For hooks whose render depends on the data, the error and whether it is loading; not on `expiresAt`. */
+export function sameOutcome(a: ResponseState, b: ResponseState): boolean {
+  return a.data === b.data && a.error === b.error && a.expiryStatus === b.expiryStatus;
+}
+
 export interface ResponseRead {
   /** What the hook renders: the response as of the store state React rendered with. */
   response: ResponseState;
@@ -61,8 +66,10 @@ export function useResponse(
   if (fetch && endpoint.sideEffect) {
     throw setupError(
       ErrorCode.MUTATION_IN_HOOK,
-      `${hook} was given ${describe(endpoint)}, a mutation: it would send a new request on every render.`,
-      'Hooks read. Send mutations from an event handler: useController().fetch(endpoint, ...args).',
+      process.env.NODE_ENV !== 'production' && [
+        `${hook} was given ${describe(endpoint)}, a mutation: it would send a new request on every render.`,
+        'Hooks read. Send mutations from an event handler: useController().fetch(endpoint, ...args).',
+      ],
     );
   }
   const store = useStore();

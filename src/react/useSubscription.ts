@@ -39,8 +39,10 @@ export function useSubscribe(hook: string, endpoint: EndpointLike, args: readonl
   if (endpoint.sideEffect) {
     throw setupError(
       ErrorCode.MUTATION_IN_HOOK,
-      `${hook} was given ${describe(endpoint)}, a mutation: polling it would send the mutation again every period.`,
-      'Subscribe to reads only. Send mutations from an event handler: useController().fetch(endpoint, ...args).',
+      process.env.NODE_ENV !== 'production' && [
+        `${hook} was given ${describe(endpoint)}, a mutation: polling it would send the mutation again every period.`,
+        'Subscribe to reads only. Send mutations from an event handler: useController().fetch(endpoint, ...args).',
+      ],
     );
   }
   // Args are compared by value, so inline object literals do not subscribe anew on every render.

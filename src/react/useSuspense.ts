@@ -3,9 +3,8 @@
 import { ErrorCode, setupError } from '../shared/errors.js';
 import type { ArgsOf, ResponseData } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';
-import type { ResponseState } from '../store/selectors.js';
 import { useCacheContext } from './CacheProvider.js';
-import { useResponse, type ReadEndpoint, type SkippableArgs } from './useResponse.js';
+import { sameOutcome, useResponse, type ReadEndpoint, type SkippableArgs } from './useResponse.js';
 
 /**
  * Returns the endpoint's data for args. While nothing valid is cached it fetches and suspends
@@ -39,8 +38,11 @@ export function useSuspense(endpoint: EndpointLike, ...args: unknown[]): unknown
         current.error ??
         setupError(
           ErrorCode.STILL_INVALID,
-          `useSuspense fetched ${read.key}, and its response still reads as invalid, so suspending again would request it again without end.`,
-          "Check what the response normalizes to (a root entity kept deleted by a newer delete cannot be shown) and the endpoint's expiry lengths. controller.invalidate(endpoint, ...args) lets it fetch again.",
+          process.env.NODE_ENV !== 'production' && [
+            `useSuspense fetched ${read.key}, and its response still reads as invalid, so suspending again would request it again without end.`,
+            "Check what the response normalizes to (a root entity kept deleted by a newer delete cannot be shown) and the endpoint's expiry lengths. controller.invalidate(endpoint, ...args) lets it fetch again.",
+          ],
+          read.key,
         )
       );
     }
@@ -50,11 +52,6 @@ export function useSuspense(endpoint: EndpointLike, ...args: unknown[]): unknown
   // the data; any other throws, including a server error on data read through a query key.
   if (error && !(isServerError(error) && data !== undefined && read.stored)) throw error;
   return data;
-}
-
-/** The render depends on the data, the error, and whether it must fetch or suspend; not on `expiresAt`. */
-function sameOutcome(a: ResponseState, b: ResponseState): boolean {
-  return a.data === b.data && a.error === b.error && a.expiryStatus === b.expiryStatus;
 }
 
 function isServerError(error: Error): boolean {

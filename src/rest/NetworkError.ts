@@ -1,6 +1,6 @@
 /** The error of a request the server answered with a non-2xx status (docs/errors.md#network_error). */
 
-import { describe, docsLink, ErrorCode, LensCacheError } from '../shared/errors.js';
+import { describe, ErrorCode, errorMessage, LensCacheError } from '../shared/errors.js';
 
 /**
  * Rejects `endpoint.fetch` (and `cache.fetch`) when the response status is not 2xx. `status` is the
@@ -13,25 +13,34 @@ export class NetworkError extends LensCacheError {
 
   constructor(method: string, url: string, response: Response, body: unknown) {
     const answer = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
-    // A JSON body's `message` is what the server says went wrong: quoted in full (bounded).
-    const said = serverMessage(body);
-    const shown =
-      said !== undefined
-        ? ` The server said: ${JSON.stringify(said)}.`
-        : body === '' || body === undefined
-          ? ''
-          : ` Body: ${describe(body)}.`;
+    const code = ErrorCode.NETWORK_ERROR;
     super(
-      ErrorCode.NETWORK_ERROR,
-      `${method} ${url} answered ${answer}; a 2xx status was expected.${shown}\n` +
-        'Check the URL and args the endpoint was called with, and the server log for this request.\n' +
-        docsLink(ErrorCode.NETWORK_ERROR),
+      code,
+      errorMessage(
+        code,
+        process.env.NODE_ENV !== 'production' && [
+          `${method} ${url} answered ${answer}; a 2xx status was expected.${shown(body)}`,
+          'Check the URL and args the endpoint was called with, and the server log for this request.',
+        ],
+        `${method} ${url} ${answer}`,
+      ),
       response.status,
     );
     this.name = 'NetworkError';
     this.response = response;
     this.body = body;
   }
+}
+
+/** What the body adds to a development message: the server's own `message`, else a preview. */
+function shown(body: unknown): string {
+  // A JSON body's `message` is what the server says went wrong: quoted in full (bounded).
+  const said = serverMessage(body);
+  return said !== undefined
+    ? ` The server said: ${JSON.stringify(said)}.`
+    : body === '' || body === undefined
+      ? ''
+      : ` Body: ${describe(body)}.`;
 }
 
 /** The `message` string of a JSON error body (`{ "message": "A title is required." }`), bounded. */

@@ -132,8 +132,10 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     if (typeof options?.path !== 'string') {
       throw setupError(
         ErrorCode.INVALID_SCHEMA,
-        `A RestEndpoint needs a path string; received ${describe(options?.path)}.`,
-        "Pass one: new RestEndpoint({ path: '/users/:id', schema: User }).",
+        process.env.NODE_ENV !== 'production' && [
+          `A RestEndpoint needs a path string; received ${describe(options?.path)}.`,
+          "Pass one: new RestEndpoint({ path: '/users/:id', schema: User }).",
+        ],
       );
     }
     this.path = options.path;
@@ -239,8 +241,10 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     if (!collection) {
       throw setupError(
         ErrorCode.INVALID_SCHEMA,
-        `endpoint.${name} needs a Collection schema, but ${this.method} ${this.path} has ${describe(schema)}.`,
-        'Give the endpoint a Collection: new RestEndpoint({ path, schema: new Collection([Post]) }), or { results: new Collection([Post]) }.',
+        process.env.NODE_ENV !== 'production' && [
+          `endpoint.${name} needs a Collection schema, but ${this.method} ${this.path} has ${describe(schema)}.`,
+          'Give the endpoint a Collection: new RestEndpoint({ path, schema: new Collection([Post]) }), or { results: new Collection([Post]) }.',
+        ],
       );
     }
     // A create answers with the item, not with the list's envelope: the op's schema is the item's.
@@ -275,7 +279,9 @@ function paramsOf(params: unknown, path: string): Readonly<Record<string, unknow
   if (typeof params === 'object' && !Array.isArray(params)) return params as Record<string, unknown>;
   throw inputError(
     ErrorCode.UNEXPECTED_INPUT,
-    `The first arg of the endpoint ${JSON.stringify(path)} must be its params object, but received ${describe(params)}.`,
-    "Pass params by name: endpoint.url({ id: '1' }), not endpoint.url('1').",
+    process.env.NODE_ENV !== 'production' && [
+      `The first arg of the endpoint ${JSON.stringify(path)} must be its params object, but received ${describe(params)}.`,
+      "Pass params by name: endpoint.url({ id: '1' }), not endpoint.url('1').",
+    ],
   );
 }

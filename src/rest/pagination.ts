@@ -32,16 +32,20 @@ export function pageSchema(
   if (template.names.has(field)) {
     throw setupError(
       ErrorCode.INVALID_SCHEMA,
-      `The paginationField "${field}" of ${where} is a path param, so the list without it has no URL.`,
-      'Send the page or cursor in the query string: keep it out of the path.',
+      process.env.NODE_ENV !== 'production' && [
+        `The paginationField "${field}" of ${where} is a path param, so the list without it has no URL.`,
+        'Send the page or cursor in the query string: keep it out of the path.',
+      ],
     );
   }
   const found = findCollection(schema);
   if (!found) {
     throw setupError(
       ErrorCode.INVALID_SCHEMA,
-      `endpoint.getPage needs a Collection schema (or an object schema with one Collection member), but ${where} has ${describe(schema)}.`,
-      'Give the endpoint a list: schema: new Collection([Post]), or { results: new Collection([Post]), nextCursor: "" }.',
+      process.env.NODE_ENV !== 'production' && [
+        `endpoint.getPage needs a Collection schema (or an object schema with one Collection member), but ${where} has ${describe(schema)}.`,
+        'Give the endpoint a list: schema: new Collection([Post]), or { results: new Collection([Post]), nextCursor: "" }.',
+      ],
     );
   }
   const page = new CollectionPage(found.collection, field, listKey);
@@ -64,8 +68,10 @@ export function requirePageParam<E extends { url(...args: any[]): string }>(page
       if (value === undefined || value === null) {
         throw inputError(
           ErrorCode.UNEXPECTED_INPUT,
-          `${where}.getPage needs the page param "${field}" in its params, but received ${describe(params)}.`,
-          `Pass the page to fetch: getPage({ ...params, ${field}: nextCursor }); the first page is the endpoint itself.`,
+          process.env.NODE_ENV !== 'production' && [
+            `${where}.getPage needs the page param "${field}" in its params, but received ${describe(params)}.`,
+            `Pass the page to fetch: getPage({ ...params, ${field}: nextCursor }); the first page is the endpoint itself.`,
+          ],
         );
       }
       return url.apply(page, args);

@@ -43,8 +43,11 @@ export function pathTemplate(path: string): PathTemplate {
   const tokens = parseTemplate(path, reason => {
     throw setupError(
       ErrorCode.INVALID_SCHEMA,
-      `The RestEndpoint path ${JSON.stringify(path)} is not a valid template: ${reason}.`,
-      "Write params as :name segments ('/:group/posts'), optional parts in braces ('/posts{/:id}').",
+      process.env.NODE_ENV !== 'production' && [
+        `The RestEndpoint path ${JSON.stringify(path)} is not a valid template: ${reason}.`,
+        "Write params as :name segments ('/:group/posts'), optional parts in braces ('/posts{/:id}').",
+      ],
+      path,
     );
   });
   const names = new Set<string>();
@@ -69,8 +72,10 @@ export function pathTemplate(path: string): PathTemplate {
       if (missing.length === 0) return filled;
       throw inputError(
         ErrorCode.UNEXPECTED_INPUT,
-        `The path ${JSON.stringify(path)} could not be filled from ${describe(params)}: Missing parameters: ${missing.join(', ')}.`,
-        `Pass every :param of the path in args[0], e.g. endpoint.url({ ${[...names].map(name => `${name}: '…'`).join(', ')} }).`,
+        process.env.NODE_ENV !== 'production' && [
+          `The path ${JSON.stringify(path)} could not be filled from ${describe(params)}: Missing parameters: ${missing.join(', ')}.`,
+          `Pass every :param of the path in args[0], e.g. endpoint.url({ ${[...names].map(name => `${name}: '…'`).join(', ')} }).`,
+        ],
       );
     },
   };
@@ -88,16 +93,20 @@ function checkedSegment(value: unknown, name: string, path: string): string {
   if (typeof value === 'object' || typeof value === 'function' || typeof value === 'symbol' || value === undefined) {
     throw inputError(
       ErrorCode.UNEXPECTED_INPUT,
-      `The path param "${name}" of ${JSON.stringify(path)} must be a string or a number${isWildcard(path, name) ? ' (or a list of them, for a wildcard)' : ''}, but received ${describe(value)}.`,
-      `Pass a plain value: { ${name}: '…' }.`,
+      process.env.NODE_ENV !== 'production' && [
+        `The path param "${name}" of ${JSON.stringify(path)} must be a string or a number${isWildcard(path, name) ? ' (or a list of them, for a wildcard)' : ''}, but received ${describe(value)}.`,
+        `Pass a plain value: { ${name}: '…' }.`,
+      ],
     );
   }
   const text = String(value);
   if (text === '' || hasDotSegment(text)) {
     throw inputError(
       ErrorCode.UNEXPECTED_INPUT,
-      `The path param "${name}" of ${JSON.stringify(path)} is ${JSON.stringify(text)}, which would change the path rather than fill it (an empty, "." or ".." segment).`,
-      `Pass a non-empty value for ${name} that is not "." or ".." (or leave an optional {…} part out by omitting it).`,
+      process.env.NODE_ENV !== 'production' && [
+        `The path param "${name}" of ${JSON.stringify(path)} is ${JSON.stringify(text)}, which would change the path rather than fill it (an empty, "." or ".." segment).`,
+        `Pass a non-empty value for ${name} that is not "." or ".." (or leave an optional {…} part out by omitting it).`,
+      ],
     );
   }
   return text;

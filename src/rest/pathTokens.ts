@@ -5,6 +5,8 @@
  * the same here as there.
  */
 
+import type { DevText } from '../shared/errors.js';
+
 export type Token =
   | { readonly type: 'text'; readonly value: string }
   | { readonly type: 'param' | 'wildcard'; readonly name: string }
@@ -18,12 +20,14 @@ const NAME_PART = /[$\u200c\u200d\p{ID_Continue}]/u;
 export function parseTemplate(path: string, refuse: (reason: string) => never): Token[] {
   const chars = [...path];
   let i = 0;
-  const fail = (what: string): never => refuse(`${what} at index ${i}`);
+  // Production builds keep no reason: the error says the path, and its code links the syntax.
+  const fail = (what: DevText): never => refuse(process.env.NODE_ENV !== 'production' ? `${what} at index ${i}` : '');
   const name = (): string => {
     if (chars[i] === '"') {
       let quoted = '';
       for (i++; i < chars.length && chars[i] !== '"'; i++) quoted += chars[i] === '\\' ? chars[++i] : chars[i];
-      if (chars[i] !== '"' || quoted === '') fail('Unterminated or empty quoted name');
+      if (chars[i] !== '"' || quoted === '')
+        fail(process.env.NODE_ENV !== 'production' && 'Unterminated or empty quoted name');
       i++;
       return quoted;
     }
@@ -32,7 +36,7 @@ export function parseTemplate(path: string, refuse: (reason: string) => never): 
       value = chars[i++]!;
       while (i < chars.length && NAME_PART.test(chars[i]!)) value += chars[i++];
     }
-    return value || fail('Missing parameter name');
+    return value || fail(process.env.NODE_ENV !== 'production' && 'Missing parameter name');
   };
   const tokens = (inGroup: boolean): Token[] => {
     const out: Token[] = [];
@@ -44,7 +48,7 @@ export function parseTemplate(path: string, refuse: (reason: string) => never): 
     while (i < chars.length) {
       const char = chars[i]!;
       if (char === '\\') {
-        if (i + 1 >= chars.length) fail('Nothing to escape');
+        if (i + 1 >= chars.length) fail(process.env.NODE_ENV !== 'production' && 'Nothing to escape');
         text += chars[i + 1];
         i += 2;
       } else if (char === ':' || char === '*') {
@@ -56,18 +60,18 @@ export function parseTemplate(path: string, refuse: (reason: string) => never): 
         i++;
         out.push({ type: 'group', tokens: tokens(true) });
       } else if (char === '}') {
-        if (!inGroup) fail('Unexpected }');
+        if (!inGroup) fail(process.env.NODE_ENV !== 'production' && 'Unexpected }');
         flush();
         i++;
         return out;
       } else if (RESERVED.includes(char)) {
-        fail(`Unexpected ${char}`);
+        fail(process.env.NODE_ENV !== 'production' && `Unexpected ${char}`);
       } else {
         text += char;
         i++;
       }
     }
-    if (inGroup) fail('Missing }');
+    if (inGroup) fail(process.env.NODE_ENV !== 'production' && 'Missing }');
     flush();
     return out;
   };

@@ -145,8 +145,10 @@ function listPathOf(path: unknown): string {
   if (typeof path !== 'string' || !/\/:[^/{}]+$/.test(path)) {
     throw setupError(
       ErrorCode.INVALID_SCHEMA,
-      `resource() needs the item's path, ending in its id param ('/posts/:id'), but received ${describe(path)}.`,
-      "Pass the path of one item: resource({ path: '/:group/posts/:id', schema: Post }); the list's path is that without its last segment.",
+      process.env.NODE_ENV !== 'production' && [
+        `resource() needs the item's path, ending in its id param ('/posts/:id'), but received ${describe(path)}.`,
+        "Pass the path of one item: resource({ path: '/:group/posts/:id', schema: Post }); the list's path is that without its last segment.",
+      ],
     );
   }
   const list = path.slice(0, path.lastIndexOf('/'));

@@ -1,6 +1,6 @@
 /** Reading a response body: JSON when it says so or looks like it, else text; a broken JSON body is INVALID_RESPONSE. */
 
-import { describe, docsLink, ErrorCode, LensCacheError } from '../shared/errors.js';
+import { describe, ErrorCode, errorMessage, LensCacheError } from '../shared/errors.js';
 
 /** Error bodies are shown parsed when they are JSON, else as text. */
 export function parseLoosely(text: string): unknown {
@@ -19,11 +19,17 @@ export function parseBody(text: string, response: Response, method: string, url:
   try {
     return JSON.parse(text);
   } catch (error) {
+    const code = ErrorCode.INVALID_RESPONSE;
     throw new LensCacheError(
-      ErrorCode.INVALID_RESPONSE,
-      `${method} ${url} answered ${response.status} with a body that is not valid JSON (${(error as Error).message}): ${describe(text)}.\n` +
-        'The server must send complete JSON; check it for truncated or mixed output.\n' +
-        docsLink(ErrorCode.INVALID_RESPONSE),
+      code,
+      errorMessage(
+        code,
+        process.env.NODE_ENV !== 'production' && [
+          `${method} ${url} answered ${response.status} with a body that is not valid JSON (${(error as Error).message}): ${describe(text)}.`,
+          'The server must send complete JSON; check it for truncated or mixed output.',
+        ],
+        `${method} ${url} ${response.status}`,
+      ),
     );
   }
 }

@@ -35,8 +35,10 @@ export class All<S = unknown> implements SchemaConstruct {
     if (classes.length === 0 || !classes.every(isEntityClass)) {
       throw setupError(
         ErrorCode.INVALID_SCHEMA,
-        `new All() reads whole tables, so it takes Entity classes; received ${describe(schema)}.`,
-        'Write new All(User), or new All({ cats: Cat, dogs: Dog }, attribute).',
+        process.env.NODE_ENV !== 'production' && [
+          `new All() reads whole tables, so it takes Entity classes; received ${describe(schema)}.`,
+          'Write new All(User), or new All({ cats: Cat, dogs: Dog }, attribute).',
+        ],
       );
     }
     this.schema = schema;
@@ -51,7 +53,7 @@ export class All<S = unknown> implements SchemaConstruct {
 
   /** @internal Like a list of members; the result is undefined, so every read re-reads the tables. */
   normalize(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
-    const items = listItems(input, 'All');
+    const items = listItems(input, process.env.NODE_ENV !== 'production' && 'All');
     for (const [, cls] of this.memberClasses()) delegate.ensureTable(cls.key);
     for (const item of items) {
       if (item !== null && item !== undefined) this.poly.normalizeValue(item, parent, key, delegate);

@@ -84,8 +84,10 @@ export class Collection<
     if (!this.isValues && !Array.isArray(schema)) {
       throw setupError(
         ErrorCode.INVALID_SCHEMA,
-        `new Collection() takes [Entity] or new Values(Entity); received ${describe(schema)}.`,
-        'Write new Collection([Post]) for a list, or new Collection(new Values(Post)) for a map keyed by pk.',
+        process.env.NODE_ENV !== 'production' && [
+          `new Collection() takes [Entity] or new Values(Entity); received ${describe(schema)}.`,
+          'Write new Collection([Post]) for a list, or new Collection(new Values(Post)) for a map keyed by pk.',
+        ],
       );
     }
     this.member = this.isValues ? (schema as Values).schema : memberOf(schema as readonly unknown[]);
@@ -237,14 +239,20 @@ export class Collection<
     if (fn === defaultArgsKey) {
       throw inputError(
         ErrorCode.UNEXPECTED_INPUT,
-        `Collection ${this.key} names its lists by the params object (args[0]), but received ${describe(args[0])}.`,
-        'Pass the params as an object ({ group: "react" }), or give the Collection an argsKey option.',
+        process.env.NODE_ENV !== 'production' && [
+          `Collection ${this.key} names its lists by the params object (args[0]), but received ${describe(args[0])}.`,
+          'Pass the params as an object ({ group: "react" }), or give the Collection an argsKey option.',
+        ],
+        this.key,
       );
     }
     throw inputError(
       ErrorCode.UNEXPECTED_INPUT,
-      `Collection ${this.key} needs an object to name the list, but its ${name} returned ${describe(pkObject)}.`,
-      `Make ${name} return an object, such as ${name === 'nestKey' ? '{ userId: parent.id }' : '{ group: params.group }'}.`,
+      process.env.NODE_ENV !== 'production' && [
+        `Collection ${this.key} needs an object to name the list, but its ${name} returned ${describe(pkObject)}.`,
+        `Make ${name} return an object, such as ${name === 'nestKey' ? '{ userId: parent.id }' : '{ group: params.group }'}.`,
+      ],
+      this.key,
     );
   }
 
@@ -252,8 +260,12 @@ export class Collection<
     if (forValues !== undefined && forValues !== this.isValues) {
       throw setupError(
         ErrorCode.INVALID_SCHEMA,
-        `Collection ${this.key} has no .${name}: ${forValues ? 'assign works on maps (Values)' : `${name} works on lists`}.`,
-        forValues ? 'Use .push or .unshift on a list Collection.' : 'Use .assign on a Collection(new Values(Entity)).',
+        process.env.NODE_ENV !== 'production' && [
+          `Collection ${this.key} has no .${name}: ${forValues ? 'assign works on maps (Values)' : `${name} works on lists`}.`,
+          forValues
+            ? 'Use .push or .unshift on a list Collection.'
+            : 'Use .assign on a Collection(new Values(Entity)).',
+        ],
       );
     }
     let op = this.ops.get(name);

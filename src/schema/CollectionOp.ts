@@ -144,8 +144,10 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
       if (typeof item !== 'object') {
         throw inputError(
           ErrorCode.UNEXPECTED_INPUT,
-          `Collection ${this.collection.key}.move expected the moved item (an object), but received ${describe(item)}.`,
-          'Pass the item with its pk and its new values, e.g. { id: "10", group: "ten" }.',
+          process.env.NODE_ENV !== 'production' && [
+            `Collection ${this.collection.key}.move expected the moved item (an object), but received ${describe(item)}.`,
+            'Pass the item with its pk and its new values, e.g. { id: "10", group: "ten" }.',
+          ],
         );
       }
       const { existing, processed } = this.snapshot(item as object, delegate);
@@ -210,8 +212,10 @@ function itemsOf(input: unknown, op: CollectionOpName): unknown[] {
     if (!ok || item === undefined) {
       throw inputError(
         ErrorCode.UNEXPECTED_INPUT,
-        `Collection .${op} expected ${op === 'remove' ? 'an item, a pk' : 'an item'} or a list of them, but received ${describe(item)}.`,
-        'Pass the created (or moved, or removed) item as the last argument.',
+        process.env.NODE_ENV !== 'production' && [
+          `Collection .${op} expected ${op === 'remove' ? 'an item, a pk' : 'an item'} or a list of them, but received ${describe(item)}.`,
+          'Pass the created (or moved, or removed) item as the last argument.',
+        ],
       );
     }
   }

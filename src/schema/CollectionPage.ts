@@ -42,15 +42,19 @@ export class CollectionPage<S = unknown> implements SchemaConstruct {
     if (collection.isValues) {
       throw setupError(
         ErrorCode.INVALID_SCHEMA,
-        `Pages append to a list, but Collection ${collection.key} is a map (a Values collection).`,
-        'Paginate an array Collection: new Collection([Post]).',
+        process.env.NODE_ENV !== 'production' && [
+          `Pages append to a list, but Collection ${collection.key} is a map (a Values collection).`,
+          'Paginate an array Collection: new Collection([Post]).',
+        ],
       );
     }
     if (typeof field !== 'string' || field === '') {
       throw setupError(
         ErrorCode.INVALID_SCHEMA,
-        `A page needs the paginationField option, the name of the page or cursor param, but it is ${describe(field)}.`,
-        "Name the param: new RestEndpoint({ path, schema, paginationField: 'cursor' }).",
+        process.env.NODE_ENV !== 'production' && [
+          `A page needs the paginationField option, the name of the page or cursor param, but it is ${describe(field)}.`,
+          "Name the param: new RestEndpoint({ path, schema, paginationField: 'cursor' }).",
+        ],
       );
     }
     this.schema = collection.schema as S;
@@ -61,8 +65,10 @@ export class CollectionPage<S = unknown> implements SchemaConstruct {
     if (!Array.isArray(input)) {
       throw inputError(
         ErrorCode.UNEXPECTED_INPUT,
-        `A page of Collection ${this.collection.key} must be a list of items, but received ${describe(input)}.`,
-        'If the items sit inside the response (e.g. { results: [...] }), give the endpoint the schema { results: collection }.',
+        process.env.NODE_ENV !== 'production' && [
+          `A page of Collection ${this.collection.key} must be a list of items, but received ${describe(input)}.`,
+          'If the items sit inside the response (e.g. { results: [...] }), give the endpoint the schema { results: collection }.',
+        ],
       );
     }
     const refs: unknown[] = [];

@@ -147,14 +147,17 @@ function isUsableClassName(name: string): boolean {
 }
 
 function keyRequired(name: string): Error {
-  const what =
-    name === ''
-      ? 'An Entity class has no name (an anonymous class), so it has no default key.'
-      : `The Entity class "${name}" has no \`static key\`, and its name looks minified (it would become the table name).`;
   return setupError(
     ErrorCode.ENTITY_KEY_REQUIRED,
-    `${what} Its table name would change from build to build.`,
-    "Give the class a `static key`, e.g. `static key = 'User';` (or build with esbuild's --keep-names / terser's keep_classnames).",
+    process.env.NODE_ENV !== 'production' && [
+      `${
+        name === ''
+          ? 'An Entity class has no name (an anonymous class), so it has no default key.'
+          : `The Entity class "${name}" has no \`static key\`, and its name looks minified (it would become the table name).`
+      } Its table name would change from build to build.`,
+      "Give the class a `static key`, e.g. `static key = 'User';` (or build with esbuild's --keep-names / terser's keep_classnames).",
+    ],
+    name,
   );
 }
 

@@ -27,8 +27,10 @@ export class Invalidate<E extends EntityClass | Union = EntityClass> implements 
     if (!isEntityClass(schema) && !(schema instanceof Union)) {
       throw setupError(
         ErrorCode.INVALID_SCHEMA,
-        `new Invalidate() takes an Entity class or a Union; received ${describe(schema)}.`,
-        'Write new Invalidate(Post).',
+        process.env.NODE_ENV !== 'production' && [
+          `new Invalidate() takes an Entity class or a Union; received ${describe(schema)}.`,
+          'Write new Invalidate(Post).',
+        ],
       );
     }
     this.schema = schema;
@@ -42,10 +44,11 @@ export class Invalidate<E extends EntityClass | Union = EntityClass> implements 
       const member = union.poly.memberSchema(name) as EntityClass | undefined;
       if (!member) {
         // As a plain Union does: an unknown type is kept raw, and nothing is deleted.
-        warnOnce(
-          `Invalidate of a Union met the unknown type ${describe(name)} (known: ${Object.keys(union.schema).join(', ')}); ` +
-            'the item is kept as raw data and nothing is deleted.',
-        );
+        if (process.env.NODE_ENV !== 'production')
+          warnOnce(
+            `Invalidate of a Union met the unknown type ${describe(name)} (known: ${Object.keys(union.schema).join(', ')}); ` +
+              'the item is kept as raw data and nothing is deleted.',
+          );
         return input;
       }
       return { id: this.tombstone(member, input, parent, key, delegate), schema: name as string };
@@ -70,8 +73,10 @@ export class Invalidate<E extends EntityClass | Union = EntityClass> implements 
     } else {
       throw inputError(
         ErrorCode.UNEXPECTED_INPUT,
-        `Invalidate(${cls.key}) expected the deleted item or its pk, but received ${describe(input)}.`,
-        'Send the pk (a string or number) or an object with it.',
+        process.env.NODE_ENV !== 'production' && [
+          `Invalidate(${cls.key}) expected the deleted item or its pk, but received ${describe(input)}.`,
+          'Send the pk (a string or number) or an object with it.',
+        ],
       );
     }
     writeIndexes(cls, rowKey, null, delegate);

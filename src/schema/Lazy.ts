@@ -36,8 +36,10 @@ export class Lazy<S = unknown> implements SchemaConstruct {
     if (typeof getSchema !== 'function' || isEntityClass(getSchema)) {
       throw setupError(
         ErrorCode.INVALID_SCHEMA,
-        `new Lazy() takes a function that returns the schema; received ${describe(getSchema)}.`,
-        'Write new Lazy(() => [Building]).',
+        process.env.NODE_ENV !== 'production' && [
+          `new Lazy() takes a function that returns the schema; received ${describe(getSchema)}.`,
+          'Write new Lazy(() => [Building]).',
+        ],
       );
     }
     this.getSchema = getSchema;

@@ -35,23 +35,28 @@ export class Query<S = unknown, R = unknown> implements SchemaConstruct {
   /** Type-only: the result type of `process`. */
   declare readonly __result?: R;
 
-  constructor(queryable: S, process: (entries: Queried<S>, ...args: any[]) => R) {
-    if (typeof process !== 'function') {
+  constructor(queryable: S, compute: (entries: Queried<S>, ...args: any[]) => R) {
+    // (Not named `process`: the messages below read the global `process.env`.)
+    if (typeof compute !== 'function') {
       throw setupError(
         ErrorCode.INVALID_SCHEMA,
-        `new Query() needs a process function as its second argument; received ${describe(process)}.`,
-        'Write new Query(schema, (entries, ...args) => result); to read a schema as is, use selectQuery(state, schema) directly.',
+        process.env.NODE_ENV !== 'production' && [
+          `new Query() needs a process function as its second argument; received ${describe(compute)}.`,
+          'Write new Query(schema, (entries, ...args) => result); to read a schema as is, use selectQuery(state, schema) directly.',
+        ],
       );
     }
     if (queryable === undefined || queryable === null) {
       throw setupError(
         ErrorCode.INVALID_SCHEMA,
-        `new Query() needs a schema to read; received ${describe(queryable)}.`,
-        'Pass an Entity, All, Collection, Union, Scalar, Query or an object of them.',
+        process.env.NODE_ENV !== 'production' && [
+          `new Query() needs a schema to read; received ${describe(queryable)}.`,
+          'Pass an Entity, All, Collection, Union, Scalar, Query or an object of them.',
+        ],
       );
     }
     this.schema = queryable;
-    this.process = process;
+    this.process = compute;
     this.rootInput = rootInputOf(queryable);
   }
 

@@ -73,8 +73,10 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
     ) {
       throw setupError(
         ErrorCode.INVALID_SCHEMA,
-        `new Scalar() needs { lens: function, key: non-empty string, entity?: Entity class }; received ${describe(options)}.`,
-        "Write new Scalar({ lens: args => args[0]?.portfolio, key: 'portfolio', entity: Company }).",
+        process.env.NODE_ENV !== 'production' && [
+          `new Scalar() needs { lens: function, key: non-empty string, entity?: Entity class }; received ${describe(options)}.`,
+          "Write new Scalar({ lens: args => args[0]?.portfolio, key: 'portfolio', entity: Company }).",
+        ],
       );
     }
     this.lens = lens;
@@ -108,8 +110,10 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
         return this.normalizeField(input, entity.table, entity.key, key, delegate);
       throw setupError(
         ErrorCode.INVALID_SCHEMA,
-        `${this.key} sits inside ${entity.table}.schema below a direct field${key === undefined ? '' : ` (at "${key}")`}; only direct entity fields can be Scalars.`,
-        `Make each lens-dependent field a direct entry of ${entity.table}.schema, e.g. { pct_equity: scalar }.`,
+        process.env.NODE_ENV !== 'production' && [
+          `${this.key} sits inside ${entity.table}.schema below a direct field${key === undefined ? '' : ` (at "${key}")`}; only direct entity fields can be Scalars.`,
+          `Make each lens-dependent field a direct entry of ${entity.table}.schema, e.g. { pct_equity: scalar }.`,
+        ],
       );
     }
     if (input === null) return null;
@@ -185,23 +189,32 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
     if (entity === undefined) {
       throw setupError(
         ErrorCode.SCALAR_ENTITY_REQUIRED,
-        `${this.key} is used outside an entity (in Values, a list or a Collection) but names no entity for its cells.`,
-        `Bind it: new Scalar({ lens, key: '${this.optionKey}', entity: Company }).`,
+        process.env.NODE_ENV !== 'production' && [
+          `${this.key} is used outside an entity (in Values, a list or a Collection) but names no entity for its cells.`,
+          `Bind it: new Scalar({ lens, key: '${this.optionKey}', entity: Company }).`,
+        ],
+        this.key,
       );
     }
     if (typeof input !== 'object' || Array.isArray(input) || input === null) {
       throw inputError(
         ErrorCode.UNEXPECTED_INPUT,
-        `${this.key} expected an object of ${entity.key}'s lens-dependent fields${key === undefined ? '' : ` at "${key}"`}, but received ${describe(input)}.`,
-        'Each item must be an object such as { pct_equity: 0.5 }; check the schema matches the response.',
+        process.env.NODE_ENV !== 'production' && [
+          `${this.key} expected an object of ${entity.key}'s lens-dependent fields${key === undefined ? '' : ` at "${key}"`}, but received ${describe(input)}.`,
+          'Each item must be an object such as { pct_equity: 0.5 }; check the schema matches the response.',
+        ],
+        this.key,
       );
     }
     const pk = this.entityPk(input, parent, key, delegate.args);
     if (!isUsablePk(pk)) {
       throw inputError(
         ErrorCode.SCALAR_PK_UNDERIVABLE,
-        `${this.key} could not tell which ${entity.key} ${describe(input)} belongs to: entityPk() returned ${describe(pk)}.`,
-        `Send the ${entity.key}'s id with each item, or override entityPk() to read the field that names it.`,
+        process.env.NODE_ENV !== 'production' && [
+          `${this.key} could not tell which ${entity.key} ${describe(input)} belongs to: entityPk() returned ${describe(pk)}.`,
+          `Send the ${entity.key}'s id with each item, or override entityPk() to read the field that names it.`,
+        ],
+        this.key,
       );
     }
     const lens = this.checkedLens(delegate.args);
@@ -216,15 +229,21 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
     if (lens === undefined) {
       throw inputError(
         ErrorCode.LENS_UNDEFINED,
-        `${this.key} has no lens for this write: lens(args) returned undefined for args ${describe(args)}.`,
-        'Pass the lens in the args of the write (e.g. { portfolio: "A" }), as the lens function expects.',
+        process.env.NODE_ENV !== 'production' && [
+          `${this.key} has no lens for this write: lens(args) returned undefined for args ${describe(args)}.`,
+          'Pass the lens in the args of the write (e.g. { portfolio: "A" }), as the lens function expects.',
+        ],
+        this.key,
       );
     }
     if (!isValidLens(lens)) {
       throw inputError(
         ErrorCode.INVALID_LENS,
-        `${this.key} got the lens ${describe(lens)}; a lens must be a string without "|".`,
-        'Return a string id from the lens function; "|" separates the parts of a cell key.',
+        process.env.NODE_ENV !== 'production' && [
+          `${this.key} got the lens ${describe(lens)}; a lens must be a string without "|".`,
+          'Return a string id from the lens function; "|" separates the parts of a cell key.',
+        ],
+        this.key,
       );
     }
     return lens;

@@ -25,8 +25,10 @@ export class Union<M extends Record<string, EntityClass> = Record<string, Entity
     if (attribute === undefined) {
       throw setupError(
         ErrorCode.INVALID_SCHEMA,
-        'new Union() needs an attribute that says which member each item is.',
-        "Pass a field name or a function as the second argument: new Union({ users: User, groups: Group }, 'type').",
+        process.env.NODE_ENV !== 'production' && [
+          'new Union() needs an attribute that says which member each item is.',
+          "Pass a field name or a function as the second argument: new Union({ users: User, groups: Group }, 'type').",
+        ],
       );
     }
     this.poly = new Polymorphic(members, attribute, 'Union');
@@ -38,8 +40,10 @@ export class Union<M extends Record<string, EntityClass> = Record<string, Entity
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       throw inputError(
         ErrorCode.UNEXPECTED_INPUT,
-        `A Union expected an object with its type attribute, but received ${describe(input)}.`,
-        'Check that the schema matches the response.',
+        process.env.NODE_ENV !== 'production' && [
+          `A Union expected an object with its type attribute, but received ${describe(input)}.`,
+          'Check that the schema matches the response.',
+        ],
       );
     }
     return this.poly.normalizeValue(input, parent, key, delegate);

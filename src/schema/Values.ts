@@ -32,10 +32,12 @@ export class Values<S = unknown> implements SchemaConstruct {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       throw inputError(
         ErrorCode.UNEXPECTED_INPUT,
-        `Values expected an object keyed by id, but received ${describe(input)}.`,
-        Array.isArray(input)
-          ? 'For a list, use [Schema] instead of new Values(Schema).'
-          : 'Check that the schema matches the response.',
+        process.env.NODE_ENV !== 'production' && [
+          `Values expected an object keyed by id, but received ${describe(input)}.`,
+          Array.isArray(input)
+            ? 'For a list, use [Schema] instead of new Values(Schema).'
+            : 'Check that the schema matches the response.',
+        ],
       );
     }
     const map = input as Record<string, unknown>;

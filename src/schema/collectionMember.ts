@@ -12,8 +12,10 @@ export function memberKeyOf(schema: unknown): string {
   if (typeof tableKey === 'string') return tableKey;
   throw setupError(
     ErrorCode.INVALID_SCHEMA,
-    `A Collection holds entities (or a Union of them); received ${describe(schema)} as its member.`,
-    'Write new Collection([Post]), new Collection([new Union({ ... }, attribute)]) or new Collection(new Values(Post)).',
+    process.env.NODE_ENV !== 'production' && [
+      `A Collection holds entities (or a Union of them); received ${describe(schema)} as its member.`,
+      'Write new Collection([Post]), new Collection([new Union({ ... }, attribute)]) or new Collection(new Values(Post)).',
+    ],
   );
 }
 
@@ -22,8 +24,10 @@ export function polymorphicKey(members: Readonly<Record<string, unknown>> | unde
   if (classes.length > 0 && classes.every(isEntityClass)) return classes.map(cls => cls.key).join(';');
   throw setupError(
     ErrorCode.INVALID_SCHEMA,
-    `A polymorphic Collection member must map names to Entity classes; received ${describe(members)}.`,
-    "Write new Union({ users: User, groups: Group }, 'type').",
+    process.env.NODE_ENV !== 'production' && [
+      `A polymorphic Collection member must map names to Entity classes; received ${describe(members)}.`,
+      "Write new Union({ users: User, groups: Group }, 'type').",
+    ],
   );
 }
 
@@ -36,12 +40,14 @@ export function checkShape(
 ): void {
   const isObject = typeof input === 'object' && input !== null;
   if (list ? Array.isArray(input) : isObject && !Array.isArray(input)) return;
-  const where = key === undefined ? '' : ` at "${key}"`;
   throw inputError(
     ErrorCode.UNEXPECTED_INPUT,
-    `Collection ${collection.key}${where} expected ${list ? 'an array' : 'an object keyed by id'}, but received ${describe(input)}.`,
-    list && isObject
-      ? 'If the list sits inside the response (e.g. { results: [...] }), describe that: { results: collection }.'
-      : 'Check that the schema matches the response.',
+    process.env.NODE_ENV !== 'production' && [
+      `Collection ${collection.key}${key === undefined ? '' : ` at "${key}"`} expected ${list ? 'an array' : 'an object keyed by id'}, but received ${describe(input)}.`,
+      list && isObject
+        ? 'If the list sits inside the response (e.g. { results: [...] }), describe that: { results: collection }.'
+        : 'Check that the schema matches the response.',
+    ],
+    collection.key,
   );
 }

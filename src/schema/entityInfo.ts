@@ -60,7 +60,7 @@ function computeInfo(cls: EntityLike, base: EntityLike, previous: EntityInfo | u
   const schemaEntries = schema ? Object.entries(schema) : [];
   if (previous) return { ...previous, schemaSource: schema, schemaEntries, schemaScalars: scalarFlags(schemaEntries) };
   checkKey(cls);
-  noteKey(cls);
+  if (process.env.NODE_ENV !== 'production') noteKey(cls);
   const template = new cls() as Record<string, unknown>;
   const defaultEntries = Object.keys(template).map(key => [key, template[key]] as const);
   const defaultKeys = new Set(defaultEntries.map(([key]) => key));
@@ -114,8 +114,10 @@ function checkKey(cls: EntityLike): void {
   if (typeof key === 'string' && key !== '') return;
   throw setupError(
     ErrorCode.ENTITY_KEY_REQUIRED,
-    `The Entity class ${cls.name ? `"${cls.name}"` : '(anonymous)'} has the static key ${describe(key)}; a key names its table, so it must be a non-empty string.`,
-    "Set `static key` to the table name, e.g. `static key = 'User';`.",
+    process.env.NODE_ENV !== 'production' && [
+      `The Entity class ${cls.name ? `"${cls.name}"` : '(anonymous)'} has the static key ${describe(key)}; a key names its table, so it must be a non-empty string.`,
+      "Set `static key` to the table name, e.g. `static key = 'User';`.",
+    ],
   );
 }
 

@@ -23,10 +23,13 @@ export function normalizeEntity(
   if (typeof input !== 'object' || input === null || (Array.isArray(input) && info.defaultProcess)) {
     throw inputError(
       ErrorCode.UNEXPECTED_INPUT,
-      `${cls.key} expected an object${key === undefined ? '' : ` at "${key}"`}, but received ${describe(input)}.`,
-      Array.isArray(input)
-        ? `Use [${cls.key}] (or a Collection) in the schema where the response holds a list.`
-        : 'Check that the schema matches the response.',
+      process.env.NODE_ENV !== 'production' && [
+        `${cls.key} expected an object${key === undefined ? '' : ` at "${key}"`}, but received ${describe(input)}.`,
+        Array.isArray(input)
+          ? `Use [${cls.key}] (or a Collection) in the schema where the response holds a list.`
+          : 'Check that the schema matches the response.',
+      ],
+      cls.key,
     );
   }
   const table = cls.key;
@@ -44,10 +47,13 @@ export function normalizeEntity(
   if (typeof processed !== 'object' || processed === null || Array.isArray(processed)) {
     throw inputError(
       ErrorCode.UNEXPECTED_INPUT,
-      `${cls.key}.process() returned ${describe(processed)}${Array.isArray(input) ? ` for the array ${describe(input)}` : ''}; expected an object (or undefined to delete).`,
-      Array.isArray(input)
-        ? `Return an object from ${cls.key}.process(), or use [${cls.key}] in the schema where the response holds a list.`
-        : `Return an object from ${cls.key}.process().`,
+      process.env.NODE_ENV !== 'production' && [
+        `${cls.key}.process() returned ${describe(processed)}${Array.isArray(input) ? ` for the array ${describe(input)}` : ''}; expected an object (or undefined to delete).`,
+        Array.isArray(input)
+          ? `Return an object from ${cls.key}.process(), or use [${cls.key}] in the schema where the response holds a list.`
+          : `Return an object from ${cls.key}.process().`,
+      ],
+      cls.key,
     );
   }
   const pk = cls.pk(processed, parent, key, args);
@@ -57,8 +63,11 @@ export function normalizeEntity(
     if (message) {
       throw inputError(
         ErrorCode.VALIDATION_FAILED,
-        `${cls.key} "${rowKey}" failed validation: ${message}`,
-        `Fix the data, or relax ${cls.key}.validate().`,
+        process.env.NODE_ENV !== 'production' && [
+          `${cls.key} "${rowKey}" failed validation: ${message}`,
+          `Fix the data, or relax ${cls.key}.validate().`,
+        ],
+        `${cls.key} ${rowKey}`,
       );
     }
   }
@@ -84,14 +93,16 @@ export function normalizeEntity(
 /** The row key for a pk, or MISSING_PK (docs/Entity.md). */
 export function checkedPk(cls: EntityClass, info: EntityInfo, pk: unknown, value: object): string {
   if (isUsablePk(pk)) return String(pk);
-  const hint = info.defaultPk
-    ? `The default pk reads \`id\`; the input has ${hasOwn(value, 'id') ? `id = ${describe((value as { id: unknown }).id)}` : 'no `id`'}. ` +
-      `Send an id, or override pk() on ${cls.key}.`
-    : `Make ${cls.key}.pk() return a non-empty string or a finite number for this input.`;
   throw inputError(
     ErrorCode.MISSING_PK,
-    `${cls.key} has no usable pk: pk() returned ${describe(pk)} for ${describe(value)}.`,
-    hint,
+    process.env.NODE_ENV !== 'production' && [
+      `${cls.key} has no usable pk: pk() returned ${describe(pk)} for ${describe(value)}.`,
+      info.defaultPk
+        ? `The default pk reads \`id\`; the input has ${hasOwn(value, 'id') ? `id = ${describe((value as { id: unknown }).id)}` : 'no `id`'}. ` +
+          `Send an id, or override pk() on ${cls.key}.`
+        : `Make ${cls.key}.pk() return a non-empty string or a finite number for this input.`,
+    ],
+    cls.key,
   );
 }
 
@@ -115,8 +126,11 @@ function checkedMergePolicy(cls: EntityClass): RowPolicy {
       if (proto === Object.prototype || proto === null) return merged as object;
       throw inputError(
         ErrorCode.UNEXPECTED_INPUT,
-        `${cls.key}.merge() returned ${describe(merged)}; a row is stored as a plain object (the store stays JSON).`,
-        `Return a plain object from ${cls.key}.merge(), e.g. { ...existing, ...incoming }; reads build the ${cls.key} instance.`,
+        process.env.NODE_ENV !== 'production' && [
+          `${cls.key}.merge() returned ${describe(merged)}; a row is stored as a plain object (the store stays JSON).`,
+          `Return a plain object from ${cls.key}.merge(), e.g. { ...existing, ...incoming }; reads build the ${cls.key} instance.`,
+        ],
+        cls.key,
       );
     },
     shouldReorder: (existingMeta, incomingMeta, existing, incoming) =>

@@ -1,6 +1,6 @@
 /** Plain array schemas, `[S]` (docs/plain-schemas.md): exactly one member schema. */
 
-import { describe, ErrorCode, inputError, setupError } from '../shared/errors.js';
+import { describe, type DevText, ErrorCode, inputError, setupError } from '../shared/errors.js';
 import type { DenormalizeDelegate, NormalizeDelegate } from './contract.js';
 import { readList } from './members.js';
 
@@ -9,23 +9,27 @@ export function memberOf(schema: readonly unknown[]): unknown {
   if (schema.length !== 1) {
     throw setupError(
       ErrorCode.INVALID_SCHEMA,
-      `An array schema must hold exactly one member schema; received ${schema.length}.`,
-      schema.length > 1
-        ? 'For a list of several entity types, use [new Union({ ... }, attribute)].'
-        : 'Write [Entity], naming what the list holds.',
+      process.env.NODE_ENV !== 'production' && [
+        `An array schema must hold exactly one member schema; received ${schema.length}.`,
+        schema.length > 1
+          ? 'For a list of several entity types, use [new Union({ ... }, attribute)].'
+          : 'Write [Entity], naming what the list holds.',
+      ],
     );
   }
   return schema[0];
 }
 
 /** The items of list input: an array, or the values of an object. */
-export function listItems(input: unknown, what: string): readonly unknown[] {
+export function listItems(input: unknown, what: DevText): readonly unknown[] {
   if (Array.isArray(input)) return input;
   if (typeof input === 'object' && input !== null) return Object.values(input);
   throw inputError(
     ErrorCode.UNEXPECTED_INPUT,
-    `${what} expected a list (an array), but received ${describe(input)}.`,
-    'Check that the schema matches the response.',
+    process.env.NODE_ENV !== 'production' && [
+      `${what} expected a list (an array), but received ${describe(input)}.`,
+      'Check that the schema matches the response.',
+    ],
   );
 }
 
@@ -38,7 +42,10 @@ export function normalizeArray(
   delegate: NormalizeDelegate,
 ): unknown[] {
   const member = memberOf(schema);
-  const items = listItems(input, key === undefined ? 'An array schema' : `The list at "${key}"`);
+  const items = listItems(
+    input,
+    process.env.NODE_ENV !== 'production' && (key === undefined ? 'An array schema' : `The list at "${key}"`),
+  );
   const refs: unknown[] = [];
   for (const item of items) {
     const ref = delegate.visit(member, item, parent, key);

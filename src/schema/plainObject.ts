@@ -19,8 +19,10 @@ export function normalizeObject(
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw inputError(
       ErrorCode.UNEXPECTED_INPUT,
-      `An object schema {${Object.keys(schema).join(', ')}} expected an object, but received ${describe(input)}.`,
-      'Check that the schema matches the response.',
+      process.env.NODE_ENV !== 'production' && [
+        `An object schema {${Object.keys(schema).join(', ')}} expected an object, but received ${describe(input)}.`,
+        'Check that the schema matches the response.',
+      ],
     );
   }
   const source = input as Record<string, unknown>;

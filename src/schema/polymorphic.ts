@@ -32,15 +32,19 @@ export class Polymorphic {
     if (typeof definition !== 'object' || definition === null || Array.isArray(definition)) {
       throw setupError(
         ErrorCode.INVALID_SCHEMA,
-        `${owner} with an attribute expected a map of member schemas, but received ${describe(definition)}.`,
-        `Write new ${owner}({ users: User, groups: Group }, 'type').`,
+        process.env.NODE_ENV !== 'production' && [
+          `${owner} with an attribute expected a map of member schemas, but received ${describe(definition)}.`,
+          `Write new ${owner}({ users: User, groups: Group }, 'type').`,
+        ],
       );
     }
     if (typeof attribute !== 'string' && typeof attribute !== 'function') {
       throw setupError(
         ErrorCode.INVALID_SCHEMA,
-        `${owner}'s attribute must be a field name or a function, but received ${describe(attribute)}.`,
-        "Pass the name of the field that says each item's type, e.g. 'type'.",
+        process.env.NODE_ENV !== 'production' && [
+          `${owner}'s attribute must be a field name or a function, but received ${describe(attribute)}.`,
+          "Pass the name of the field that says each item's type, e.g. 'type'.",
+        ],
       );
     }
     this.single = undefined;
@@ -73,10 +77,11 @@ export class Polymorphic {
     const name = this.attributeOf(value, parent, key);
     const member = this.memberSchema(name);
     if (member === undefined) {
-      warnOnce(
-        `No schema for the polymorphic type ${describe(name)} (known: ${Object.keys(this.members!).join(', ')}); ` +
-          'the item is kept as raw data and not stored as an entity.',
-      );
+      if (process.env.NODE_ENV !== 'production')
+        warnOnce(
+          `No schema for the polymorphic type ${describe(name)} (known: ${Object.keys(this.members!).join(', ')}); ` +
+            'the item is kept as raw data and not stored as an entity.',
+        );
       return value;
     }
     const id = delegate.visit(member, value, parent, key);
@@ -89,7 +94,7 @@ export class Polymorphic {
     if (typeof ref !== 'object' || ref === null) {
       // A bare pk cannot say which member table it is in (data written before the field was
       // polymorphic, or state written by hand): it is returned as is, and said so in development.
-      if (isDevelopment() && (typeof ref === 'string' || typeof ref === 'number')) {
+      if (process.env.NODE_ENV !== 'production' && (typeof ref === 'string' || typeof ref === 'number')) {
         warnOnce(
           `A polymorphic read met the bare pk ${describe(ref)} where a ref { id, schema } is needed; it is returned as is. ` +
             'Store polymorphic members through their Union (or Values/All with an attribute) so the ref names the type.',
@@ -102,7 +107,8 @@ export class Polymorphic {
       const member = this.memberSchema(schema);
       return member === undefined ? ref : delegate.unvisit(member, id);
     }
-    if (isDevelopment()) {
+    // The constant first, so Node does not read process.env per raw member read (docs/production.md).
+    if (isDevelopment() && process.env.NODE_ENV !== 'production') {
       // Development only: the attribute may be user code, and this runs for every raw member read.
       const name = this.attributeOf(ref, undefined, undefined);
       if (this.memberSchema(name) === undefined)

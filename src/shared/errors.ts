@@ -65,14 +65,36 @@ export class LensCacheError extends Error {
   }
 }
 
+/**
+ * A development message: what happened, then how to fix it. Call sites pass
+ * `process.env.NODE_ENV !== 'production' && [what, fix]`, written out where they stand so that a
+ * bundler folds it to `false` and drops the prose (and whatever builds it) from production bundles.
+ */
+export type DevMessage = readonly [what: string, fix: string] | false;
+
+/** A piece of a development message, passed on to the function that builds the error; `false` in production. */
+export type DevText = string | false;
+
+/**
+ * The message of an error. With a development message: what happened, how to fix it, and the docs
+ * link. In production builds: the code, a short detail that identifies the culprit where the call
+ * site has one cheaply (an entity key, a pk), and the docs link, e.g.
+ * `MISSING_PK [User]. See node_modules/lenscache/docs/errors.md#missing_pk (a development build gives the full message)`.
+ */
+export function errorMessage(code: ErrorCode, message: DevMessage, detail?: string): string {
+  return message
+    ? `${message[0]}\n${message[1]}\n${docsLink(code)}`
+    : `${code}${detail === undefined ? '' : ` [${detail}]`}. ${docsLink(code)} (a development build gives the full message)`;
+}
+
 /** Normalize errors all carry status 400: the input, not the cache, is at fault. */
-export function inputError(code: ErrorCode, what: string, fix: string): LensCacheError {
-  return new LensCacheError(code, `${what}\n${fix}\n${docsLink(code)}`, 400);
+export function inputError(code: ErrorCode, message: DevMessage, detail?: string): LensCacheError {
+  return new LensCacheError(code, errorMessage(code, message, detail), 400);
 }
 
 /** Errors in how a schema or the cache is set up; thrown where the set-up happens. */
-export function setupError(code: ErrorCode, what: string, fix: string): LensCacheError {
-  return new LensCacheError(code, `${what}\n${fix}\n${docsLink(code)}`);
+export function setupError(code: ErrorCode, message: DevMessage, detail?: string): LensCacheError {
+  return new LensCacheError(code, errorMessage(code, message, detail));
 }
 
 /** The plain record stored in state for an error. */

@@ -80,14 +80,18 @@ function tooDeepError(value: unknown): Error {
   if (isCircular(value, [])) {
     return inputError(
       ErrorCode.UNEXPECTED_INPUT,
-      'The args contain a circular reference (an object that holds itself); args must be plain JSON-like values.',
-      'Pass only the params that identify the request (strings, numbers, plain objects and arrays).',
+      process.env.NODE_ENV !== 'production' && [
+        'The args contain a circular reference (an object that holds itself); args must be plain JSON-like values.',
+        'Pass only the params that identify the request (strings, numbers, plain objects and arrays).',
+      ],
     );
   }
   return inputError(
     ErrorCode.MAX_DEPTH_EXCEEDED,
-    `The args nest deeper than ${ARGS_DEPTH_LIMIT} levels.`,
-    'Pass only the params that identify the request; flatten deeply nested values.',
+    process.env.NODE_ENV !== 'production' && [
+      `The args nest deeper than ${ARGS_DEPTH_LIMIT} levels.`,
+      'Pass only the params that identify the request; flatten deeply nested values.',
+    ],
   );
 }
 

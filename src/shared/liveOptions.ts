@@ -25,8 +25,10 @@ export function checkPollFrequency(frequency: unknown, where: string): number | 
   if (typeof frequency !== 'number' || !Number.isFinite(frequency) || frequency <= 0) {
     throw setupError(
       ErrorCode.INVALID_SCHEMA,
-      `pollFrequency of ${where} must be a positive number of milliseconds, but it is ${describe(frequency)}.`,
-      'Set it to the time between refetches while something subscribes, e.g. pollFrequency: 5_000, or leave it out.',
+      process.env.NODE_ENV !== 'production' && [
+        `pollFrequency of ${where} must be a positive number of milliseconds, but it is ${describe(frequency)}.`,
+        'Set it to the time between refetches while something subscribes, e.g. pollFrequency: 5_000, or leave it out.',
+      ],
     );
   }
   return frequency;
@@ -46,8 +48,10 @@ export function checkRetry(retry: unknown, where: string): RetryOptions | undefi
   if (!fine) {
     throw setupError(
       ErrorCode.INVALID_SCHEMA,
-      `retry of ${where} must be { attempts, delay? } with a whole number of attempts (0 or more) and delay(attempt) a function, but it is ${describe(retry)} (attempts: ${describe(attempts)}, delay: ${describe(delay)}).`,
-      'Write e.g. retry: { attempts: 3, delay: attempt => 500 * 2 ** attempt }, or leave retry out for no retries.',
+      process.env.NODE_ENV !== 'production' && [
+        `retry of ${where} must be { attempts, delay? } with a whole number of attempts (0 or more) and delay(attempt) a function, but it is ${describe(retry)} (attempts: ${describe(attempts)}, delay: ${describe(delay)}).`,
+        'Write e.g. retry: { attempts: 3, delay: attempt => 500 * 2 ** attempt }, or leave retry out for no retries.',
+      ],
     );
   }
   return retry as RetryOptions;

@@ -140,8 +140,10 @@ export function internalsOf(cache: Cache<string>): CacheInternals {
   if (!found) {
     throw setupError(
       ErrorCode.CACHE_PROVIDER_MISSING,
-      `Expected a cache made by createCache(), but received ${describe(cache)}.`,
-      'Pass the object createCache() returned, e.g. <CacheProvider cache={cache}>.',
+      process.env.NODE_ENV !== 'production' && [
+        `Expected a cache made by createCache(), but received ${describe(cache)}.`,
+        'Pass the object createCache() returned, e.g. <CacheProvider cache={cache}>.',
+      ],
     );
   }
   return found;

@@ -142,8 +142,10 @@ export class Requests {
             error ??
             setupError(
               ErrorCode.NETWORK_ERROR,
-              `The request ${key} failed without a reason: it was rejected with ${describe(error)}.`,
-              'Make the endpoint reject with an Error that says what went wrong.',
+              process.env.NODE_ENV !== 'production' && [
+                `The request ${key} failed without a reason: it was rejected with ${describe(error)}.`,
+                'Make the endpoint reject with an Error that says what went wrong.',
+              ],
             ),
         };
       } finally {
@@ -183,8 +185,10 @@ function runnerOf(endpoint: EndpointLike): (args: readonly unknown[], signal: Ab
   if (typeof endpoint.fetch === 'function') return args => endpoint.fetch!(...args);
   throw setupError(
     ErrorCode.INVALID_SCHEMA,
-    `cache.fetch needs an endpoint that can fetch, but received ${describe(endpoint)} without fetch().`,
-    'Use a RestEndpoint, or give the endpoint a fetch(...args) method returning a promise of the response.',
+    process.env.NODE_ENV !== 'production' && [
+      `cache.fetch needs an endpoint that can fetch, but received ${describe(endpoint)} without fetch().`,
+      'Use a RestEndpoint, or give the endpoint a fetch(...args) method returning a promise of the response.',
+    ],
   );
 }
 

@@ -13,16 +13,17 @@
  */
 
 import { copyDict, setOwn } from '../shared/dict.js';
-import { describe, ErrorCode, setupError } from '../shared/errors.js';
+import { describe, type DevText, ErrorCode, setupError } from '../shared/errors.js';
 import type { Patch } from '../shared/patch.js';
 import type { CacheState } from '../shared/state.js';
 import { recordTableDiff } from '../shared/tableDiffs.js';
-import { checkSliceShape, MAP_NAMES, toLiveMap, toLiveSlice } from './liveSlice.js';
+import { checkSliceShape, deepFreeze, MAP_NAMES, toLiveMap, toLiveSlice } from './liveSlice.js';
 
 type Container = Record<string | number, unknown>;
 
 export function applyPatches<S>(state: S, patches: readonly Patch[]): S {
-  if (!Array.isArray(patches)) refuse(`payload.patches is ${describe(patches)}, not an array of patches`);
+  if (!Array.isArray(patches))
+    refuse(process.env.NODE_ENV !== 'production' && `payload.patches is ${describe(patches)}, not an array of patches`);
   const copied = new Set<object>();
   // Containers at depth 0 and 1 (the slice and its four maps) are new on nearly every write and
   // stay unfrozen: RTK's serializability check re-walks every frozen container it has not seen
@@ -55,11 +56,13 @@ export function applyPatches<S>(state: S, patches: readonly Patch[]): S {
   return root as S;
 }
 
-function refuse(what: string): never {
+function refuse(what: DevText): never {
   throw setupError(
     ErrorCode.INVALID_ACTION,
-    `A cache action could not be applied: ${what}. The state was left as it was.`,
-    'Dispatch writes through the cache (cache.set, cache.fetch, ...); an action replayed out of order (a skipped action in DevTools) can leave later ones without what they patch.',
+    process.env.NODE_ENV !== 'production' && [
+      `A cache action could not be applied: ${what}. The state was left as it was.`,
+      'Dispatch writes through the cache (cache.set, cache.fetch, ...); an action replayed out of order (a skipped action in DevTools) can leave later ones without what they patch.',
+    ],
   );
 }
 
@@ -68,25 +71,30 @@ const OPS = new Set(['add', 'replace', 'remove']);
 /** The patch's path, once the patch is known to be a well-formed write into the slice. */
 function checkPatch(patch: Patch): Patch['path'] {
   if (typeof patch !== 'object' || patch === null || !OPS.has(patch.op) || !Array.isArray(patch.path)) {
-    refuse(`a patch is ${describe(patch)}, not { op, path, value }`);
+    refuse(process.env.NODE_ENV !== 'production' && `a patch is ${describe(patch)}, not { op, path, value }`);
   }
   const { path, op } = patch;
   for (const step of path)
-    if (typeof step !== 'string' && typeof step !== 'number') refuse(`a patch path holds ${describe(step)}`);
+    if (typeof step !== 'string' && typeof step !== 'number')
+      refuse(process.env.NODE_ENV !== 'production' && `a patch path holds ${describe(step)}`);
   if (path.length === 0) {
-    if (op === 'remove') refuse('a patch removes the whole slice');
+    if (op === 'remove') refuse(process.env.NODE_ENV !== 'production' && 'a patch removes the whole slice');
     return path;
   }
   const name = path[0];
   if (name === 'lastReset') {
     if (path.length !== 1 || op === 'remove' || typeof patch.value !== 'number' || !Number.isFinite(patch.value)) {
-      refuse(`lastReset must stay a finite number, but a patch sets it to ${describe(patch.value)}`);
+      refuse(
+        process.env.NODE_ENV !== 'production' &&
+          `lastReset must stay a finite number, but a patch sets it to ${describe(patch.value)}`,
+      );
     }
     return path;
   }
-  if (!MAP_NAMES.has(name as string)) refuse(`a patch writes "${String(name)}", which is not part of the slice`);
+  if (!MAP_NAMES.has(name as string))
+    refuse(process.env.NODE_ENV !== 'production' && `a patch writes "${String(name)}", which is not part of the slice`);
   if (op === 'remove') {
-    if (path.length === 1) refuse(`a patch removes the map "${String(name)}"`);
+    if (path.length === 1) refuse(process.env.NODE_ENV !== 'production' && `a patch removes the map "${String(name)}"`);
     return path;
   }
   const { value } = patch;
@@ -94,13 +102,19 @@ function checkPatch(patch: Patch): Patch['path'] {
   const tables = name === 'entities' || name === 'entitiesMeta';
   if (path.length === 1) checkSliceShape({ ...emptySlice, [name as string]: value }, refuse);
   else if (path.length === 2 && tables && !isMap)
-    refuse(`a table (${String(name)}.${String(path[1])}) would become ${describe(value)}`);
+    refuse(
+      process.env.NODE_ENV !== 'production' &&
+        `a table (${String(name)}.${String(path[1])}) would become ${describe(value)}`,
+    );
   else if (path.length === 2 && name === 'meta' && !isMap)
-    refuse(`meta["${String(path[1])}"] would become ${describe(value)}`);
+    refuse(process.env.NODE_ENV !== 'production' && `meta["${String(path[1])}"] would become ${describe(value)}`);
   else if (path.length === 3 && name === 'entitiesMeta' && !isMap)
-    refuse(`the meta of a row would become ${describe(value)}`);
+    refuse(process.env.NODE_ENV !== 'production' && `the meta of a row would become ${describe(value)}`);
   else if (path.length === 3 && name === 'entities' && (typeof value !== 'object' || value === undefined)) {
-    refuse(`a row (${String(path[1])} "${String(path[2])}") would become ${describe(value)}`);
+    refuse(
+      process.env.NODE_ENV !== 'production' &&
+        `a row (${String(path[1])} "${String(path[2])}") would become ${describe(value)}`,
+    );
   }
   return path;
 }
@@ -139,7 +153,9 @@ function applyOne(parent: Container, path: Patch['path'], patch: Patch): void {
     const index = key === '-' ? parent.length : Number(key);
     const limit = patch.op === 'add' ? parent.length : parent.length - 1;
     if (!Number.isInteger(index) || index < 0 || index > limit)
-      refuse(`a patch reaches index ${String(key)} of a list of ${parent.length}`);
+      refuse(
+        process.env.NODE_ENV !== 'production' && `a patch reaches index ${String(key)} of a list of ${parent.length}`,
+      );
     if (patch.op === 'add') parent.splice(index, 0, patch.value);
     else if (patch.op === 'replace') parent[index] = patch.value;
     else parent.splice(index, 1);
@@ -158,7 +174,10 @@ function writable(
   path?: Patch['path'],
 ): object {
   if (typeof value !== 'object' || value === null) {
-    refuse(`its path ${JSON.stringify(path?.slice(0, depth + 1))} passes through ${describe(value)}`);
+    refuse(
+      process.env.NODE_ENV !== 'production' &&
+        `its path ${JSON.stringify(path?.slice(0, depth + 1))} passes through ${describe(value)}`,
+    );
   }
   if (copied.has(value)) return value;
   let copy: object;
@@ -169,10 +188,4 @@ function writable(
   copied.add(copy);
   if (depth < 2) shallow.add(copy);
   return copy;
-}
-
-function deepFreeze(value: unknown): void {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
-  Object.freeze(value);
-  for (const key of Object.keys(value)) deepFreeze((value as Container)[key]);
 }

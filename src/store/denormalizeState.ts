@@ -37,8 +37,10 @@ export function denormalize<S>(
   const live = toLiveSlice(state, what => {
     throw setupError(
       ErrorCode.CACHE_NOT_MOUNTED,
-      `denormalize() expected a cache slice as its state, but received ${describe(state)}: ${what}.`,
-      'Pass the slice itself, e.g. store.getState().cache (or a JSON copy of it).',
+      process.env.NODE_ENV !== 'production' && [
+        `denormalize() expected a cache slice as its state, but received ${describe(state)}: ${what}.`,
+        'Pass the slice itself, e.g. store.getState().cache (or a JSON copy of it).',
+      ],
     );
   });
   const value = denormalizePlain(schema, input, args, live.entities, options);

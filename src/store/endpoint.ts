@@ -48,8 +48,10 @@ export function expiryTime(now: number, length: number, option: string): number 
   if (typeof length !== 'number' || Number.isNaN(length) || length < 0) {
     throw setupError(
       ErrorCode.INVALID_SCHEMA,
-      `${option} must be a number of milliseconds (0 or more, or Infinity), but it is ${describe(length)}.`,
-      `Set ${option} to how long a stored answer stays valid, e.g. 60_000, or Infinity for never.`,
+      process.env.NODE_ENV !== 'production' && [
+        `${option} must be a number of milliseconds (0 or more, or Infinity), but it is ${describe(length)}.`,
+        `Set ${option} to how long a stored answer stays valid, e.g. 60_000, or Infinity for never.`,
+      ],
     );
   }
   return Math.min(now + length, NEVER_EXPIRES);

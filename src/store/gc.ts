@@ -186,7 +186,7 @@ export class Collector {
           collector.sweep();
         } catch (error) {
           // A timer has no caller to throw to (a store whose cache slice was removed, say).
-          warn(`A garbage-collection sweep failed: ${describe(error)}`);
+          if (process.env.NODE_ENV !== 'production') warn(`A garbage-collection sweep failed: ${describe(error)}`);
         }
       },
       Math.min(MAX_DELAY, Math.max(0, when - Date.now())),
@@ -220,7 +220,9 @@ export function gcTimeOf(gcTime: unknown): number {
   if (typeof gcTime === 'number' && gcTime >= 0) return gcTime;
   throw setupError(
     ErrorCode.INVALID_OPTION,
-    `createCache({ gcTime }) takes milliseconds from 0 up (or Infinity), but received ${describe(gcTime)}.`,
-    'Pass a number, e.g. createCache({ gcTime: 60_000 }), or Infinity to keep every response.',
+    process.env.NODE_ENV !== 'production' && [
+      `createCache({ gcTime }) takes milliseconds from 0 up (or Infinity), but received ${describe(gcTime)}.`,
+      'Pass a number, e.g. createCache({ gcTime: 60_000 }), or Infinity to keep every response.',
+    ],
   );
 }

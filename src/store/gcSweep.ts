@@ -51,7 +51,8 @@ export function planSweep(state: CacheState, plan: SweepPlan): Sweep {
   } catch (error) {
     // A read that throws (a deserializer or an Entity constructor of the app's) cannot tell what
     // it reaches: no row goes this time, and the failure is shown once.
-    warnOnce(`A garbage-collection sweep kept every row: reading a kept response threw ${describe(error)}.`);
+    if (process.env.NODE_ENV !== 'production')
+      warnOnce(`A garbage-collection sweep kept every row: reading a kept response threw ${describe(error)}.`);
     return sweep;
   }
   const firstStart = Math.min(...plan.unsettledStarts);

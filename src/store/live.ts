@@ -39,8 +39,10 @@ export function subscribe(live: LiveStore, endpoint: EndpointLike, args: readonl
   if (endpoint.sideEffect) {
     throw setupError(
       ErrorCode.MUTATION_IN_HOOK,
-      `A subscription was asked for ${describe(endpoint)}, a mutation: polling it would send the mutation again every period.`,
-      'Subscribe to reads only. Send mutations from an event handler: controller.fetch(endpoint, ...args).',
+      process.env.NODE_ENV !== 'production' && [
+        `A subscription was asked for ${describe(endpoint)}, a mutation: polling it would send the mutation again every period.`,
+        'Subscribe to reads only. Send mutations from an event handler: controller.fetch(endpoint, ...args).',
+      ],
     );
   }
   const key = endpoint.key(...args);
@@ -48,11 +50,13 @@ export function subscribe(live: LiveStore, endpoint: EndpointLike, args: readonl
   if (frequency !== undefined && typeof endpoint.request !== 'function' && typeof endpoint.fetch !== 'function') {
     throw setupError(
       ErrorCode.INVALID_SCHEMA,
-      `${key} has pollFrequency but cannot fetch: it has neither request() nor fetch().`,
-      'Poll a RestEndpoint, or give the endpoint a fetch(...args) method returning a promise of the response.',
+      process.env.NODE_ENV !== 'production' && [
+        `${key} has pollFrequency but cannot fetch: it has neither request() nor fetch().`,
+        'Poll a RestEndpoint, or give the endpoint a fetch(...args) method returning a promise of the response.',
+      ],
     );
   }
-  if (frequency === undefined) {
+  if (process.env.NODE_ENV !== 'production' && frequency === undefined) {
     warnOnce(
       `A subscription to ${key} polls nothing: its endpoint has no pollFrequency. Give it one (endpoint.extend({ pollFrequency: 5_000 })) to poll.`,
     );

@@ -9,7 +9,7 @@
  * state reads and writes exactly like the state the cache made. See docs/architecture.md.
  */
 
-import { describe } from '../shared/errors.js';
+import { describe, type DevText } from '../shared/errors.js';
 import type { CacheState } from '../shared/state.js';
 
 export const MAP_NAMES = new Set(['entities', 'entitiesMeta', 'endpoints', 'meta']);
@@ -24,7 +24,7 @@ const converted = new WeakMap<object, CacheState>();
  * `state` in the live shape: the same object when it is, a converted copy when it was restored.
  * A value that is not a slice at all goes to `refuse` (checkSliceShape).
  */
-export function toLiveSlice(state: CacheState, refuse: (what: string) => never): CacheState {
+export function toLiveSlice(state: CacheState, refuse: (what: DevText) => never): CacheState {
   if (live.has(state)) return state;
   const known = converted.get(state);
   if (known) return known;
@@ -85,7 +85,8 @@ function freezeRows(table: object): object {
   return table;
 }
 
-function deepFreeze(value: unknown): void {
+/** Freezes `value` and everything it holds, stopping at what is frozen already. */
+export function deepFreeze(value: unknown): void {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
   Object.freeze(value);
   for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
@@ -95,22 +96,22 @@ function deepFreeze(value: unknown): void {
  * `value` when it has the slice's shape (four maps of objects, tables that are objects, a finite
  * `lastReset`); otherwise `refuse` is called with what is wrong.
  */
-export function checkSliceShape(value: unknown, refuse: (what: string) => never): CacheState {
+export function checkSliceShape(value: unknown, refuse: (what: DevText) => never): CacheState {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
-    refuse(`the slice would become ${describe(value)}`);
+    refuse(process.env.NODE_ENV !== 'production' && `the slice would become ${describe(value)}`);
   const slice = value as Record<string, unknown>;
   for (const name of MAP_NAMES) {
     const map = slice[name];
     if (typeof map !== 'object' || map === null || Array.isArray(map))
-      refuse(`"${name}" would become ${describe(map)}`);
+      refuse(process.env.NODE_ENV !== 'production' && `"${name}" would become ${describe(map)}`);
     if (!TABLE_MAPS.has(name)) continue;
     for (const key of Object.keys(map)) {
       const table = (map as Record<string, unknown>)[key];
       if (typeof table !== 'object' || table === null || Array.isArray(table))
-        refuse(`the table ${name}.${key} would become ${describe(table)}`);
+        refuse(process.env.NODE_ENV !== 'production' && `the table ${name}.${key} would become ${describe(table)}`);
     }
   }
   if (typeof slice.lastReset !== 'number' || !Number.isFinite(slice.lastReset))
-    refuse(`lastReset would become ${describe(slice.lastReset)}`);
+    refuse(process.env.NODE_ENV !== 'production' && `lastReset would become ${describe(slice.lastReset)}`);
   return value as CacheState;
 }

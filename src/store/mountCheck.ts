@@ -18,7 +18,7 @@
  */
 
 import type { Middleware } from '@reduxjs/toolkit';
-import { ErrorCode, setupError } from '../shared/errors.js';
+import { type DevText, ErrorCode, setupError } from '../shared/errors.js';
 
 /** The cache whose reducer last returned each slice state. */
 const makers = new WeakMap<object, MountCheck>();
@@ -54,9 +54,10 @@ export class MountCheck {
     const maker = typeof state === 'object' && state !== null ? makers.get(state) : undefined;
     if (maker !== undefined && maker !== this) {
       throw this.conflict(
-        'The slice at state.' +
-          this.reducerPath +
-          ' was made by the reducer of another cache with the same reducerPath',
+        process.env.NODE_ENV !== 'production' &&
+          'The slice at state.' +
+            this.reducerPath +
+            ' was made by the reducer of another cache with the same reducerPath',
       );
     }
     return state;
@@ -76,18 +77,24 @@ export class MountCheck {
     if (!paths) claims.set(getState, (paths = new Map()));
     const holder = paths.get(this.reducerPath);
     if (holder !== undefined && holder !== this) {
-      throw this.conflict('Two caches with the same reducerPath have their middleware in one store');
+      throw this.conflict(
+        process.env.NODE_ENV !== 'production' &&
+          'Two caches with the same reducerPath have their middleware in one store',
+      );
     }
     paths.set(this.reducerPath, this);
   }
 
-  private conflict(what: string): Error {
+  private conflict(what: DevText): Error {
     const path = JSON.stringify(this.reducerPath);
     return setupError(
       ErrorCode.DUPLICATE_REDUCER_PATH,
-      `${what} (${path}): their write actions and reads would mix, each applying the other's writes.`,
-      `Give each cache its own reducerPath and mount it there: createCache({ reducerPath: 'other' }) with ` +
-        `configureStore({ reducer: { other: other.reducer } }), or use one cache for both.`,
+      process.env.NODE_ENV !== 'production' && [
+        `${what} (${path}): their write actions and reads would mix, each applying the other's writes.`,
+        `Give each cache its own reducerPath and mount it there: createCache({ reducerPath: 'other' }) with ` +
+          `configureStore({ reducer: { other: other.reducer } }), or use one cache for both.`,
+      ],
+      this.reducerPath,
     );
   }
 }

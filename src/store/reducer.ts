@@ -5,7 +5,7 @@
 
 import type { Middleware, Reducer, UnknownAction } from '@reduxjs/toolkit';
 import { warn } from '../shared/env.js';
-import { ErrorCode, setupError, type LensCacheError } from '../shared/errors.js';
+import { type DevText, ErrorCode, setupError, type LensCacheError } from '../shared/errors.js';
 import type { CacheState } from '../shared/state.js';
 import { isWriteAction, type WriteAction } from './actions.js';
 import { applyPatches } from './applyPatches.js';
@@ -43,11 +43,13 @@ export function createMiddleware(): Middleware {
  * warned in development). `highWater` follows the highest start stamp from slice to slice.
  */
 export function createReducer(reducerPath: string, highWater: HighWater, mount: MountCheck): Reducer<CacheState> {
-  const refuseState = (what: string): never => {
+  const refuseState = (what: DevText): never => {
     throw setupError(
       ErrorCode.INVALID_ACTION,
-      `The state given to the cache reducer at ${reducerPath} is not a cache slice: ${what}. It is left as it is, and reads will fail.`,
-      'Restore only state this cache made (a JSON copy of it is fine), or leave the slice out of preloadedState.',
+      process.env.NODE_ENV !== 'production' && [
+        `The state given to the cache reducer at ${reducerPath} is not a cache slice: ${what}. It is left as it is, and reads will fail.`,
+        'Restore only state this cache made (a JSON copy of it is fine), or leave the slice out of preloadedState.',
+      ],
     );
   };
   // The slice it returned last: another slice's action costs one comparison (most actions are).
@@ -63,7 +65,7 @@ export function createReducer(reducerPath: string, highWater: HighWater, mount: 
     try {
       current = toLiveSlice(state, refuseState);
     } catch (error) {
-      warn(`${(error as LensCacheError).code}: ${(error as Error).message}`);
+      if (process.env.NODE_ENV !== 'production') warn(`${(error as LensCacheError).code}: ${(error as Error).message}`);
       return state;
     }
     if (!isWriteAction(action, reducerPath)) return mount.made(current);
@@ -73,7 +75,8 @@ export function createReducer(reducerPath: string, highWater: HighWater, mount: 
       highWater.carry(current, next, action.meta.start);
       return mount.made(next);
     } catch (error) {
-      warn(`${(error as LensCacheError).code}: ${(error as Error).message}\n(action ${action.type})`);
+      if (process.env.NODE_ENV !== 'production')
+        warn(`${(error as LensCacheError).code}: ${(error as Error).message}\n(action ${action.type})`);
       return mount.made(current);
     }
   }
@@ -86,11 +89,14 @@ export function createReducer(reducerPath: string, highWater: HighWater, mount: 
 export function createSliceReader(reducerPath: string, mount: MountCheck): (rootState: unknown) => CacheState {
   let lastRead: unknown;
   let lastLive: CacheState | undefined;
-  const notASlice = (what: string): never => {
+  const notASlice = (what: DevText): never => {
     throw setupError(
       ErrorCode.CACHE_NOT_MOUNTED,
-      `The cache slice at state.${reducerPath} is not a cache slice: ${what}.`,
-      'Mount cache.reducer there, and restore only state it made (a JSON copy of it is fine).',
+      process.env.NODE_ENV !== 'production' && [
+        `The cache slice at state.${reducerPath} is not a cache slice: ${what}.`,
+        'Mount cache.reducer there, and restore only state it made (a JSON copy of it is fine).',
+      ],
+      reducerPath,
     );
   };
   return rootState => {
@@ -99,8 +105,11 @@ export function createSliceReader(reducerPath: string, mount: MountCheck): (root
     if (!state || typeof state !== 'object' || !state.entities) {
       throw setupError(
         ErrorCode.CACHE_NOT_MOUNTED,
-        `The cache slice was not found at state.${reducerPath}.`,
-        `Mount it: configureStore({ reducer: { ${reducerPath}: cache.reducer, ... } }).`,
+        process.env.NODE_ENV !== 'production' && [
+          `The cache slice was not found at state.${reducerPath}.`,
+          `Mount it: configureStore({ reducer: { ${reducerPath}: cache.reducer, ... } }).`,
+        ],
+        reducerPath,
       );
     }
     const live = toLiveSlice(mount.check(state), notASlice);

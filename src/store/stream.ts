@@ -5,7 +5,7 @@
  */
 
 import { warnOnce } from '../shared/env.js';
-import { describe, docsLink, ErrorCode, LensCacheError, setupError } from '../shared/errors.js';
+import { describe, ErrorCode, errorMessage, LensCacheError, setupError } from '../shared/errors.js';
 import type { Controller } from './Controller.js';
 import type { EndpointLike } from './endpoint.js';
 
@@ -48,12 +48,17 @@ export function connectStream(controller: Controller, options: StreamOptions): (
   if (typeof open !== 'function' || (schema === undefined) === (endpoint === undefined)) {
     throw setupError(
       ErrorCode.INVALID_SCHEMA,
-      `connectStream needs an open(emit, fail) function and exactly one of schema or endpoint, but received ${describe(options)}.`,
-      "Pass e.g. { schema: Ticker, open: fromEventSource('/api/stream/tickers') }.",
+      process.env.NODE_ENV !== 'production' && [
+        `connectStream needs an open(emit, fail) function and exactly one of schema or endpoint, but received ${describe(options)}.`,
+        "Pass e.g. { schema: Ticker, open: fromEventSource('/api/stream/tickers') }.",
+      ],
     );
   }
   const report =
-    options.onError ?? ((error: unknown) => warnOnce(`A stream message was not written: ${String(error)}`));
+    options.onError ??
+    ((error: unknown) => {
+      if (process.env.NODE_ENV !== 'production') warnOnce(`A stream message was not written: ${String(error)}`);
+    });
   let closed = false;
   const emit = (message: unknown): void => {
     if (closed) return;
@@ -88,7 +93,8 @@ export function fromEventSource(url: string, init?: EventSourceInit): StreamSour
     source.onmessage = event => emit(event.data);
     // EventSource reconnects by itself; an error with the source closed is final.
     source.onerror = () => {
-      if (source.readyState === EventSource.CLOSED) fail(streamFailed(`The event stream ${url} closed for good`));
+      if (source.readyState === EventSource.CLOSED)
+        fail(streamFailed(url, process.env.NODE_ENV !== 'production' && `The event stream ${url} closed for good`));
     };
     return () => source.close();
   };
@@ -99,15 +105,25 @@ export function fromWebSocket(url: string, protocols?: string | string[]): Strea
   return (emit, fail) => {
     const socket = new WebSocket(url, protocols);
     socket.onmessage = event => emit(event.data);
-    socket.onerror = () => fail(streamFailed(`The WebSocket ${url} failed`));
+    socket.onerror = () =>
+      fail(streamFailed(url, process.env.NODE_ENV !== 'production' && `The WebSocket ${url} failed`));
     return () => socket.close();
   };
 }
 
 /** A browser source reported a failure it does not recover from by itself. */
-function streamFailed(what: string): LensCacheError {
+function streamFailed(url: string, what: string | false): LensCacheError {
+  const code = ErrorCode.STREAM_FAILED;
   return new LensCacheError(
-    ErrorCode.STREAM_FAILED,
-    `${what}; no more messages will arrive from it.\nCheck the server and the network, then connect the stream again.\n${docsLink(ErrorCode.STREAM_FAILED)}`,
+    code,
+    errorMessage(
+      code,
+      process.env.NODE_ENV !== 'production' &&
+        what !== false && [
+          `${what}; no more messages will arrive from it.`,
+          'Check the server and the network, then connect the stream again.',
+        ],
+      url,
+    ),
   );
 }

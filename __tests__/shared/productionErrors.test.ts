@@ -1,0 +1,130 @@
+/**
+ * Errors and warnings of a production build (docs/errors.md, "Production messages"): the library
+ * is loaded afresh with NODE_ENV=production. An error keeps its class, name, code and status, and
+ * its message is the code, a short detail and the docs link, without the development prose; a
+ * failed write still leaves the store as it was, and warnings stay silent.
+ */
+import type { configureStore as ConfigureStore } from '@reduxjs/toolkit';
+import { startServer, type TestServer } from '../fixtures/server';
+
+type Lib = typeof import('../../src/index');
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+
+const env = process.env.NODE_ENV;
+afterEach(() => {
+  process.env.NODE_ENV = env;
+  jest.restoreAllMocks();
+});
+
+/** The library and Redux Toolkit as a production build loads them. */
+async function production<T>(run: (lib: Lib, configureStore: typeof ConfigureStore) => T | Promise<T>): Promise<T> {
+  process.env.NODE_ENV = 'production';
+  let result!: T;
+  await jest.isolateModulesAsync(async () => {
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const lib = require('../../src/index') as Lib;
+    const { configureStore } = require('@reduxjs/toolkit') as { configureStore: typeof ConfigureStore };
+    // Guard: this really is a production build.
+    expect((require('../../src/shared/env') as typeof import('../../src/shared/env')).isDevelopment()).toBe(false);
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    result = await run(lib, configureStore);
+  });
+  return result;
+}
+
+function storeOf(lib: Lib, configureStore: typeof ConfigureStore) {
+  const cache = lib.createCache();
+  const store = configureStore({
+    reducer: { cache: cache.reducer },
+    middleware: getDefault => getDefault().concat(cache.middleware),
+  });
+  return { cache, store };
+}
+
+const LINK = 'See node_modules/lenscache/docs/errors.md#';
+
+test('a normalize error keeps its class, code and status; the message is the code, the entity key and the link', async () => {
+  await production((lib, configureStore) => {
+    class Member extends lib.Entity {
+      id = '';
+      static override key = 'ProdMember';
+    }
+    const { cache, store } = storeOf(lib, configureStore);
+    store.dispatch(cache.set(Member, { id: 'a' }));
+    const before = store.getState().cache;
+    let error: unknown;
+    try {
+      store.dispatch(cache.set(Member, { name: 'no id' }));
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(lib.LensCacheError);
+    const { name, code, status, message } = error as InstanceType<Lib['LensCacheError']>;
+    expect({ name, code, status }).toEqual({ name: 'LensCacheError', code: 'MISSING_PK', status: 400 });
+    expect(message).toBe(`MISSING_PK [ProdMember]. ${LINK}missing_pk (a development build gives the full message)`);
+    // The failed write changed nothing.
+    expect(store.getState().cache).toBe(before);
+  });
+});
+
+test('a set-up error without a cheap detail says the code and the link', async () => {
+  await production(lib => {
+    let error: unknown;
+    try {
+      new lib.Query(lib.Entity, 'not a function' as never);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(lib.LensCacheError);
+    expect((error as Error).message).toBe(
+      `INVALID_SCHEMA. ${LINK}invalid_schema (a development build gives the full message)`,
+    );
+  });
+});
+
+test('a development build gives the full message for the same mistake', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const lib = require('../../src/index') as Lib;
+  expect(() => new lib.Query(lib.Entity, 'not a function' as never)).toThrow(/needs a process function/);
+});
+
+test('a NetworkError keeps its status, the request and the link; the stored error keeps code and status', async () => {
+  server.on('GET /prod/missing', () => ({ status: 404, json: { message: 'nothing here' } }));
+  await production(async (lib, configureStore) => {
+    const { cache, store } = storeOf(lib, configureStore);
+    const endpoint = new lib.RestEndpoint({ path: '/prod/missing', urlPrefix: server.origin });
+    const error = await store.dispatch(cache.fetch(endpoint)).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(lib.NetworkError);
+    const { name, code, status, message } = error as InstanceType<Lib['NetworkError']>;
+    expect({ name, code, status }).toEqual({ name: 'NetworkError', code: 'NETWORK_ERROR', status: 404 });
+    expect(message).toBe(
+      `NETWORK_ERROR [GET ${server.origin}/prod/missing 404 Not Found]. ${LINK}network_error (a development build gives the full message)`,
+    );
+    expect(cache.selectResponse(store.getState(), endpoint).error).toMatchObject({
+      code: 'NETWORK_ERROR',
+      status: 404,
+    });
+  });
+});
+
+test('warnings stay silent', async () => {
+  await production((lib, configureStore) => {
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => {});
+    class Cat extends lib.Entity {
+      id = '';
+      static override key = 'ProdCat';
+    }
+    const { cache, store } = storeOf(lib, configureStore);
+    // An unknown polymorphic type warns in development and is kept raw.
+    store.dispatch(cache.set(new lib.Union({ cats: Cat }, 'type'), { id: '1', type: 'dogs' }));
+    expect(warn).not.toHaveBeenCalled();
+  });
+});
