@@ -25,6 +25,8 @@ export interface CachedValue {
   /** Flat dependency triples: this value's own row first. */
   readonly deps: readonly unknown[];
   readonly value: unknown;
+  /** Set when `deps` holds VIA links (memo/deps.ts): a value holding this one copies its record. */
+  readonly links?: boolean;
 }
 
 /** The views of one row under different lens values, by the values of the lenses they read. */

@@ -10,10 +10,13 @@ import type { CacheState, Row } from '../shared/state.js';
 import { PlainRead, type Build } from '../denormalize/PlainRead.js';
 import type { ComputedMemo } from './ComputedMemo.js';
 import type { CachedValue, EntityCache, LensFn } from './EntityCache.js';
-import { appendAll, dropSelf, LENS, someDep, VIA } from './deps.js';
+import { appendAll, CHILD, dropSelf, LENS, someDep, VIA } from './deps.js';
 
 /** A table a read depended on: its name, the object the read saw, and whether it read it whole. */
 export type TableRead = readonly [table: string, seen: unknown, whole: boolean];
+
+/** Records up to this many slots are copied into the record of a value holding them; longer ones are named. */
+const COPIED_UP_TO = 12;
 
 export class ReadWalk extends PlainRead {
   /** Rows the read itself looked up (outside any entity), as `table, key, row` triples. */
@@ -29,6 +32,8 @@ export class ReadWalk extends PlainRead {
   private frame: unknown[] = this.deps;
   /** Frames a cycle closed onto: their VIA triples naming themselves are dropped once built. */
   private closedOnto: Set<unknown[]> | undefined;
+  /** Whether the current frame holds a VIA link (its own or a copied child's). */
+  private links = false;
 
   constructor(
     state: CacheState,
@@ -89,16 +94,21 @@ export class ReadWalk extends PlainRead {
     const parent = this.frame;
     const frame: unknown[] = [table, key, row];
     const truncatedBefore = this.truncated;
+    const linksBefore = this.links;
     this.truncated = false;
+    this.links = false;
     this.frame = frame;
     let value: unknown;
+    let links: boolean;
     try {
       value = this.build(owner, row, build, frame);
     } finally {
       this.frame = parent;
+      links = this.links;
+      this.links = linksBefore;
     }
     if (this.closedOnto?.delete(frame)) dropSelf(frame);
-    const built: CachedValue = { deps: frame, value };
+    const built: CachedValue = links ? { deps: frame, value, links } : { deps: frame, value };
     // Values the depth limit cut short are incomplete: they are not cached.
     if (!this.truncated) this.cache.set(owner, row, built, entities);
     this.truncated ||= truncatedBefore;
@@ -114,13 +124,23 @@ export class ReadWalk extends PlainRead {
     this.frame.push(table, key, row);
     const target = this.path[at + 3] as unknown[];
     this.frame.push(VIA, target, undefined);
+    this.links = true;
     (this.closedOnto ??= new Set()).add(target);
   }
 
-  /** Makes a value's dependencies those of the value being built (or of the whole read). */
+  /**
+   * Makes a value's dependencies those of the value being built (or of the whole read). A short
+   * record is copied (a flat check is cheapest); a longer one is named by one CHILD triple, unless
+   * it holds VIA links, which must be copied up to the entity they name so that `dropSelf` can cut
+   * them there (memo/deps.ts, docs/benchmarks.md "Cold paths").
+   */
   private adopt(cached: CachedValue): void {
+    const deps = cached.deps;
     if (this.frame === this.deps) this.children.push(cached);
-    else appendAll(this.frame, cached.deps);
+    else if (deps.length <= COPIED_UP_TO || cached.links === true) {
+      appendAll(this.frame, deps);
+      if (cached.links === true) this.links = true;
+    } else this.frame.push(CHILD, cached, undefined);
   }
 
   /** Calls `visit(table, key, row)` for every dependency of the read. */

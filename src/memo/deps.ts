@@ -6,6 +6,10 @@
  *   that entity's object and depends on all that entity read (`deps`, its record, complete once
  *   the entity is built). A record never names itself through VIA (cycles are cut when the entity
  *   is done, `dropSelf`), so following VIA always ends.
+ * - `CHILD, value, undefined`: the value holds a finished row-backed value and depends on all that
+ *   value read (`value.deps`), exactly as if its triples were copied here. Only records without
+ *   VIA links are named this way (a record with one is copied, so `dropSelf` can cut its cycle), so
+ *   following CHILD always ends too (docs/benchmarks.md, "Cold paths").
  */
 
 import type { Entities, LensFn } from '../denormalize/PlainRead.js';
@@ -16,6 +20,13 @@ export type { Entities };
 export const LENS: unique symbol = Symbol('lenscache.lens');
 /** Marks a dependency on the whole record of an entity a cycle closed onto. */
 export const VIA: unique symbol = Symbol('lenscache.via');
+/** Marks a dependency on the whole record of a finished value, named instead of copied. */
+export const CHILD: unique symbol = Symbol('lenscache.child');
+
+/** What a CHILD triple names: a finished value's record. */
+interface Recorded {
+  readonly deps: readonly unknown[];
+}
 
 /** Gives the current read's value of a lens function. */
 export type LensOf = (lens: LensFn) => unknown;
@@ -29,7 +40,9 @@ export type LensOf = (lens: LensFn) => unknown;
 export function depsValid(deps: readonly unknown[], entities: Entities, lensOf?: LensOf, viaLensOf?: LensOf): boolean {
   for (let i = 0; i < deps.length; i += 3) {
     const table = deps[i];
-    if (table === LENS) {
+    if (table === CHILD) {
+      if (!depsValid((deps[i + 1] as Recorded).deps, entities, lensOf, viaLensOf)) return false;
+    } else if (table === LENS) {
       if (lensOf && !Object.is(lensOf(deps[i + 1] as LensFn), deps[i + 2])) return false;
     } else if (table === VIA) {
       const target = deps[i + 1] as readonly unknown[];
@@ -41,7 +54,7 @@ export function depsValid(deps: readonly unknown[], entities: Entities, lensOf?:
   return true;
 }
 
-/** True as soon as `test` is true for a row triple of `deps`, or of a record it names through VIA. */
+/** True as soon as `test` is true for a row triple of `deps`, or of a record it names (VIA, CHILD). */
 export function someRow(
   deps: readonly unknown[],
   test: (table: string, key: string, row: unknown) => boolean,
@@ -49,7 +62,9 @@ export function someRow(
   for (let i = 0; i < deps.length; i += 3) {
     const table = deps[i];
     if (table === LENS) continue;
-    if (table === VIA) {
+    if (table === CHILD) {
+      if (someRow((deps[i + 1] as Recorded).deps, test)) return true;
+    } else if (table === VIA) {
       if (deps[i + 1] !== deps && someRow(deps[i + 1] as readonly unknown[], test)) return true;
     } else if (test(table as string, deps[i + 1] as string, deps[i + 2])) {
       return true;
@@ -58,13 +73,15 @@ export function someRow(
   return false;
 }
 
-/** Adds to `lenses` the lens functions `deps` read (and the records it names through VIA read). */
+/** Adds to `lenses` the lens functions `deps` read (and the records it names read). */
 export function lensesIn(deps: readonly unknown[], lenses: LensFn[]): LensFn[] {
   for (let i = 0; i < deps.length; i += 3) {
     if (deps[i] === LENS) {
       if (!lenses.includes(deps[i + 1] as LensFn)) lenses.push(deps[i + 1] as LensFn);
     } else if (deps[i] === VIA && deps[i + 1] !== deps) {
       lensesIn(deps[i + 1] as readonly unknown[], lenses);
+    } else if (deps[i] === CHILD) {
+      lensesIn((deps[i + 1] as Recorded).deps, lenses);
     }
   }
   return lenses;
@@ -73,12 +90,13 @@ export function lensesIn(deps: readonly unknown[], lenses: LensFn[]): LensFn[] {
 /** What `lensValueIn` gives for a lens the record never read. */
 export const NOT_READ: unique symbol = Symbol('lenscache.notRead');
 
-/** The value `lens` had when `deps` was recorded (looking through VIA too), or NOT_READ. */
+/** The value `lens` had when `deps` was recorded (looking through VIA and CHILD too), or NOT_READ. */
 export function lensValueIn(deps: readonly unknown[], lens: LensFn): unknown {
   for (let i = 0; i < deps.length; i += 3) {
     if (deps[i] === LENS && deps[i + 1] === lens) return deps[i + 2];
-    if (deps[i] === VIA && deps[i + 1] !== deps) {
-      const value = lensValueIn(deps[i + 1] as readonly unknown[], lens);
+    const named = deps[i] === CHILD ? (deps[i + 1] as Recorded).deps : deps[i] === VIA ? deps[i + 1] : undefined;
+    if (named !== undefined && named !== deps) {
+      const value = lensValueIn(named as readonly unknown[], lens);
       if (value !== NOT_READ) return value;
     }
   }
