@@ -10,7 +10,7 @@ import type { CacheState, Row } from '../shared/state.js';
 import { PlainRead, type Build } from '../denormalize/PlainRead.js';
 import type { ComputedMemo } from './ComputedMemo.js';
 import type { CachedValue, EntityCache, LensFn } from './EntityCache.js';
-import { appendAll, CHILD, dropSelf, LENS, someDep, VIA } from './deps.js';
+import { appendAll, CHILD, dropSelf, LENS, someDep, someRow, VIA } from './deps.js';
 
 /** A table a read depended on: its name, the object the read saw, and whether it read it whole. */
 export type TableRead = readonly [table: string, seen: unknown, whole: boolean];
@@ -34,6 +34,20 @@ export class ReadWalk extends PlainRead {
   private closedOnto: Set<unknown[]> | undefined;
   /** Whether the current frame holds a VIA link (its own or a copied child's). */
   private links = false;
+  /**
+   * The tables of every row the read recorded, noted as rows are recorded (and by a scan of the
+   * records it reused), so finding them needs no walk over the whole read afterwards.
+   */
+  private readonly rowTables: string[] = [];
+  private lastTable: string | undefined;
+  /** Notes `table` as read; returns false so it can serve as a `someRow` test. */
+  private readonly note = (table: string): boolean => {
+    if (table !== this.lastTable) {
+      this.lastTable = table;
+      if (!this.rowTables.includes(table)) this.rowTables.push(table);
+    }
+    return false;
+  };
 
   constructor(
     state: CacheState,
@@ -60,6 +74,7 @@ export class ReadWalk extends PlainRead {
   override row(table: string, key: string): Row | undefined {
     const row = this.entities[table]?.[key];
     this.frame.push(table, key, row);
+    this.note(table);
     return row;
   }
 
@@ -73,6 +88,7 @@ export class ReadWalk extends PlainRead {
   override entity(table: string, key: string, build: Build, owner: object): unknown {
     const entities = this.entities;
     const row = entities[table]?.[key];
+    this.note(table);
     if (row === undefined || row === null) {
       this.frame.push(table, key, row);
       return row === null ? INVALID : undefined;
@@ -84,6 +100,7 @@ export class ReadWalk extends PlainRead {
     }
     const cached = this.cache.get(owner, row, entities, this.lensOf);
     if (cached) {
+      someRow(cached.deps, this.note);
       this.adopt(cached);
       return cached.value;
     }
@@ -151,16 +168,10 @@ export class ReadWalk extends PlainRead {
   /** Every table this read depended on, with the object it saw (absent tables as undefined). */
   tablesRead(): TableRead[] {
     const tables: TableRead[] = [...this.wholeTables].map(([table, seen]) => [table, seen, true]);
-    const named = new Set(this.wholeTables.keys());
     const entities = this.entities;
-    let last: string | undefined;
-    this.forEachDep(table => {
-      if (table !== last && !named.has(table)) {
-        named.add(table);
-        tables.push([table, entities[table], false]);
-      }
-      last = table;
-    });
+    for (const table of this.rowTables) {
+      if (!this.wholeTables.has(table)) tables.push([table, entities[table], false]);
+    }
     return tables;
   }
 }
