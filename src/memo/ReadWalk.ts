@@ -34,6 +34,8 @@ export class ReadWalk extends PlainRead {
   private closedOnto: Set<unknown[]> | undefined;
   /** Whether the current frame holds a VIA link (its own or a copied child's). */
   private links = false;
+  /** The lens functions the current frame read (itself or through what it holds), first read first. */
+  private lensesRead: LensFn[] | undefined;
   /**
    * The tables of every row the read recorded, noted as rows are recorded (and by a scan of the
    * records it reused), so finding them needs no walk over the whole read afterwards.
@@ -64,6 +66,7 @@ export class ReadWalk extends PlainRead {
   override lens(lens: LensFn): string | undefined {
     const value = this.lensOf(lens);
     this.frame.push(LENS, lens, value);
+    this.noteLens(lens);
     return value;
   }
 
@@ -112,22 +115,27 @@ export class ReadWalk extends PlainRead {
     const frame: unknown[] = [table, key, row];
     const truncatedBefore = this.truncated;
     const linksBefore = this.links;
+    const lensesBefore = this.lensesRead;
     this.truncated = false;
     this.links = false;
+    this.lensesRead = undefined;
     this.frame = frame;
     let value: unknown;
     let links: boolean;
+    let lenses: LensFn[] | undefined;
     try {
       value = this.build(owner, row, build, frame);
     } finally {
       this.frame = parent;
       links = this.links;
+      lenses = this.lensesRead;
       this.links = linksBefore;
+      this.lensesRead = lensesBefore;
     }
     if (this.closedOnto?.delete(frame)) dropSelf(frame);
-    const built: CachedValue = links ? { deps: frame, value, links } : { deps: frame, value };
+    const built: CachedValue = { deps: frame, value, links, lenses: links ? undefined : lenses };
     // Values the depth limit cut short are incomplete: they are not cached.
-    if (!this.truncated) this.cache.set(owner, row, built, entities);
+    if (!this.truncated) this.cache.set(owner, row, built, entities, this.lensOf);
     this.truncated ||= truncatedBefore;
     this.adopt(built);
     return value;
@@ -153,11 +161,23 @@ export class ReadWalk extends PlainRead {
    */
   private adopt(cached: CachedValue): void {
     const deps = cached.deps;
-    if (this.frame === this.deps) this.children.push(cached);
-    else if (deps.length <= COPIED_UP_TO || cached.links === true) {
+    if (this.frame === this.deps) {
+      this.children.push(cached);
+      return;
+    }
+    // A record with links keeps no list of its lenses; this frame is then scanned when stored.
+    const lenses = cached.lenses;
+    if (lenses !== undefined) for (let i = 0; i < lenses.length; i++) this.noteLens(lenses[i]!);
+    if (deps.length <= COPIED_UP_TO || cached.links) {
       appendAll(this.frame, deps);
-      if (cached.links === true) this.links = true;
+      if (cached.links) this.links = true;
     } else this.frame.push(CHILD, cached, undefined);
+  }
+
+  private noteLens(lens: LensFn): void {
+    const lenses = this.lensesRead;
+    if (lenses === undefined) this.lensesRead = [lens];
+    else if (!lenses.includes(lens)) lenses.push(lens);
   }
 
   /** Calls `visit(table, key, row)` for every dependency of the read. */
