@@ -10,7 +10,7 @@ import type { CacheState, Row } from '../shared/state.js';
 import { PlainRead, type Build } from '../denormalize/PlainRead.js';
 import type { ComputedMemo } from './ComputedMemo.js';
 import type { CachedValue, EntityCache, LensFn } from './EntityCache.js';
-import { appendAll, CHILD, dropSelf, LENS, someDep, someRow, VIA } from './deps.js';
+import { CHILD, dropSelf, LENS, someDep, someRow, VIA, writeAll } from './deps.js';
 
 /** A table a read depended on: its name, the object the read saw, and whether it read it whole. */
 export type TableRead = readonly [table: string, seen: unknown, whole: boolean];
@@ -18,9 +18,23 @@ export type TableRead = readonly [table: string, seen: unknown, whole: boolean];
 /** Records up to this many slots are copied into the record of a value holding them; longer ones are named. */
 const COPIED_UP_TO = 12;
 
+/** The record of an entity still being built (what a VIA link names until it is done). */
+const BUILDING: readonly unknown[] = [];
+
+/** A value's memo entry while its value is built: named by VIA links, then stored as it is. */
+interface Entry {
+  deps: readonly unknown[];
+  value: unknown;
+  links: boolean;
+  lenses: readonly LensFn[] | undefined;
+}
+
 export class ReadWalk extends PlainRead {
-  /** Rows the read itself looked up (outside any entity), as `table, key, row` triples. */
-  readonly deps: unknown[] = [];
+  /**
+   * Rows the read itself looked up (outside any entity), as `table, key, row` triples: set by
+   * `finish()`, once the walk is done.
+   */
+  deps: unknown[] = [];
   /**
    * The row-backed values the read returned at its top level; their deps are dependencies of the
    * read too. Kept by reference rather than flattened into `deps`: a list of 10,000 posts would
@@ -29,9 +43,19 @@ export class ReadWalk extends PlainRead {
   readonly children: CachedValue[] = [];
   /** Tables read whole (e.g. by All), with the object read. */
   private readonly wholeTables = new Map<string, unknown>();
-  private frame: unknown[] = this.deps;
-  /** Frames a cycle closed onto: their VIA triples naming themselves are dropped once built. */
-  private closedOnto: Set<unknown[]> | undefined;
+  /**
+   * One log of every triple the read records, written from `end`: the values being built each
+   * own the range from where they started, and take a copy of it as their record when done (one
+   * allocation of the right size; a value's rows are written once, in place, for every value
+   * being built around it). `end` is moved back past a value that a CHILD triple names instead.
+   * Outside any entity the log holds the read's own triples (`deps`).
+   */
+  private readonly log: unknown[] = [];
+  private end = 0;
+  /** How many entities are being built (0: the walk is at the read's top level). */
+  private depth = 0;
+  /** Entries a cycle closed onto: their VIA triples naming themselves are dropped once built. */
+  private closedOnto: Set<Entry> | undefined;
   /** Whether the current frame holds a VIA link (its own or a copied child's). */
   private links = false;
   /** The lens functions the current frame read (itself or through what it holds), first read first. */
@@ -65,7 +89,7 @@ export class ReadWalk extends PlainRead {
 
   override lens(lens: LensFn): string | undefined {
     const value = this.lensOf(lens);
-    this.frame.push(LENS, lens, value);
+    this.put(LENS, lens, value);
     this.noteLens(lens);
     return value;
   }
@@ -76,7 +100,7 @@ export class ReadWalk extends PlainRead {
 
   override row(table: string, key: string): Row | undefined {
     const row = this.entities[table]?.[key];
-    this.frame.push(table, key, row);
+    this.put(table, key, row);
     this.note(table);
     return row;
   }
@@ -93,7 +117,7 @@ export class ReadWalk extends PlainRead {
     const row = entities[table]?.[key];
     this.note(table);
     if (row === undefined || row === null) {
-      this.frame.push(table, key, row);
+      this.put(table, key, row);
       return row === null ? INVALID : undefined;
     }
     const at = this.heldAt(owner, row);
@@ -108,37 +132,47 @@ export class ReadWalk extends PlainRead {
       return cached.value;
     }
     if (this.tooDeep()) {
-      this.frame.push(table, key, row);
+      this.put(table, key, row);
       return key;
     }
-    const parent = this.frame;
-    const frame: unknown[] = [table, key, row];
+    const start = this.end;
+    this.put(table, key, row);
+    const entry: Entry = { deps: BUILDING, value: undefined, links: false, lenses: undefined };
     const truncatedBefore = this.truncated;
     const linksBefore = this.links;
     const lensesBefore = this.lensesRead;
     this.truncated = false;
     this.links = false;
     this.lensesRead = undefined;
-    this.frame = frame;
-    let value: unknown;
-    let links: boolean;
-    let lenses: LensFn[] | undefined;
+    this.depth++;
     try {
-      value = this.build(owner, row, build, frame);
+      entry.value = this.build(owner, row, build, entry);
     } finally {
-      this.frame = parent;
-      links = this.links;
-      lenses = this.lensesRead;
+      this.depth--;
+      // Also when the build threw: values that closed a cycle onto this entry name what it read.
+      const deps = this.log.slice(start, this.end);
+      if (this.closedOnto?.delete(entry)) dropSelf(deps, entry);
+      entry.deps = deps;
+      entry.links = this.links;
+      entry.lenses = this.links ? undefined : this.lensesRead;
       this.links = linksBefore;
       this.lensesRead = lensesBefore;
     }
-    if (this.closedOnto?.delete(frame)) dropSelf(frame);
-    const built: CachedValue = { deps: frame, value, links, lenses: links ? undefined : lenses };
     // Values the depth limit cut short are incomplete: they are not cached.
-    if (!this.truncated) this.cache.set(owner, row, built, entities, this.lensOf);
+    if (!this.truncated) this.cache.set(owner, row, entry, entities, this.lensOf);
     this.truncated ||= truncatedBefore;
-    this.adopt(built);
-    return value;
+    this.place(entry, start);
+    return entry.value;
+  }
+
+  /** Writes one triple at the end of the log. */
+  private put(a: unknown, b: unknown, c: unknown): void {
+    const log = this.log;
+    const end = this.end;
+    log[end] = a;
+    log[end + 1] = b;
+    log[end + 2] = c;
+    this.end = end + 3;
   }
 
   /**
@@ -146,9 +180,9 @@ export class ReadWalk extends PlainRead {
    * closing the cycle then holds that object, so it depends on all the entity reads (VIA its frame).
    */
   private closeCycle(at: number, table: string, key: string, row: object): void {
-    this.frame.push(table, key, row);
-    const target = this.path[at + 3] as unknown[];
-    this.frame.push(VIA, target, undefined);
+    this.put(table, key, row);
+    const target = this.path[at + 3] as Entry;
+    this.put(VIA, target, undefined);
     this.links = true;
     (this.closedOnto ??= new Set()).add(target);
   }
@@ -160,24 +194,53 @@ export class ReadWalk extends PlainRead {
    * them there (memo/deps.ts, docs/benchmarks.md "Cold paths").
    */
   private adopt(cached: CachedValue): void {
-    const deps = cached.deps;
-    if (this.frame === this.deps) {
+    if (this.depth === 0) {
       this.children.push(cached);
       return;
     }
-    // A record with links keeps no list of its lenses; this frame is then scanned when stored.
+    this.noteLensesOf(cached);
+    const deps = cached.deps;
+    if (deps.length <= COPIED_UP_TO || cached.links) {
+      this.end = writeAll(this.log, this.end, deps);
+      if (cached.links) this.links = true;
+    } else this.put(CHILD, cached, undefined);
+  }
+
+  /** `adopt` for a value just built, whose record is still in the log from `start`. */
+  private place(built: CachedValue, start: number): void {
+    if (this.depth === 0) {
+      this.end = start;
+      this.children.push(built);
+      return;
+    }
+    this.noteLensesOf(built);
+    if (built.links) {
+      // Its record, with the links naming itself dropped, replaces what the log holds.
+      this.links = true;
+      this.end = writeAll(this.log, start, built.deps);
+    } else if (built.deps.length > COPIED_UP_TO) {
+      this.end = start;
+      this.put(CHILD, built, undefined);
+    }
+  }
+
+  /** A record with links keeps no list of its lenses; the frame holding it is then scanned when stored. */
+  private noteLensesOf(cached: CachedValue): void {
     const lenses = cached.lenses;
     if (lenses !== undefined) for (let i = 0; i < lenses.length; i++) this.noteLens(lenses[i]!);
-    if (deps.length <= COPIED_UP_TO || cached.links) {
-      appendAll(this.frame, deps);
-      if (cached.links) this.links = true;
-    } else this.frame.push(CHILD, cached, undefined);
   }
 
   private noteLens(lens: LensFn): void {
     const lenses = this.lensesRead;
     if (lenses === undefined) this.lensesRead = [lens];
     else if (!lenses.includes(lens)) lenses.push(lens);
+  }
+
+  /** Ends the walk: the read's own triples become `deps`, and the log is let go. */
+  finish(): void {
+    this.deps = this.log.slice(0, this.end);
+    this.log.length = 0;
+    this.end = 0;
   }
 
   /** Calls `visit(table, key, row)` for every dependency of the read. */

@@ -2,8 +2,8 @@
  * The dependency record of a memoized value: flat triples, read in steps of three.
  * - `table, key, row`: a row the value read, valid while the state holds that very object;
  * - `LENS, lensFn, value`: the lens value the value was built under;
- * - `VIA, deps, undefined`: the value closed a cycle onto an entity still being built, so it holds
- *   that entity's object and depends on all that entity read (`deps`, its record, complete once
+ * - `VIA, entry, undefined`: the value closed a cycle onto an entity still being built, so it holds
+ *   that entity's object and depends on all that entity read (`entry.deps`, its record, set once
  *   the entity is built). A record never names itself through VIA (cycles are cut when the entity
  *   is done, `dropSelf`), so following VIA always ends.
  * - `CHILD, value, undefined`: the value holds a finished row-backed value and depends on all that
@@ -23,7 +23,7 @@ export const VIA: unique symbol = Symbol('lenscache.via');
 /** Marks a dependency on the whole record of a finished value, named instead of copied. */
 export const CHILD: unique symbol = Symbol('lenscache.child');
 
-/** What a CHILD triple names: a finished value's record. */
+/** What CHILD and VIA triples name: a value's entry, whose record is `deps`. */
 interface Recorded {
   readonly deps: readonly unknown[];
 }
@@ -45,7 +45,7 @@ export function depsValid(deps: readonly unknown[], entities: Entities, lensOf?:
     } else if (table === LENS) {
       if (lensOf && !Object.is(lensOf(deps[i + 1] as LensFn), deps[i + 2])) return false;
     } else if (table === VIA) {
-      const target = deps[i + 1] as readonly unknown[];
+      const target = (deps[i + 1] as Recorded).deps;
       if (target !== deps && !depsValid(target, entities, lensOf ?? viaLensOf, viaLensOf)) return false;
     } else if (entities[table as string]?.[deps[i + 1] as string] !== deps[i + 2]) {
       return false;
@@ -65,7 +65,8 @@ export function someRow(
     if (table === CHILD) {
       if (someRow((deps[i + 1] as Recorded).deps, test)) return true;
     } else if (table === VIA) {
-      if (deps[i + 1] !== deps && someRow(deps[i + 1] as readonly unknown[], test)) return true;
+      const target = (deps[i + 1] as Recorded).deps;
+      if (target !== deps && someRow(target, test)) return true;
     } else if (test(table as string, deps[i + 1] as string, deps[i + 2])) {
       return true;
     }
@@ -78,10 +79,9 @@ export function lensesIn(deps: readonly unknown[], lenses: LensFn[]): LensFn[] {
   for (let i = 0; i < deps.length; i += 3) {
     if (deps[i] === LENS) {
       if (!lenses.includes(deps[i + 1] as LensFn)) lenses.push(deps[i + 1] as LensFn);
-    } else if (deps[i] === VIA && deps[i + 1] !== deps) {
-      lensesIn(deps[i + 1] as readonly unknown[], lenses);
-    } else if (deps[i] === CHILD) {
-      lensesIn((deps[i + 1] as Recorded).deps, lenses);
+    } else if (deps[i] === VIA || deps[i] === CHILD) {
+      const named = (deps[i + 1] as Recorded).deps;
+      if (named !== deps) lensesIn(named, lenses);
     }
   }
   return lenses;
@@ -94,20 +94,20 @@ export const NOT_READ: unique symbol = Symbol('lenscache.notRead');
 export function lensValueIn(deps: readonly unknown[], lens: LensFn): unknown {
   for (let i = 0; i < deps.length; i += 3) {
     if (deps[i] === LENS && deps[i + 1] === lens) return deps[i + 2];
-    const named = deps[i] === CHILD ? (deps[i + 1] as Recorded).deps : deps[i] === VIA ? deps[i + 1] : undefined;
+    const named = deps[i] === CHILD || deps[i] === VIA ? (deps[i + 1] as Recorded).deps : undefined;
     if (named !== undefined && named !== deps) {
-      const value = lensValueIn(named as readonly unknown[], lens);
+      const value = lensValueIn(named, lens);
       if (value !== NOT_READ) return value;
     }
   }
   return NOT_READ;
 }
 
-/** Removes the VIA triples of `deps` that name `deps` itself (cycles closed onto its own entity). */
-export function dropSelf(deps: unknown[]): void {
+/** Removes the VIA triples of `deps` that name `self`, its own entry (cycles closed onto its own entity). */
+export function dropSelf(deps: unknown[], self: object): void {
   let to = 0;
   for (let i = 0; i < deps.length; i += 3) {
-    if (deps[i] === VIA && deps[i + 1] === deps) continue;
+    if (deps[i] === VIA && deps[i + 1] === self) continue;
     deps[to++] = deps[i];
     deps[to++] = deps[i + 1];
     deps[to++] = deps[i + 2];
@@ -130,6 +130,8 @@ export function someDep(
   return false;
 }
 
-export function appendAll(target: unknown[], items: readonly unknown[]): void {
-  for (let i = 0; i < items.length; i++) target.push(items[i]);
+/** Writes `items` into `target` from index `at`; returns the index after them. */
+export function writeAll(target: unknown[], at: number, items: readonly unknown[]): number {
+  for (let i = 0; i < items.length; i++) target[at++] = items[i];
+  return at;
 }
