@@ -56,9 +56,9 @@ export class ReadWalk extends PlainRead {
   private depth = 0;
   /** Entries a cycle closed onto: their VIA triples naming themselves are dropped once built. */
   private closedOnto: Set<Entry> | undefined;
-  /** Whether the current frame holds a VIA link (its own or a copied child's). */
+  /** Whether the value being built holds a VIA link (its own or a copied child's). */
   private links = false;
-  /** The lens functions the current frame read (itself or through what it holds), first read first. */
+  /** The lens functions the value being built read (itself or through what it holds), first read first. */
   private lensesRead: LensFn[] | undefined;
   /**
    * The tables of every row the read recorded, noted as rows are recorded (and by a scan of the
@@ -177,7 +177,7 @@ export class ReadWalk extends PlainRead {
 
   /**
    * A cycle back to a row being built gets the same object, as recursive graphs need. The value
-   * closing the cycle then holds that object, so it depends on all the entity reads (VIA its frame).
+   * closing the cycle then holds that object, so it depends on all the entity reads (VIA its entry).
    */
   private closeCycle(at: number, table: string, key: string, row: object): void {
     this.put(table, key, row);
@@ -224,7 +224,7 @@ export class ReadWalk extends PlainRead {
     }
   }
 
-  /** A record with links keeps no list of its lenses; the frame holding it is then scanned when stored. */
+  /** A record with links keeps no list of its lenses; the value holding it is then scanned when stored. */
   private noteLensesOf(cached: CachedValue): void {
     const lenses = cached.lenses;
     if (lenses !== undefined) for (let i = 0; i < lenses.length; i++) this.noteLens(lenses[i]!);
