@@ -52,8 +52,6 @@ export class ReadWalk extends PlainRead {
    */
   private readonly log: unknown[] = [];
   private end = 0;
-  /** How many entities are being built (0: the walk is at the read's top level). */
-  private depth = 0;
   /** Entries a cycle closed onto: their VIA triples naming themselves are dropped once built. */
   private closedOnto: Set<Entry> | undefined;
   /** Whether the value being built holds a VIA link (its own or a copied child's). */
@@ -65,13 +63,9 @@ export class ReadWalk extends PlainRead {
    * records it reused), so finding them needs no walk over the whole read afterwards.
    */
   private readonly rowTables: string[] = [];
-  private lastTable: string | undefined;
-  /** Notes `table` as read; returns false so it can serve as a `someRow` test. */
+  /** Notes `table` as read (a read touches a few tables); false, to serve as a `someRow` test. */
   private readonly note = (table: string): boolean => {
-    if (table !== this.lastTable) {
-      this.lastTable = table;
-      if (!this.rowTables.includes(table)) this.rowTables.push(table);
-    }
+    if (!this.rowTables.includes(table)) this.rowTables.push(table);
     return false;
   };
 
@@ -144,11 +138,9 @@ export class ReadWalk extends PlainRead {
     this.truncated = false;
     this.links = false;
     this.lensesRead = undefined;
-    this.depth++;
     try {
       entry.value = this.build(owner, row, build, entry);
     } finally {
-      this.depth--;
       // Also when the build threw: values that closed a cycle onto this entry name what it read.
       const deps = this.log.slice(start, this.end);
       if (this.closedOnto?.delete(entry)) dropSelf(deps, entry);
@@ -161,7 +153,7 @@ export class ReadWalk extends PlainRead {
     // Values the depth limit cut short are incomplete: they are not cached.
     if (!this.truncated) this.cache.set(owner, row, entry, entities, this.lensOf);
     this.truncated ||= truncatedBefore;
-    this.place(entry, start);
+    this.adopt(entry, start);
     return entry.value;
   }
 
@@ -191,43 +183,28 @@ export class ReadWalk extends PlainRead {
    * Makes a value's dependencies those of the value being built (or of the whole read). A short
    * record is copied (a flat check is cheapest); a longer one is named by one CHILD triple, unless
    * it holds VIA links, which must be copied up to the entity they name so that `dropSelf` can cut
-   * them there (memo/deps.ts, docs/benchmarks.md "Cold paths").
+   * them there (memo/deps.ts, docs/benchmarks.md "Cold paths"). `start` is where the record of a
+   * value just built begins in the log: a short one is already in place there.
    */
-  private adopt(cached: CachedValue): void {
-    if (this.depth === 0) {
+  private adopt(cached: CachedValue, start?: number): void {
+    // The path is empty outside any entity.
+    if (this.path.length === 0) {
+      if (start !== undefined) this.end = start;
       this.children.push(cached);
       return;
     }
-    this.noteLensesOf(cached);
-    const deps = cached.deps;
-    if (deps.length <= COPIED_UP_TO || cached.links) {
-      this.end = writeAll(this.log, this.end, deps);
-      if (cached.links) this.links = true;
-    } else this.put(CHILD, cached, undefined);
-  }
-
-  /** `adopt` for a value just built, whose record is still in the log from `start`. */
-  private place(built: CachedValue, start: number): void {
-    if (this.depth === 0) {
-      this.end = start;
-      this.children.push(built);
-      return;
-    }
-    this.noteLensesOf(built);
-    if (built.links) {
-      // Its record, with the links naming itself dropped, replaces what the log holds.
-      this.links = true;
-      this.end = writeAll(this.log, start, built.deps);
-    } else if (built.deps.length > COPIED_UP_TO) {
-      this.end = start;
-      this.put(CHILD, built, undefined);
-    }
-  }
-
-  /** A record with links keeps no list of its lenses; the value holding it is then scanned when stored. */
-  private noteLensesOf(cached: CachedValue): void {
+    // A record with links keeps no list of its lenses; the value holding it is then scanned when stored.
     const lenses = cached.lenses;
     if (lenses !== undefined) for (let i = 0; i < lenses.length; i++) this.noteLens(lenses[i]!);
+    const deps = cached.deps;
+    if (cached.links) {
+      // A value just built is copied over its range: its links naming itself are dropped.
+      this.links = true;
+      this.end = writeAll(this.log, start ?? this.end, deps);
+    } else if (deps.length > COPIED_UP_TO) {
+      if (start !== undefined) this.end = start;
+      this.put(CHILD, cached, undefined);
+    } else if (start === undefined) this.end = writeAll(this.log, this.end, deps);
   }
 
   private noteLens(lens: LensFn): void {
@@ -236,11 +213,9 @@ export class ReadWalk extends PlainRead {
     else if (!lenses.includes(lens)) lenses.push(lens);
   }
 
-  /** Ends the walk: the read's own triples become `deps`, and the log is let go. */
+  /** Ends the walk: the read's own triples become `deps` (the log goes with this walk). */
   finish(): void {
     this.deps = this.log.slice(0, this.end);
-    this.log.length = 0;
-    this.end = 0;
   }
 
   /** Calls `visit(table, key, row)` for every dependency of the read. */

@@ -62,11 +62,9 @@ export function someRow(
   for (let i = 0; i < deps.length; i += 3) {
     const table = deps[i];
     if (table === LENS) continue;
-    if (table === CHILD) {
-      if (someRow((deps[i + 1] as Recorded).deps, test)) return true;
-    } else if (table === VIA) {
-      const target = (deps[i + 1] as Recorded).deps;
-      if (target !== deps && someRow(target, test)) return true;
+    if (table === VIA || table === CHILD) {
+      const named = (deps[i + 1] as Recorded).deps;
+      if (named !== deps && someRow(named, test)) return true;
     } else if (test(table as string, deps[i + 1] as string, deps[i + 2])) {
       return true;
     }
