@@ -23,7 +23,7 @@ export class PlainRead implements DenormalizeDelegate, QueryDelegate {
   /**
    * The entities being built on the current path, as `owner, row, object, extra` quads: `object`
    * once the build holds it (a cycle back to the row then gets that object), `extra` what a
-   * subclass keeps per entity (the memo: its dependency record). Scanned from the top, since
+   * subclass keeps per entity (the memo: its entry). Scanned from the top, since
    * paths are short: cheaper than maps kept per owner.
    */
   protected readonly path: unknown[] = [];

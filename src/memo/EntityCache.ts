@@ -25,6 +25,14 @@ export interface CachedValue {
   /** Flat dependency triples: this value's own row first. */
   readonly deps: readonly unknown[];
   readonly value: unknown;
+  /** Set when `deps` holds VIA links (memo/deps.ts): a value holding this one copies its record. */
+  readonly links: boolean;
+  /**
+   * The lens functions `deps` reads (itself or through what it names), in the order first read,
+   * as the read noted them; `undefined` for none. Not kept for records with VIA links (their lenses
+   * are found by a scan: the entity a link names may read more after the value is built).
+   */
+  readonly lenses: readonly LensFn[] | undefined;
 }
 
 /** The views of one row under different lens values, by the values of the lenses they read. */
@@ -66,11 +74,12 @@ export class EntityCache {
     return view;
   }
 
-  set(owner: object, row: object, cached: CachedValue, entities: Entities): void {
+  /** `lensOf` gives the lens values `cached` was just built under (a value built by this read). */
+  set(owner: object, row: object, cached: CachedValue, entities: Entities, lensOf: LensOf): void {
     const byRow = this.rowsOf(owner);
     const slot = byRow.get(row);
-    // The first value of a row (every value of a cold read) is stored without scanning its deps.
-    const lenses = slot === undefined ? [] : lensesOf(cached.deps);
+    // The first value of a row (every value of a cold read) is stored without looking at its lenses.
+    const lenses = slot === undefined ? [] : cached.links ? lensesOf(cached.deps) : (cached.lenses ?? []);
     if (slot === undefined || lenses.length === 0) {
       // A value that read no lens serves every lens: it replaces whatever views were kept.
       byRow.set(row, cached);
@@ -87,7 +96,7 @@ export class EntityCache {
       }
       byRow.set(row, views);
     }
-    views.byLens.set(lensKey(lenses, recordedLens(cached.deps)), cached);
+    views.byLens.set(lensKey(lenses, cached.links ? recordedLens(cached.deps) : lensOf), cached);
   }
 }
 

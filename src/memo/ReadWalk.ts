@@ -10,14 +10,31 @@ import type { CacheState, Row } from '../shared/state.js';
 import { PlainRead, type Build } from '../denormalize/PlainRead.js';
 import type { ComputedMemo } from './ComputedMemo.js';
 import type { CachedValue, EntityCache, LensFn } from './EntityCache.js';
-import { appendAll, dropSelf, LENS, someDep, VIA } from './deps.js';
+import { CHILD, dropSelf, LENS, someDep, someRow, VIA, writeAll } from './deps.js';
 
 /** A table a read depended on: its name, the object the read saw, and whether it read it whole. */
 export type TableRead = readonly [table: string, seen: unknown, whole: boolean];
 
+/** Records up to this many slots are copied into the record of a value holding them; longer ones are named. */
+const COPIED_UP_TO = 12;
+
+/** The record of an entity still being built (what a VIA link names until it is done). */
+const BUILDING: readonly unknown[] = [];
+
+/** A value's memo entry while its value is built: named by VIA links, then stored as it is. */
+interface Entry {
+  deps: readonly unknown[];
+  value: unknown;
+  links: boolean;
+  lenses: readonly LensFn[] | undefined;
+}
+
 export class ReadWalk extends PlainRead {
-  /** Rows the read itself looked up (outside any entity), as `table, key, row` triples. */
-  readonly deps: unknown[] = [];
+  /**
+   * Rows the read itself looked up (outside any entity), as `table, key, row` triples: set by
+   * `finish()`, once the walk is done.
+   */
+  deps: unknown[] = [];
   /**
    * The row-backed values the read returned at its top level; their deps are dependencies of the
    * read too. Kept by reference rather than flattened into `deps`: a list of 10,000 posts would
@@ -26,9 +43,31 @@ export class ReadWalk extends PlainRead {
   readonly children: CachedValue[] = [];
   /** Tables read whole (e.g. by All), with the object read. */
   private readonly wholeTables = new Map<string, unknown>();
-  private frame: unknown[] = this.deps;
-  /** Frames a cycle closed onto: their VIA triples naming themselves are dropped once built. */
-  private closedOnto: Set<unknown[]> | undefined;
+  /**
+   * One log of every triple the read records, written from `end`: the values being built each
+   * own the range from where they started, and take a copy of it as their record when done (one
+   * allocation of the right size; a value's rows are written once, in place, for every value
+   * being built around it). `end` is moved back past a value that a CHILD triple names instead.
+   * Outside any entity the log holds the read's own triples (`deps`).
+   */
+  private readonly log: unknown[] = [];
+  private end = 0;
+  /** Entries a cycle closed onto: their VIA triples naming themselves are dropped once built. */
+  private closedOnto: Set<Entry> | undefined;
+  /** Whether the value being built holds a VIA link (its own or a copied child's). */
+  private links = false;
+  /** The lens functions the value being built read (itself or through what it holds), first read first. */
+  private lensesRead: LensFn[] | undefined;
+  /**
+   * The tables of every row the read recorded, noted as rows are recorded (and by a scan of the
+   * records it reused), so finding them needs no walk over the whole read afterwards.
+   */
+  private readonly rowTables: string[] = [];
+  /** Notes `table` as read (a read touches a few tables); false, to serve as a `someRow` test. */
+  private readonly note = (table: string): boolean => {
+    if (!this.rowTables.includes(table)) this.rowTables.push(table);
+    return false;
+  };
 
   constructor(
     state: CacheState,
@@ -44,7 +83,8 @@ export class ReadWalk extends PlainRead {
 
   override lens(lens: LensFn): string | undefined {
     const value = this.lensOf(lens);
-    this.frame.push(LENS, lens, value);
+    this.put(LENS, lens, value);
+    this.noteLens(lens);
     return value;
   }
 
@@ -54,7 +94,8 @@ export class ReadWalk extends PlainRead {
 
   override row(table: string, key: string): Row | undefined {
     const row = this.entities[table]?.[key];
-    this.frame.push(table, key, row);
+    this.put(table, key, row);
+    this.note(table);
     return row;
   }
 
@@ -68,8 +109,9 @@ export class ReadWalk extends PlainRead {
   override entity(table: string, key: string, build: Build, owner: object): unknown {
     const entities = this.entities;
     const row = entities[table]?.[key];
+    this.note(table);
     if (row === undefined || row === null) {
-      this.frame.push(table, key, row);
+      this.put(table, key, row);
       return row === null ? INVALID : undefined;
     }
     const at = this.heldAt(owner, row);
@@ -79,48 +121,101 @@ export class ReadWalk extends PlainRead {
     }
     const cached = this.cache.get(owner, row, entities, this.lensOf);
     if (cached) {
+      someRow(cached.deps, this.note);
       this.adopt(cached);
       return cached.value;
     }
     if (this.tooDeep()) {
-      this.frame.push(table, key, row);
+      this.put(table, key, row);
       return key;
     }
-    const parent = this.frame;
-    const frame: unknown[] = [table, key, row];
+    const start = this.end;
+    this.put(table, key, row);
+    const entry: Entry = { deps: BUILDING, value: undefined, links: false, lenses: undefined };
     const truncatedBefore = this.truncated;
+    const linksBefore = this.links;
+    const lensesBefore = this.lensesRead;
     this.truncated = false;
-    this.frame = frame;
-    let value: unknown;
+    this.links = false;
+    this.lensesRead = undefined;
     try {
-      value = this.build(owner, row, build, frame);
+      entry.value = this.build(owner, row, build, entry);
     } finally {
-      this.frame = parent;
+      // Also when the build threw: values that closed a cycle onto this entry name what it read.
+      const deps = this.log.slice(start, this.end);
+      if (this.closedOnto?.delete(entry)) dropSelf(deps, entry);
+      entry.deps = deps;
+      entry.links = this.links;
+      entry.lenses = this.links ? undefined : this.lensesRead;
+      this.links = linksBefore;
+      this.lensesRead = lensesBefore;
     }
-    if (this.closedOnto?.delete(frame)) dropSelf(frame);
-    const built: CachedValue = { deps: frame, value };
     // Values the depth limit cut short are incomplete: they are not cached.
-    if (!this.truncated) this.cache.set(owner, row, built, entities);
+    if (!this.truncated) this.cache.set(owner, row, entry, entities, this.lensOf);
     this.truncated ||= truncatedBefore;
-    this.adopt(built);
-    return value;
+    this.adopt(entry, start);
+    return entry.value;
+  }
+
+  /** Writes one triple at the end of the log. */
+  private put(a: unknown, b: unknown, c: unknown): void {
+    const log = this.log;
+    const end = this.end;
+    log[end] = a;
+    log[end + 1] = b;
+    log[end + 2] = c;
+    this.end = end + 3;
   }
 
   /**
    * A cycle back to a row being built gets the same object, as recursive graphs need. The value
-   * closing the cycle then holds that object, so it depends on all the entity reads (VIA its frame).
+   * closing the cycle then holds that object, so it depends on all the entity reads (VIA its entry).
    */
   private closeCycle(at: number, table: string, key: string, row: object): void {
-    this.frame.push(table, key, row);
-    const target = this.path[at + 3] as unknown[];
-    this.frame.push(VIA, target, undefined);
+    this.put(table, key, row);
+    const target = this.path[at + 3] as Entry;
+    this.put(VIA, target, undefined);
+    this.links = true;
     (this.closedOnto ??= new Set()).add(target);
   }
 
-  /** Makes a value's dependencies those of the value being built (or of the whole read). */
-  private adopt(cached: CachedValue): void {
-    if (this.frame === this.deps) this.children.push(cached);
-    else appendAll(this.frame, cached.deps);
+  /**
+   * Makes a value's dependencies those of the value being built (or of the whole read). A short
+   * record is copied (a flat check is cheapest); a longer one is named by one CHILD triple, unless
+   * it holds VIA links, which must be copied up to the entity they name so that `dropSelf` can cut
+   * them there (memo/deps.ts, docs/benchmarks.md "Cold paths"). `start` is where the record of a
+   * value just built begins in the log: a short one is already in place there.
+   */
+  private adopt(cached: CachedValue, start?: number): void {
+    // The path is empty outside any entity.
+    if (this.path.length === 0) {
+      if (start !== undefined) this.end = start;
+      this.children.push(cached);
+      return;
+    }
+    // A record with links keeps no list of its lenses; the value holding it is then scanned when stored.
+    const lenses = cached.lenses;
+    if (lenses !== undefined) for (let i = 0; i < lenses.length; i++) this.noteLens(lenses[i]!);
+    const deps = cached.deps;
+    if (cached.links) {
+      // A value just built is copied over its range: its links naming itself are dropped.
+      this.links = true;
+      this.end = writeAll(this.log, start ?? this.end, deps);
+    } else if (deps.length > COPIED_UP_TO) {
+      if (start !== undefined) this.end = start;
+      this.put(CHILD, cached, undefined);
+    } else if (start === undefined) this.end = writeAll(this.log, this.end, deps);
+  }
+
+  private noteLens(lens: LensFn): void {
+    const lenses = this.lensesRead;
+    if (lenses === undefined) this.lensesRead = [lens];
+    else if (!lenses.includes(lens)) lenses.push(lens);
+  }
+
+  /** Ends the walk: the read's own triples become `deps` (the log goes with this walk). */
+  finish(): void {
+    this.deps = this.log.slice(0, this.end);
   }
 
   /** Calls `visit(table, key, row)` for every dependency of the read. */
@@ -131,16 +226,10 @@ export class ReadWalk extends PlainRead {
   /** Every table this read depended on, with the object it saw (absent tables as undefined). */
   tablesRead(): TableRead[] {
     const tables: TableRead[] = [...this.wholeTables].map(([table, seen]) => [table, seen, true]);
-    const named = new Set(this.wholeTables.keys());
     const entities = this.entities;
-    let last: string | undefined;
-    this.forEachDep(table => {
-      if (table !== last && !named.has(table)) {
-        named.add(table);
-        tables.push([table, entities[table], false]);
-      }
-      last = table;
-    });
+    for (const table of this.rowTables) {
+      if (!this.wholeTables.has(table)) tables.push([table, entities[table], false]);
+    }
     return tables;
   }
 }

@@ -109,9 +109,10 @@ export class Reader {
     }
 
     const context = new ReadWalk(state, args, argsMemoKey, this.entities, this.computed, this.options.maxEntityDepth);
-    const { deps, children } = context;
     const key = input === FROM_STORE ? context.queryKey(schema, args) : input;
     const value = key === undefined ? undefined : key === INVALID ? INVALID : context.unvisit(schema, key);
+    context.finish();
+    const { deps, children } = context;
     const entry: Entry = {
       input,
       key,
