@@ -5,29 +5,10 @@
  * keyed by the lenses their named records read, and the reads must equal the pure `denormalize`.
  */
 import { Collection, denormalize, Entity } from '../../src/index';
+import { Comment, Post, User } from '../fixtures/schemas';
 import { Company, getColumnsMap } from '../fixtures/company';
 import { makeStore } from '../fixtures/store';
 
-class User extends Entity {
-  id = '';
-  name = '';
-  static override key = 'User';
-}
-class Comment extends Entity {
-  id = '';
-  body = '';
-  author = User.fromJS();
-  static override key = 'Comment';
-  static override schema = { author: User };
-}
-class Post extends Entity {
-  id = '';
-  title = '';
-  author = User.fromJS();
-  comments: Comment[] = [];
-  static override key = 'Post';
-  static override schema = { author: User, comments: [Comment] };
-}
 const posts = new Collection([Post], { argsKey: () => ({}) });
 const getPosts = { key: () => 'GET /posts', schema: posts };
 
