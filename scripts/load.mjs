@@ -8,7 +8,7 @@ import { configureStore } from '@reduxjs/toolkit';
 import { Collection, createCache, Entity, Query, Scalar, Values } from '../dist/esm/index.js';
 import { unlessSliceChanged } from '../dist/esm/react/useResponse.js';
 import { internalsOf } from '../dist/esm/store/createCache.js';
-import { argsKey } from '../dist/esm/shared/json.js';
+import { argsKey } from '../dist/esm/base/json.js';
 
 const gc =
   globalThis.gc ??

@@ -59,8 +59,8 @@ export {
   type StreamOptions,
   type StreamSource,
 } from './store/stream.js';
-export type { RetryOptions } from './shared/liveOptions.js';
+export type { RetryOptions } from './base/liveOptions.js';
 
-export { LensCacheError, ErrorCode, type ErrorRecord } from './shared/errors.js';
-export type { Patch, WriteMeta } from './shared/patch.js';
-export type { CacheState, EndpointMeta, Row } from './shared/state.js';
+export { LensCacheError, ErrorCode, type ErrorRecord } from './base/errors.js';
+export type { Patch, WriteMeta } from './base/patch.js';
+export type { CacheState, EndpointMeta, Row } from './base/state.js';

@@ -10,15 +10,15 @@ const SRC = path.join(__dirname, '../../src');
 
 /** What each folder may import (itself included). */
 const ALLOWED: Record<string, readonly string[]> = {
-  shared: ['shared'],
-  schema: ['shared', 'schema'],
-  normalize: ['shared', 'schema', 'normalize'],
-  denormalize: ['shared', 'schema', 'denormalize'],
-  memo: ['shared', 'schema', 'normalize', 'denormalize', 'memo'],
-  rest: ['shared', 'schema', 'rest'],
-  store: ['shared', 'schema', 'normalize', 'denormalize', 'memo', 'rest', 'store'],
-  react: ['shared', 'schema', 'normalize', 'denormalize', 'memo', 'rest', 'store', 'react'],
-  '.': ['shared', 'schema', 'normalize', 'denormalize', 'memo', 'rest', 'store', '.'],
+  base: ['base'],
+  schema: ['base', 'schema'],
+  normalize: ['base', 'schema', 'normalize'],
+  denormalize: ['base', 'schema', 'denormalize'],
+  memo: ['base', 'schema', 'normalize', 'denormalize', 'memo'],
+  rest: ['base', 'schema', 'rest'],
+  store: ['base', 'schema', 'normalize', 'denormalize', 'memo', 'rest', 'store'],
+  react: ['base', 'schema', 'normalize', 'denormalize', 'memo', 'rest', 'store', 'react'],
+  '.': ['base', 'schema', 'normalize', 'denormalize', 'memo', 'rest', 'store', '.'],
 };
 
 /** Which folders may import each outside package. */
@@ -79,7 +79,7 @@ test.each(files.map(f => [f.file, f] as const))(
 test.each(files.map(f => [f.file, f] as const))(
   '%s throws only errors made by the error module',
   (_, { file, text }) => {
-    if (file === path.join('shared', 'errors.ts')) return;
+    if (file === path.join('base', 'errors.ts')) return;
     // String literals (messages that tell users to throw an Error) are not code.
     const code = text.replace(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g, "''");
     const raw = [...code.matchAll(/\bnew (Error|TypeError|RangeError|SyntaxError)\(/g)].map(match => match[0]);
@@ -92,9 +92,9 @@ test.each(files.map(f => [f.file, f] as const))('%s stays within the size the ho
 });
 
 /**
- * Module-level state that can grow: a `let`, or an empty Map or Set filled later. Outside shared/
+ * Module-level state that can grow: a `let`, or an empty Map or Set filled later. Outside base/
  * there is none: per-object facts live in WeakMaps and WeakSets keyed by the object they describe
- * (gone with it), bounded caches are shared/Lru.ts's classes, and everything else has an owner
+ * (gone with it), bounded caches are base/Lru.ts's classes, and everything else has an owner
  * per store or per cache (docs/architecture.md, "Who owns what").
  */
 function growingModuleState(text: string): string[] {
@@ -105,7 +105,7 @@ function growingModuleState(text: string): string[] {
   ].map(match => match[0]);
 }
 
-test.each(files.filter(f => f.folder !== 'shared').map(f => [f.file, f] as const))(
+test.each(files.filter(f => f.folder !== 'base').map(f => [f.file, f] as const))(
   '%s keeps no growing module-level state',
   (_, { text }) => {
     expect(growingModuleState(text)).toEqual([]);

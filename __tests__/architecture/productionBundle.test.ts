@@ -40,7 +40,7 @@ function runInBrowser(code: string): Record<string, unknown> {
   return context.bundled as Record<string, unknown>;
 }
 
-const envEntry = `export { isDevelopment, freezeInDevelopment } from './src/shared/env.ts';`;
+const envEntry = `export { isDevelopment, freezeInDevelopment } from './src/base/env.ts';`;
 
 test('a production bundle runs in production mode in a browser, where process does not exist', () => {
   const env = runInBrowser(bundle(envEntry, 'production', 'iife'));

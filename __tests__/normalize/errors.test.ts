@@ -413,7 +413,7 @@ describe('MISSING_PK in every build', () => {
       });
       // Guard: this really is a production build.
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      expect((require('../../src/shared/env') as typeof import('../../src/shared/env')).isDevelopment()).toBe(false);
+      expect((require('../../src/base/env') as typeof import('../../src/base/env')).isDevelopment()).toBe(false);
       store.dispatch(cache.set(Thing, { id: 'ok' }));
       const before = store.getState().cache;
       let error: unknown;

@@ -19,7 +19,7 @@ function load(nodeEnv: string): { lib: Lib; rtk: Rtk; development: boolean } {
       /* eslint-disable @typescript-eslint/no-require-imports */
       const lib = require('../../src/index') as Lib;
       const rtk = require('@reduxjs/toolkit') as Rtk;
-      const env = require('../../src/shared/env') as typeof import('../../src/shared/env');
+      const env = require('../../src/base/env') as typeof import('../../src/base/env');
       /* eslint-enable @typescript-eslint/no-require-imports */
       loaded = { lib, rtk, development: env.isDevelopment() };
     });

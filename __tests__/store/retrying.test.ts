@@ -5,7 +5,7 @@
  * stored is the last one.
  */
 import { Entity, ErrorCode, RestEndpoint, type RetryOptions } from '../../src/index';
-import { defaultRetryDelay, isRetryable } from '../../src/shared/liveOptions';
+import { defaultRetryDelay, isRetryable } from '../../src/base/liveOptions';
 import { internalsOf } from '../../src/store/createCache';
 import { unrefTimeout } from '../../src/store/retrying';
 import { advance, until, useLiveClock } from '../fixtures/liveClock';

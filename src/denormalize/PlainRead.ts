@@ -9,9 +9,9 @@
 
 import { INVALID, type DenormalizeDelegate, type QueryDelegate } from '../schema/contract.js';
 import { isValidLens } from '../schema/Scalar.js';
-import type { Dict } from '../shared/dict.js';
-import { warnOnce } from '../shared/env.js';
-import type { Row } from '../shared/state.js';
+import type { Dict } from '../base/dict.js';
+import { warnOnce } from '../base/env.js';
+import type { Row } from '../base/state.js';
 import { queryKey } from './queryKey.js';
 import { unvisit } from './unvisit.js';
 

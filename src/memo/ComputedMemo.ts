@@ -7,7 +7,7 @@
  * after another table's write, does not run `process` again.
  */
 
-import { Lru } from '../shared/Lru.js';
+import { Lru } from '../base/Lru.js';
 import { sameContainer } from './reuse.js';
 
 interface Computed {
@@ -20,7 +20,7 @@ export class ComputedMemo {
 
   constructor(private readonly argsCacheSize: number) {}
 
-  /** `argsKey` is the stable key of the read's args (`argsKey(args)` of shared/json). */
+  /** `argsKey` is the stable key of the read's args (`argsKey(args)` of base/json). */
   get(owner: object, argsKey: string, input: unknown, compute: () => unknown): unknown {
     let slot = this.byOwner.get(owner);
     if (!slot) this.byOwner.set(owner, (slot = new Lru(this.argsCacheSize)));

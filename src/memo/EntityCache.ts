@@ -14,7 +14,7 @@
  * and B must not evict each other), up to `viewsPerRow`, least recently used first out.
  */
 
-import { Lru } from '../shared/Lru.js';
+import { Lru } from '../base/Lru.js';
 import type { LensFn } from '../denormalize/PlainRead.js';
 import { depsValid, lensesIn, lensValueIn, NOT_READ, type Entities, type LensOf } from './deps.js';
 

@@ -5,8 +5,8 @@
  */
 
 import { INVALID } from '../schema/contract.js';
-import type { Dict } from '../shared/dict.js';
-import type { CacheState, Row } from '../shared/state.js';
+import type { Dict } from '../base/dict.js';
+import type { CacheState, Row } from '../base/state.js';
 import { PlainRead, type Build } from '../denormalize/PlainRead.js';
 import type { ComputedMemo } from './ComputedMemo.js';
 import type { CachedValue, EntityCache, LensFn } from './EntityCache.js';

@@ -11,10 +11,10 @@
  */
 
 import { INVALID } from '../schema/contract.js';
-import { Lru } from '../shared/Lru.js';
-import { argsKey } from '../shared/json.js';
-import { changedKeys } from '../shared/tableDiffs.js';
-import type { CacheState } from '../shared/state.js';
+import { Lru } from '../base/Lru.js';
+import { argsKey } from '../base/json.js';
+import { changedKeys } from '../base/tableDiffs.js';
+import type { CacheState } from '../base/state.js';
 import { ComputedMemo } from './ComputedMemo.js';
 import { EntityCache, type Entities } from './EntityCache.js';
 import { someDep } from './deps.js';

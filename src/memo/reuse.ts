@@ -4,7 +4,7 @@
  * are returned, so `useSelector` sees no change. Entity instances compare by identity only.
  */
 
-import { hasOwn } from '../shared/dict.js';
+import { hasOwn } from '../base/dict.js';
 
 export function reuse<T>(previous: unknown, next: T): T {
   if (previous === next || !isPlainContainer(previous) || !isPlainContainer(next)) return next;

@@ -1,6 +1,6 @@
 /** Collects forward patches with their inverses, so every write can be undone exactly. */
 
-import type { Patch } from '../shared/patch.js';
+import type { Patch } from '../base/patch.js';
 
 export class PatchList {
   readonly patches: Patch[] = [];

@@ -3,11 +3,11 @@
  * (docs/architecture.md, "The flow"). It reads the current slice to merge and order rows, and writes nothing.
  */
 
-import { nextSerial } from '../shared/serial.js';
-import { ErrorCode, inputError, isErrorLike } from '../shared/errors.js';
-import { stableStringify } from '../shared/json.js';
-import type { Patch, WriteMeta } from '../shared/patch.js';
-import type { CacheState, EndpointMeta, Row } from '../shared/state.js';
+import { nextSerial } from '../base/serial.js';
+import { ErrorCode, inputError, isErrorLike } from '../base/errors.js';
+import { stableStringify } from '../base/json.js';
+import type { Patch, WriteMeta } from '../base/patch.js';
+import type { CacheState, EndpointMeta, Row } from '../base/state.js';
 import {
   isConstruct,
   isPlainObjectSchema,
@@ -19,7 +19,7 @@ import {
 import { Entity } from '../schema/Entity.js';
 import { normalizeArray } from '../schema/plainArray.js';
 import { normalizeObject } from '../schema/plainObject.js';
-import { hasOwn } from '../shared/dict.js';
+import { hasOwn } from '../base/dict.js';
 import { toJsonValue } from './checkRow.js';
 import { PatchList } from './PatchList.js';
 import { rowPatches, type PendingRow } from './rowPatches.js';

@@ -1,6 +1,6 @@
 /** The checks at the edges of a write walk: the response's root shape, and what a callback threw. */
 
-import { describe, ErrorCode, inputError, jsonStringHint, setupError, type LensCacheError } from '../shared/errors.js';
+import { describe, ErrorCode, inputError, jsonStringHint, setupError, type LensCacheError } from '../base/errors.js';
 import type { RootInput } from '../schema/contract.js';
 
 /**

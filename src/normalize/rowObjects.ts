@@ -1,6 +1,6 @@
 /** Row objects as one write walk queues them: merged and stripped of undefined fields. */
 
-import { setOwn } from '../shared/dict.js';
+import { setOwn } from '../base/dict.js';
 
 /** `{ ...target, ...source }` written into `target` (the same fields, in the same order). */
 export function mergeInPlace(target: object, source: object): void {

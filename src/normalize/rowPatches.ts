@@ -4,10 +4,10 @@
  * unchanged (a no-op write, docs/store.md).
  */
 
-import { copyDict, createDict, type Dict } from '../shared/dict.js';
-import { jsonEqual } from '../shared/json.js';
-import type { WriteMeta } from '../shared/patch.js';
-import type { CacheState, Row } from '../shared/state.js';
+import { copyDict, createDict, type Dict } from '../base/dict.js';
+import { jsonEqual } from '../base/json.js';
+import type { WriteMeta } from '../base/patch.js';
+import type { CacheState, Row } from '../base/state.js';
 import type { RowPolicy } from '../schema/contract.js';
 import { RowChecker } from './checkRow.js';
 import { listPatches, type PatchList } from './PatchList.js';

@@ -4,7 +4,7 @@
  */
 
 import { createContext, createElement, useContext, type ReactNode } from 'react';
-import { ErrorCode, setupError } from '../shared/errors.js';
+import { ErrorCode, setupError } from '../base/errors.js';
 import type { Cache } from '../store/createCache.js';
 
 const CacheContext = createContext<Cache<string> | null>(null);

@@ -1,7 +1,7 @@
 /** useDLE: an endpoint's data, loading state and error, without Suspense (docs/useDLE.md). */
 
 import { useMemo } from 'react';
-import { ErrorCode, setupError } from '../shared/errors.js';
+import { ErrorCode, setupError } from '../base/errors.js';
 import type { ArgsOf, ResponseData } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';
 import { useCacheContext } from './CacheProvider.js';

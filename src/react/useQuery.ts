@@ -2,7 +2,7 @@
 
 import { useMemo } from 'react';
 import { useSelector, useStore } from 'react-redux';
-import { argsKey, isSkipArgs } from '../shared/json.js';
+import { argsKey, isSkipArgs } from '../base/json.js';
 import type { Queried } from '../schema/types.js';
 import { internalsOf } from '../store/createCache.js';
 import { useCacheContext } from './CacheProvider.js';

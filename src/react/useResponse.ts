@@ -7,8 +7,8 @@
 
 import { useEffect, useMemo } from 'react';
 import { useSelector, useStore } from 'react-redux';
-import { ErrorCode, setupError, describe } from '../shared/errors.js';
-import { argsKey, isSkipArgs } from '../shared/json.js';
+import { ErrorCode, setupError, describe } from '../base/errors.js';
+import { argsKey, isSkipArgs } from '../base/json.js';
 import { internalsOf, type Cache } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';
 import type { FetchPromise } from '../store/Requests.js';

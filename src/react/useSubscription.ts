@@ -2,8 +2,8 @@
 
 import { useEffect } from 'react';
 import { useStore } from 'react-redux';
-import { describe, ErrorCode, setupError } from '../shared/errors.js';
-import { argsKey, isSkipArgs } from '../shared/json.js';
+import { describe, ErrorCode, setupError } from '../base/errors.js';
+import { argsKey, isSkipArgs } from '../base/json.js';
 import type { ArgsOf } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';
 import { useCacheContext } from './CacheProvider.js';

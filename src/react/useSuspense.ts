@@ -1,6 +1,6 @@
 /** useSuspense: an endpoint's data, suspending while it is missing or invalid (docs/useSuspense.md). */
 
-import { ErrorCode, setupError } from '../shared/errors.js';
+import { ErrorCode, setupError } from '../base/errors.js';
 import type { ArgsOf, ResponseData } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';
 import { useCacheContext } from './CacheProvider.js';

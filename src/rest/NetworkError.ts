@@ -1,6 +1,6 @@
 /** The error of a request the server answered with a non-2xx status (docs/errors.md#network_error). */
 
-import { describe, ErrorCode, errorMessage, LensCacheError } from '../shared/errors.js';
+import { describe, ErrorCode, errorMessage, LensCacheError } from '../base/errors.js';
 
 /**
  * Rejects `endpoint.fetch` (and `cache.fetch`) when the response status is not 2xx. `status` is the

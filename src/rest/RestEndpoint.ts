@@ -5,9 +5,9 @@
 
 import type { Collection } from '../schema/Collection.js';
 import type { CollectionOp, CollectionOpName } from '../schema/CollectionOp.js';
-import { describe, ErrorCode, inputError, setupError } from '../shared/errors.js';
-import { stableStringify } from '../shared/json.js';
-import { checkPollFrequency, checkRetry, type RetryOptions } from '../shared/liveOptions.js';
+import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
+import { stableStringify } from '../base/json.js';
+import { checkPollFrequency, checkRetry, type RetryOptions } from '../base/liveOptions.js';
 import { NetworkError } from './NetworkError.js';
 import { parseBody, parseLoosely } from './responseBody.js';
 import { findCollection, pageSchema, requirePageParam } from './pagination.js';

@@ -6,9 +6,9 @@
  */
 
 import { compileTokens, parseTemplate, type Token } from './pathTokens.js';
-import { hasOwn } from '../shared/dict.js';
-import { Lru } from '../shared/Lru.js';
-import { describe, ErrorCode, setupError, inputError } from '../shared/errors.js';
+import { hasOwn } from '../base/dict.js';
+import { Lru } from '../base/Lru.js';
+import { describe, ErrorCode, setupError, inputError } from '../base/errors.js';
 
 type Strip<S extends string> = S extends `${infer Head}{${string}}${infer Tail}` ? `${Head}${Strip<Tail>}` : S;
 type Groups<S extends string> = S extends `${string}{${infer Group}}${infer Tail}` ? Group | Groups<Tail> : never;

@@ -5,7 +5,7 @@
  * the same here as there.
  */
 
-import type { DevText } from '../shared/errors.js';
+import type { DevText } from '../base/errors.js';
 
 export type Token =
   | { readonly type: 'text'; readonly value: string }

@@ -7,7 +7,7 @@ import { Collection } from '../schema/Collection.js';
 import type { EntityClass } from '../schema/Entity.js';
 import { Invalidate } from '../schema/Invalidate.js';
 import type { Denormalize } from '../schema/types.js';
-import { describe, ErrorCode, setupError } from '../shared/errors.js';
+import { describe, ErrorCode, setupError } from '../base/errors.js';
 import type { OptimisticSnapshot } from './OptimisticSnapshot.js';
 import { RestEndpoint, type RestEndpointOptions } from './RestEndpoint.js';
 

@@ -1,6 +1,6 @@
 /** Reading a response body: JSON when it says so or looks like it, else text; a broken JSON body is INVALID_RESPONSE. */
 
-import { describe, ErrorCode, errorMessage, LensCacheError } from '../shared/errors.js';
+import { describe, ErrorCode, errorMessage, LensCacheError } from '../base/errors.js';
 
 /** Error bodies are shown parsed when they are JSON, else as text. */
 export function parseLoosely(text: string): unknown {

@@ -1,6 +1,6 @@
 /** All: every cached entity of a class (or of several). See docs/All.md. */
 
-import { describe, ErrorCode, setupError } from '../shared/errors.js';
+import { describe, ErrorCode, setupError } from '../base/errors.js';
 import {
   INVALID,
   type DenormalizeDelegate,

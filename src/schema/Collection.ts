@@ -1,7 +1,7 @@
 /** Collection: a list (or map) of entities stored per args, that creates and moves reach. See docs/Collection.md. */
 
-import { describe, ErrorCode, inputError, setupError } from '../shared/errors.js';
-import { isSkipArgs } from '../shared/json.js';
+import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
+import { isSkipArgs } from '../base/json.js';
 import type {
   DenormalizeDelegate,
   NormalizeDelegate,

@@ -4,8 +4,8 @@
  * every stored list of the collection's table that the args match. They never create a list.
  */
 
-import { describe, ErrorCode, inputError } from '../shared/errors.js';
-import { copyOwn, setOwn } from '../shared/dict.js';
+import { describe, ErrorCode, inputError } from '../base/errors.js';
+import { copyOwn, setOwn } from '../base/dict.js';
 import type { DenormalizeDelegate, NormalizeDelegate, RootInput, RowPolicy, SchemaConstruct } from './contract.js';
 import { hasNoDefinedKeys, parsePk, pkMatches } from './collectionKey.js';
 import type { Collection } from './Collection.js';

@@ -4,7 +4,7 @@
  * field. The page's own result is its list of refs.
  */
 
-import { describe, ErrorCode, inputError, setupError } from '../shared/errors.js';
+import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
 import type { DenormalizeDelegate, NormalizeDelegate, RootInput, SchemaConstruct } from './contract.js';
 import type { Collection } from './Collection.js';
 import { deltaPolicy } from './CollectionOp.js';

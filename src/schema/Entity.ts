@@ -3,14 +3,14 @@
  * See docs/Entity.md.
  */
 
-import type { WriteMeta } from '../shared/patch.js';
+import type { WriteMeta } from '../base/patch.js';
 import type { DenormalizeDelegate, NormalizeDelegate, QueryDelegate, RootInput, Row } from './contract.js';
 import { denormalizeEntity } from './entityDenormalize.js';
 import { entityInfo } from './entityInfo.js';
 import { lookupIndex } from './entityIndexes.js';
 import { normalizeEntity } from './entityNormalize.js';
 import { isUsablePk } from './pk.js';
-import { ErrorCode, setupError } from '../shared/errors.js';
+import { ErrorCode, setupError } from '../base/errors.js';
 
 /**
  * The base class of every entity.

@@ -1,7 +1,7 @@
 /** Invalidate: a response that deletes an entity. See docs/Invalidate.md. */
 
-import { describe, ErrorCode, inputError, setupError } from '../shared/errors.js';
-import { warnOnce } from '../shared/env.js';
+import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
+import { warnOnce } from '../base/env.js';
 import type { DenormalizeDelegate, NormalizeDelegate, RootInput, SchemaConstruct } from './contract.js';
 import { infoOf, isEntityClass, type EntityClass } from './Entity.js';
 import { checkedPk } from './entityNormalize.js';

@@ -1,6 +1,6 @@
 /** Lazy: a field schema resolved on demand, read back as its stored refs. See docs/Lazy.md. */
 
-import { describe, ErrorCode, setupError } from '../shared/errors.js';
+import { describe, ErrorCode, setupError } from '../base/errors.js';
 import {
   isConstruct,
   rootInputOf,

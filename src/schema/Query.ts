@@ -1,6 +1,6 @@
 /** Query: a programmatic read of the cache (sorts, counts, group-bys, joins). See docs/Query.md. */
 
-import { describe, ErrorCode, setupError } from '../shared/errors.js';
+import { describe, ErrorCode, setupError } from '../base/errors.js';
 import {
   INVALID,
   rootInputOf,

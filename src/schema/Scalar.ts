@@ -1,8 +1,8 @@
 /** Scalar: entity fields whose value depends on a request argument, the lens. See docs/Scalar.md. */
 
-import { describe, ErrorCode, inputError, setupError } from '../shared/errors.js';
-import { freezeInDevelopment } from '../shared/env.js';
-import { copyOwn, hasOwn, setOwn } from '../shared/dict.js';
+import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
+import { freezeInDevelopment } from '../base/env.js';
+import { copyOwn, hasOwn, setOwn } from '../base/dict.js';
 import type {
   DenormalizeDelegate,
   NormalizeDelegate,

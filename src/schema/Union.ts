@@ -1,6 +1,6 @@
 /** Union: one entity out of several types, picked by an attribute. See docs/Union.md. */
 
-import { describe, ErrorCode, inputError, setupError } from '../shared/errors.js';
+import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
 import type { DenormalizeDelegate, NormalizeDelegate, QueryDelegate, RootInput, SchemaConstruct } from './contract.js';
 import type { EntityClass } from './Entity.js';
 import { Polymorphic, type SchemaAttribute } from './polymorphic.js';

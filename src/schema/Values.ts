@@ -1,7 +1,7 @@
 /** Values: a map of items keyed by entity pk (or any key). See docs/Values.md. */
 
-import { describe, ErrorCode, inputError } from '../shared/errors.js';
-import { setOwn } from '../shared/dict.js';
+import { describe, ErrorCode, inputError } from '../base/errors.js';
+import { setOwn } from '../base/dict.js';
 import type { DenormalizeDelegate, NormalizeDelegate, RootInput, SchemaConstruct } from './contract.js';
 import { readMap } from './members.js';
 import { Polymorphic, type SchemaAttribute } from './polymorphic.js';

@@ -6,8 +6,8 @@
  * `{ page: 1, group: 'react' }` are then one list, whatever produced the args.
  */
 
-import { hasOwn } from '../shared/dict.js';
-import { ClearingMap } from '../shared/Lru.js';
+import { hasOwn } from '../base/dict.js';
+import { ClearingMap } from '../base/Lru.js';
 
 export type NonFilterArgumentKeys = RegExp | readonly string[] | ((key: string) => boolean);
 
@@ -72,7 +72,7 @@ function serialize(value: unknown): string {
 /**
  * Parsed pks, shared by every op: a move of n items, or a series of pushes, matches the same
  * stored keys again and again. Ops scan whole tables in order, so this is a map emptied when it
- * outgrows its bound (shared/Lru.ts). The parsed objects are only ever read.
+ * outgrows its bound (base/Lru.ts). The parsed objects are only ever read.
  */
 const parsed = new ClearingMap<string, Record<string, unknown> | null>(50_000);
 

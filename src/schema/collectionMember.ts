@@ -1,6 +1,6 @@
 /** What a Collection holds: its member's table key part, and the shape a response must have. */
 
-import { describe, ErrorCode, inputError, setupError } from '../shared/errors.js';
+import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
 import { isEntityClass } from './Entity.js';
 import { Union } from './Union.js';
 

@@ -4,8 +4,8 @@
  * memo caches, and hand themselves to the constructs as these delegates.
  */
 
-import type { WriteMeta } from '../shared/patch.js';
-import type { Dict } from '../shared/dict.js';
+import type { WriteMeta } from '../base/patch.js';
+import type { Dict } from '../base/dict.js';
 
 /**
  * What a read resolves to when data must be treated as deleted: a tombstone, a failed `validate`,
@@ -14,7 +14,7 @@ import type { Dict } from '../shared/dict.js';
  */
 export const INVALID: unique symbol = Symbol('lenscache.invalid');
 
-import type { EndpointMeta, Row } from '../shared/state.js';
+import type { EndpointMeta, Row } from '../base/state.js';
 
 export type { Row };
 

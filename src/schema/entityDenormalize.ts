@@ -1,7 +1,7 @@
 /** How an Entity row becomes an instance of its class (docs/Entity.md). */
 
-import { isDevelopment } from '../shared/env.js';
-import { hasOwn } from '../shared/dict.js';
+import { isDevelopment } from '../base/env.js';
+import { hasOwn } from '../base/dict.js';
 import { INVALID, type DenormalizeDelegate } from './contract.js';
 import type { EntityClass } from './Entity.js';
 import type { EntityInfo } from './entityInfo.js';

@@ -11,7 +11,7 @@
  * (docs/Entity.md) may leave an entry the row no longer matches, and such an entry is a miss.
  */
 
-import { hasOwn } from '../shared/dict.js';
+import { hasOwn } from '../base/dict.js';
 import type { NormalizeDelegate, QueryDelegate, Row, RowPolicy } from './contract.js';
 
 /** The classes' side of an index: its key and the fields it indexes. */

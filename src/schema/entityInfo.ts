@@ -3,9 +3,9 @@
  * schemas as entries, and its defaults (field initialisers) as a template instance.
  */
 
-import { warnOnce } from '../shared/env.js';
-import { setOwn } from '../shared/dict.js';
-import { describe, ErrorCode, setupError } from '../shared/errors.js';
+import { warnOnce } from '../base/env.js';
+import { setOwn } from '../base/dict.js';
+import { describe, ErrorCode, setupError } from '../base/errors.js';
 
 export interface EntityInfo {
   /** The `static schema` object the entries were computed from (recomputed if it is replaced). */

@@ -1,7 +1,7 @@
 /** How an Entity turns input into a row and a ref (docs/Entity.md). */
 
-import { describe, ErrorCode, inputError } from '../shared/errors.js';
-import { hasOwn, setOwn } from '../shared/dict.js';
+import { describe, ErrorCode, inputError } from '../base/errors.js';
+import { hasOwn, setOwn } from '../base/dict.js';
 import type { NormalizeDelegate, RowPolicy } from './contract.js';
 import type { EntityClass } from './Entity.js';
 import type { EntityInfo } from './entityInfo.js';

@@ -4,8 +4,8 @@
  * that must hold it before its members are read (a collection list, for cycles) can pass it in.
  */
 
-import { setOwn } from '../shared/dict.js';
-import { freezeInDevelopment } from '../shared/env.js';
+import { setOwn } from '../base/dict.js';
+import { freezeInDevelopment } from '../base/env.js';
 import { INVALID } from './contract.js';
 
 /** Lists: members that read `undefined` or invalid are dropped; `null` members are kept. */

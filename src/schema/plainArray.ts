@@ -1,6 +1,6 @@
 /** Plain array schemas, `[S]` (docs/plain-schemas.md): exactly one member schema. */
 
-import { describe, type DevText, ErrorCode, inputError, setupError } from '../shared/errors.js';
+import { describe, type DevText, ErrorCode, inputError, setupError } from '../base/errors.js';
 import type { DenormalizeDelegate, NormalizeDelegate } from './contract.js';
 import { readList } from './members.js';
 

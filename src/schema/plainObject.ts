@@ -1,8 +1,8 @@
 /** Plain object schemas, `{ ticker: Ticker, stats: Stats, n: 3 }` (docs/plain-schemas.md). */
 
-import { hasOwn, setOwn } from '../shared/dict.js';
-import { freezeInDevelopment } from '../shared/env.js';
-import { describe, ErrorCode, inputError } from '../shared/errors.js';
+import { hasOwn, setOwn } from '../base/dict.js';
+import { freezeInDevelopment } from '../base/env.js';
+import { describe, ErrorCode, inputError } from '../base/errors.js';
 import { INVALID, type DenormalizeDelegate, type NormalizeDelegate, type QueryDelegate } from './contract.js';
 
 /** A schema value that is a schema at all (`n: 3` in `{ a: A, n: 3 }` is not). */

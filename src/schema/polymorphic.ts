@@ -3,9 +3,9 @@
  * attribute (Union, and the polymorphic forms of Values and All): docs/Union.md.
  */
 
-import { describe, ErrorCode, setupError } from '../shared/errors.js';
-import { hasOwn } from '../shared/dict.js';
-import { isDevelopment, warnOnce } from '../shared/env.js';
+import { describe, ErrorCode, setupError } from '../base/errors.js';
+import { hasOwn } from '../base/dict.js';
+import { isDevelopment, warnOnce } from '../base/env.js';
 import type { DenormalizeDelegate, NormalizeDelegate } from './contract.js';
 
 export type SchemaAttribute = string | ((value: any, parent: unknown, key: string | undefined) => string);

@@ -3,7 +3,7 @@
  * member. A list never holds the same ref twice (docs/Collection.md, "Duplicates").
  */
 
-import { hasOwn } from '../shared/dict.js';
+import { hasOwn } from '../base/dict.js';
 
 /** Refs compare by pk, and polymorphic refs by `id` and `schema`. */
 export function sameRef(a: unknown, b: unknown): boolean {

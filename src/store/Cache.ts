@@ -4,8 +4,8 @@
  */
 
 import type { Middleware, Reducer } from '@reduxjs/toolkit';
-import { describe, ErrorCode, setupError } from '../shared/errors.js';
-import type { CacheState } from '../shared/state.js';
+import { describe, ErrorCode, setupError } from '../base/errors.js';
+import type { CacheState } from '../base/state.js';
 import type { Denormalize, Queried } from '../schema/types.js';
 import type { Controller, StoreLike } from './Controller.js';
 import type { EndpointLike } from './endpoint.js';

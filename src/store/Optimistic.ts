@@ -12,9 +12,9 @@
  * and is empty, and free, otherwise.
  */
 
-import { copyDict, hasOwn, type Dict } from '../shared/dict.js';
-import type { WriteMeta } from '../shared/patch.js';
-import type { CacheState, Row } from '../shared/state.js';
+import { copyDict, hasOwn, type Dict } from '../base/dict.js';
+import type { WriteMeta } from '../base/patch.js';
+import type { CacheState, Row } from '../base/state.js';
 import { normalize, type NormalizeOptions } from '../normalize/normalize.js';
 import { listPatches, PatchList } from '../normalize/PatchList.js';
 import type { WritePayload } from './actions.js';

@@ -4,7 +4,7 @@
  * here, not in the state: starting a fetch dispatches nothing.
  */
 
-import { ErrorCode, setupError, describe } from '../shared/errors.js';
+import { ErrorCode, setupError, describe } from '../base/errors.js';
 import { hasSchema, type EndpointLike } from './endpoint.js';
 import { withRetries } from './retrying.js';
 import { StartClock } from './StartClock.js';

@@ -11,7 +11,7 @@
  * docs/architecture.md, "Ordering".
  */
 
-import type { CacheState } from '../shared/state.js';
+import type { CacheState } from '../base/state.js';
 
 /** One store's clock: owned by that store's Requests, so it lives as long as the store. */
 export class StartClock {

@@ -6,7 +6,7 @@
  * only register with it; the same rules hold without React. See docs/architecture.md, "Who owns what".
  */
 
-import { Lru } from '../shared/Lru.js';
+import { Lru } from '../base/Lru.js';
 import type { Controller } from './Controller.js';
 import { Pollers } from './Pollers.js';
 import { Optimistic } from './Optimistic.js';

@@ -3,7 +3,7 @@
  * is the Immer patch list that the reducer applies, with the inverse patches that undo it.
  */
 
-import type { Patch } from '../shared/patch.js';
+import type { Patch } from '../base/patch.js';
 
 /** Action types, one per kind of write, so Redux DevTools shows what happened. */
 export const ActionTypes = {

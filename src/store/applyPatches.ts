@@ -12,11 +12,11 @@
  * before anything it returns could hold a part of it, and the input state is never mutated.
  */
 
-import { copyDict, setOwn } from '../shared/dict.js';
-import { describe, type DevText, ErrorCode, setupError } from '../shared/errors.js';
-import type { Patch } from '../shared/patch.js';
-import type { CacheState } from '../shared/state.js';
-import { recordTableDiff } from '../shared/tableDiffs.js';
+import { copyDict, setOwn } from '../base/dict.js';
+import { describe, type DevText, ErrorCode, setupError } from '../base/errors.js';
+import type { Patch } from '../base/patch.js';
+import type { CacheState } from '../base/state.js';
+import { recordTableDiff } from '../base/tableDiffs.js';
 import { checkSliceShape, deepFreeze, MAP_NAMES, toLiveMap, toLiveSlice } from './liveSlice.js';
 
 type Container = Record<string | number, unknown>;

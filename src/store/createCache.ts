@@ -4,9 +4,9 @@
  */
 
 import type { UnknownAction } from '@reduxjs/toolkit';
-import { isErrorLike } from '../shared/errors.js';
-import type { CacheState } from '../shared/state.js';
-import { isSkipArgs } from '../shared/json.js';
+import { isErrorLike } from '../base/errors.js';
+import type { CacheState } from '../base/state.js';
+import { isSkipArgs } from '../base/json.js';
 import { Reader } from '../memo/Reader.js';
 import { internals, type Cache, type CacheOptions } from './Cache.js';
 import { ActionTypes, writeAction, type WriteAction } from './actions.js';

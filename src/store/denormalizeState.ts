@@ -7,8 +7,8 @@
 import { denormalize as denormalizePlain } from '../denormalize/denormalize.js';
 import { INVALID } from '../schema/contract.js';
 import type { Denormalize } from '../schema/types.js';
-import { describe, ErrorCode, setupError } from '../shared/errors.js';
-import type { CacheState } from '../shared/state.js';
+import { describe, ErrorCode, setupError } from '../base/errors.js';
+import type { CacheState } from '../base/state.js';
 import { toLiveSlice } from './liveSlice.js';
 
 export interface DenormalizeOptions {

@@ -1,7 +1,7 @@
 /** What the cache needs of an endpoint: any object with `key(...args)` and (optionally) `schema`. */
 
-import type { RetryOptions } from '../shared/liveOptions.js';
-import { describe, ErrorCode, setupError } from '../shared/errors.js';
+import type { RetryOptions } from '../base/liveOptions.js';
+import { describe, ErrorCode, setupError } from '../base/errors.js';
 import type { OptimisticSnapshot } from '../rest/OptimisticSnapshot.js';
 
 export type { OptimisticSnapshot };

@@ -6,9 +6,9 @@
  */
 
 import type { UnknownAction } from '@reduxjs/toolkit';
-import { warn } from '../shared/env.js';
-import { describe, ErrorCode, setupError } from '../shared/errors.js';
-import type { CacheState } from '../shared/state.js';
+import { warn } from '../base/env.js';
+import { describe, ErrorCode, setupError } from '../base/errors.js';
+import type { CacheState } from '../base/state.js';
 import { ActionTypes, writeAction } from './actions.js';
 import { hasSchema, type EndpointLike } from './endpoint.js';
 import { planSweep, type KeptRead, type Sweep } from './gcSweep.js';

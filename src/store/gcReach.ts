@@ -9,7 +9,7 @@
 
 import { PlainRead, type Build, type Entities } from '../denormalize/PlainRead.js';
 import { INVALID, isConstruct } from '../schema/contract.js';
-import { argsKey } from '../shared/json.js';
+import { argsKey } from '../base/json.js';
 
 /** Entities nested deeper than this in one walk are walked later, from the top. */
 const STEP_DEPTH = 32;

@@ -4,11 +4,11 @@
  * no kept read reaches, with their inverse patches. Pure: it reads the slice and writes nothing.
  */
 
-import type { Dict } from '../shared/dict.js';
-import { warnOnce } from '../shared/env.js';
-import { describe } from '../shared/errors.js';
-import type { Patch, WriteMeta } from '../shared/patch.js';
-import type { CacheState, Row } from '../shared/state.js';
+import type { Dict } from '../base/dict.js';
+import { warnOnce } from '../base/env.js';
+import { describe } from '../base/errors.js';
+import type { Patch, WriteMeta } from '../base/patch.js';
+import type { CacheState, Row } from '../base/state.js';
 import { Reached } from './gcReach.js';
 
 /** A read a sweep keeps: its schema, its args, and the stored result it reads (if any). */

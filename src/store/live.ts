@@ -5,11 +5,11 @@
  * call `subscribe`; nothing here knows about React.
  */
 
-import { warnOnce } from '../shared/env.js';
-import { describe, ErrorCode, setupError } from '../shared/errors.js';
-import { isSkipArgs } from '../shared/json.js';
-import type { EndpointMeta } from '../shared/state.js';
-import { checkPollFrequency } from '../shared/liveOptions.js';
+import { warnOnce } from '../base/env.js';
+import { describe, ErrorCode, setupError } from '../base/errors.js';
+import { isSkipArgs } from '../base/json.js';
+import type { EndpointMeta } from '../base/state.js';
+import { checkPollFrequency } from '../base/liveOptions.js';
 import type { EndpointLike } from './endpoint.js';
 import type { StoreRuntime } from './StoreRuntime.js';
 

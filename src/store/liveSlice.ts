@@ -9,8 +9,8 @@
  * state reads and writes exactly like the state the cache made. See docs/architecture.md.
  */
 
-import { describe, type DevText } from '../shared/errors.js';
-import type { CacheState } from '../shared/state.js';
+import { describe, type DevText } from '../base/errors.js';
+import type { CacheState } from '../base/state.js';
 
 export const MAP_NAMES = new Set(['entities', 'entitiesMeta', 'endpoints', 'meta']);
 const TABLE_MAPS = new Set(['entities', 'entitiesMeta']);

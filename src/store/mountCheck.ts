@@ -18,7 +18,7 @@
  */
 
 import type { Middleware } from '@reduxjs/toolkit';
-import { type DevText, ErrorCode, setupError } from '../shared/errors.js';
+import { type DevText, ErrorCode, setupError } from '../base/errors.js';
 
 /** The cache whose reducer last returned each slice state. */
 const makers = new WeakMap<object, MountCheck>();

@@ -5,7 +5,7 @@
  * layer of the store's Optimistic ledger. The request's answer or failure takes the layer out.
  */
 
-import type { CacheState } from '../shared/state.js';
+import type { CacheState } from '../base/state.js';
 import type { NormalizeOptions } from '../normalize/normalize.js';
 import { ActionTypes, writeAction, type WriteAction } from './actions.js';
 import { DEFAULT_DATA_EXPIRY, expiryTime, type EndpointLike, type OptimisticSnapshot } from './endpoint.js';

@@ -4,9 +4,9 @@
  */
 
 import type { Middleware, Reducer, UnknownAction } from '@reduxjs/toolkit';
-import { warn } from '../shared/env.js';
-import { type DevText, ErrorCode, setupError, type LensCacheError } from '../shared/errors.js';
-import type { CacheState } from '../shared/state.js';
+import { warn } from '../base/env.js';
+import { type DevText, ErrorCode, setupError, type LensCacheError } from '../base/errors.js';
+import type { CacheState } from '../base/state.js';
 import { isWriteAction, type WriteAction } from './actions.js';
 import { applyPatches } from './applyPatches.js';
 import { initialState } from './initialState.js';

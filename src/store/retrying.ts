@@ -5,7 +5,7 @@
  * the error stored is the last one.
  */
 
-import { defaultRetryDelay, isRetryable, type RetryOptions } from '../shared/liveOptions.js';
+import { defaultRetryDelay, isRetryable, type RetryOptions } from '../base/liveOptions.js';
 
 /**
  * Runs `attempt` until it succeeds, the error is not worth another try, `retry.attempts` retries

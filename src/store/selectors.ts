@@ -1,12 +1,12 @@
 /** selectQuery and selectResponse (docs/store.md, "Reading a response"), on top of the memoized Reader. */
 
 import { INVALID } from '../schema/contract.js';
-import { fromErrorRecord, type ErrorRecord } from '../shared/errors.js';
-import { argsKey, isSkipArgs } from '../shared/json.js';
-import { Lru } from '../shared/Lru.js';
-import type { WriteMeta } from '../shared/patch.js';
-import type { CacheState } from '../shared/state.js';
-import type { Dict } from '../shared/dict.js';
+import { fromErrorRecord, type ErrorRecord } from '../base/errors.js';
+import { argsKey, isSkipArgs } from '../base/json.js';
+import { Lru } from '../base/Lru.js';
+import type { WriteMeta } from '../base/patch.js';
+import type { CacheState } from '../base/state.js';
+import type { Dict } from '../base/dict.js';
 import type { Reader, ReadResult } from '../memo/Reader.js';
 import { hasSchema, type EndpointLike } from './endpoint.js';
 

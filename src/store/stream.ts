@@ -4,8 +4,8 @@
  * `setResponse` for an endpoint), so they merge, order and re-render like any other write.
  */
 
-import { warnOnce } from '../shared/env.js';
-import { describe, ErrorCode, errorMessage, LensCacheError, setupError } from '../shared/errors.js';
+import { warnOnce } from '../base/env.js';
+import { describe, ErrorCode, errorMessage, LensCacheError, setupError } from '../base/errors.js';
 import type { Controller } from './Controller.js';
 import type { EndpointLike } from './endpoint.js';
 

@@ -3,10 +3,10 @@
  * each returns the patches of one action, or throws without touching the store.
  */
 
-import { jsonEqual } from '../shared/json.js';
-import { toErrorRecord, type ErrorRecord } from '../shared/errors.js';
-import type { WriteMeta } from '../shared/patch.js';
-import type { CacheState, EndpointMeta } from '../shared/state.js';
+import { jsonEqual } from '../base/json.js';
+import { toErrorRecord, type ErrorRecord } from '../base/errors.js';
+import type { WriteMeta } from '../base/patch.js';
+import type { CacheState, EndpointMeta } from '../base/state.js';
 import { normalize, type NormalizeOptions } from '../normalize/normalize.js';
 import { PatchList } from '../normalize/PatchList.js';
 import type { WritePayload } from './actions.js';

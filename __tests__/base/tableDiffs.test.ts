@@ -1,5 +1,5 @@
-/** The reducer's record of which keys each write changed per table (src/shared/tableDiffs.ts). */
-import { changedKeys, recordTableDiff } from '../../src/shared/tableDiffs';
+/** The reducer's record of which keys each write changed per table (src/base/tableDiffs.ts). */
+import { changedKeys, recordTableDiff } from '../../src/base/tableDiffs';
 
 describe('tableDiffs', () => {
   test('follows a chain of recorded writes back to the table a read saw', () => {

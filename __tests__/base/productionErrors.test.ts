@@ -30,7 +30,7 @@ async function production<T>(run: (lib: Lib, configureStore: typeof ConfigureSto
     const lib = require('../../src/index') as Lib;
     const { configureStore } = require('@reduxjs/toolkit') as { configureStore: typeof ConfigureStore };
     // Guard: this really is a production build.
-    expect((require('../../src/shared/env') as typeof import('../../src/shared/env')).isDevelopment()).toBe(false);
+    expect((require('../../src/base/env') as typeof import('../../src/base/env')).isDevelopment()).toBe(false);
     /* eslint-enable @typescript-eslint/no-require-imports */
     result = await run(lib, configureStore);
   });

@@ -1,5 +1,5 @@
-/** Development warnings (src/shared/env.ts): printed once per message, with a bounded memory of what was printed. */
-import { warnOnce } from '../../src/shared/env';
+/** Development warnings (src/base/env.ts): printed once per message, with a bounded memory of what was printed. */
+import { warnOnce } from '../../src/base/env';
 
 test('a message is printed once, and the set of printed messages is bounded (the oldest is forgotten)', () => {
   const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);

@@ -1,4 +1,4 @@
-import { ClearingMap, Lru } from '../../src/shared/Lru';
+import { ClearingMap, Lru } from '../../src/base/Lru';
 
 test('keeps at most `capacity` entries, forgetting the least recently used', () => {
   const lru = new Lru<string, number>(2);
