@@ -31,9 +31,22 @@ export interface Layer {
   readonly start: number;
   /** The meta the guess's rows are shown with (`optimistic: true`). */
   readonly meta: WriteMeta;
-  /** The guessed response, computed against `below` (the confirmed state with the earlier guesses); undefined for none. */
-  guess(below: CacheState, visible: CacheState): unknown;
+  /**
+   * The guessed response, computed against `below` (the confirmed state with the earlier
+   * guesses); undefined for none. Calls `reading` before it reads the state (`snap.get`).
+   */
+  guess(below: CacheState, visible: CacheState, reading: () => void): unknown;
 }
+
+/** A layer's last computation: its patches, the tables they write, and whether it read the state. */
+interface Computed {
+  readonly patches: readonly Patch[];
+  readonly tables: ReadonlySet<string>;
+  readonly readsState: boolean;
+}
+
+/** Marks every table as changed (a layer whose writes are unknown was taken out). */
+const EVERY_TABLE = '*';
 
 /** What a write computed (undefined when it wrote nothing), and the patches that take the slice there. */
 export interface Rebuilt<T> {
@@ -45,6 +58,10 @@ export class Optimistic {
   private layers: Layer[] = [];
   /** The confirmed value of every row the slice shows differently (a guess covers it), by map and table. */
   private base: Changes = new Map();
+  /** Each pending layer's last computation, reused while nothing it depends on changed. */
+  private computed = new Map<Layer, Computed>();
+  /** Tables written since the last rebuild by layers taken out: the layers after them are computed again. */
+  private dirty = new Set<string>();
 
   /** Whether writes must go through `write` (a guess is pending, or one was just taken out). */
   get active(): boolean {
@@ -69,6 +86,9 @@ export class Optimistic {
   settle(endpoint: object, start: number): boolean {
     const index = this.layers.findIndex(layer => layer.endpoint === endpoint && layer.start === start);
     if (index < 0) return false;
+    const layer = this.layers[index]!;
+    for (const table of this.computed.get(layer)?.tables ?? [EVERY_TABLE]) this.dirty.add(table);
+    this.computed.delete(layer);
     this.layers = this.layers.filter((_, i) => i !== index);
     return true;
   }
@@ -105,6 +125,8 @@ export class Optimistic {
   clear(): void {
     this.layers = [];
     this.base = new Map();
+    this.computed = new Map();
+    this.dirty = new Set();
   }
 
   private rebuild<T extends WritePayload>(
@@ -120,18 +142,34 @@ export class Optimistic {
     if (computed) overlay.apply(computed.patches, computed.inversePatches);
     // Every guess is computed again, in start order, over the new confirmed state. One that
     // throws there (it stands on rows since deleted) is not shown this time, and stays pending.
+    // A guess that read nothing of the state (its value comes from its args) and whose tables
+    // nothing below it changed gives the same patches as last time: they are reused, so an
+    // unrelated write costs nothing per pending guess.
+    const dirty = new Set(this.dirty);
+    if (computed) addTables(dirty, computed.patches);
     const base: Changes = new Map();
     const guessOptions = { ...options, changedRowsOnly: false, overwrite: true };
     for (const layer of layers) {
-      const below = overlay.view();
-      let patches: Patch[];
-      try {
-        const value = layer.guess(below, visible);
-        if (value === undefined) continue;
-        patches = normalize(layer.schema, value, layer.args, below, layer.meta, guessOptions).patches;
-      } catch (error) {
-        if (layer === fresh) throw error;
-        continue;
+      const last = this.computed.get(layer);
+      let patches = last && !last.readsState && !touches(last.tables, dirty) ? last.patches : undefined;
+      if (patches === undefined) {
+        let readsState = false;
+        const below = overlay.view();
+        try {
+          const value = layer.guess(below, visible, () => (readsState = true));
+          patches =
+            value === undefined
+              ? []
+              : normalize(layer.schema, value, layer.args, below, layer.meta, guessOptions).patches;
+        } catch (error) {
+          if (layer === fresh) throw error;
+          // Computed again next time: what it stands on may be back by then.
+          readsState = true;
+          patches = [];
+        }
+        const tables = addTables(new Set(), patches);
+        for (const table of tables) dirty.add(table);
+        this.computed.set(layer, { patches, tables, readsState });
       }
       remember(base, overlay, patches);
       overlay.apply(patches);
@@ -139,8 +177,26 @@ export class Optimistic {
     const payload = overlay.diff();
     this.layers = layers;
     this.base = base;
+    this.dirty = new Set();
     return { computed, payload };
   }
+}
+
+/** Adds the tables `patches` write (by map and table) to `tables`; returns it. */
+function addTables(tables: Set<string>, patches: readonly Patch[]): Set<string> {
+  for (const { path } of patches) {
+    if (path[0] === 'entities' || path[0] === 'entitiesMeta') {
+      // (Row and meta tables change together: one name for both.)
+      if (path.length > 1) tables.add(String(path[1]));
+    }
+  }
+  return tables;
+}
+
+function touches(tables: ReadonlySet<string>, dirty: ReadonlySet<string>): boolean {
+  if (dirty.has(EVERY_TABLE)) return true;
+  for (const table of tables) if (dirty.has(table)) return true;
+  return false;
 }
 
 /**

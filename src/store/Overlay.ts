@@ -10,6 +10,7 @@
 
 import { createDict, hasOwn, type Dict } from '../base/dict.js';
 import { ErrorCode, setupError } from '../base/errors.js';
+import { jsonEqual } from '../base/json.js';
 import type { Patch } from '../base/patch.js';
 import type { CacheState, Row } from '../base/state.js';
 import { listPatches, PatchList } from '../normalize/PatchList.js';
@@ -233,7 +234,9 @@ function rowDiff(
   for (const key of keys) {
     const a = hasOwn(from, key) ? (from[key] as Row) : undefined;
     const b = read(key) as Row | undefined;
-    if (a === b) continue;
+    // A guess computed again is a new object of the same content: the shown row stays (its
+    // table is not copied, and reads that depend on it keep their results).
+    if (a === b || (a !== undefined && b !== undefined && jsonEqual(a, b))) continue;
     if (b === undefined) list.remove([map, table, key], a);
     else if (Array.isArray(a) && Array.isArray(b)) listPatches(list, [map, table, key], a, b);
     else list.set([map, table, key], b, a);

@@ -52,9 +52,12 @@ export function optimisticWrite(
     args,
     start: fetchedAt,
     meta,
-    guess(below, visible) {
+    guess(below, visible, reading) {
       const snap: OptimisticSnapshot = {
-        get: (queryable, ...readArgs) => deps.query(below, visible, queryable, readArgs) as never,
+        get: (queryable, ...readArgs) => {
+          reading();
+          return deps.query(below, visible, queryable, readArgs) as never;
+        },
         fetchedAt,
       };
       let value: unknown;
