@@ -56,8 +56,10 @@ export {
   connectStream,
   fromEventSource,
   fromWebSocket,
+  type StreamEnd,
   type StreamOptions,
   type StreamSource,
+  type WebSocketSourceOptions,
 } from './store/stream.js';
 export type { RetryOptions } from './base/liveOptions.js';
 

@@ -3,7 +3,7 @@
  * releases them: each mutation shows its guess at once, the answer takes its place, and a refusal
  * takes the guess back.
  */
-import { Entity, resource, type CacheState } from '../../src/index';
+import { Entity, resource, RestEndpoint, type CacheState } from '../../src/index';
 import { gate, startServer, type TestServer } from '../fixtures/server';
 import { makeStore } from '../fixtures/store';
 
@@ -142,4 +142,28 @@ test('without optimistic, nothing shows before the answer', async () => {
   held[0]!();
   await patched;
   expect(cache.selectQuery(store.getState(), Task, { id: 't1' })?.done).toBe(true);
+});
+
+test('optimistic that is not a boolean, and a getOptimisticResponse that is not a function, are refused where made', () => {
+  for (const optimistic of ['yes', 1, null, {}]) {
+    expect(() => resource({ path: '/tasks/:id', schema: Task, optimistic: optimistic as boolean })).toThrow(
+      expect.objectContaining({ code: 'INVALID_SCHEMA', message: expect.stringContaining('optimistic') }),
+    );
+  }
+  expect(() => resource({ path: '/tasks/:id', schema: Task, optimistic: false })).not.toThrow();
+  for (const guess of [5, 'body', {}, null]) {
+    expect(
+      () => new RestEndpoint({ path: '/tasks/:id', method: 'PATCH', getOptimisticResponse: guess as never }),
+    ).toThrow(
+      expect.objectContaining({ code: 'INVALID_SCHEMA', message: expect.stringContaining('getOptimisticResponse') }),
+    );
+    const base = new RestEndpoint({ path: '/tasks/:id', method: 'PATCH' });
+    expect(() => base.extend({ getOptimisticResponse: guess as never })).toThrow(
+      expect.objectContaining({ code: 'INVALID_SCHEMA' }),
+    );
+  }
+  const guess = (_snap: unknown, _params: unknown, body: unknown) => body;
+  expect(
+    new RestEndpoint({ path: '/tasks/:id', method: 'PATCH', getOptimisticResponse: guess }).getOptimisticResponse,
+  ).toBe(guess);
 });

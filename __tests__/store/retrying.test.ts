@@ -7,7 +7,7 @@
 import { Entity, ErrorCode, RestEndpoint, type RetryOptions } from '../../src/index';
 import { defaultRetryDelay, isRetryable } from '../../src/base/liveOptions';
 import { internalsOf } from '../../src/store/createCache';
-import { unrefTimeout } from '../../src/store/retrying';
+import { startTimer } from '../../src/base/timers';
 import { advance, until, useLiveClock } from '../fixtures/liveClock';
 import { startServer, type Answer, type TestServer } from '../fixtures/server';
 import { makeStore, snapshot } from '../fixtures/store';
@@ -204,10 +204,13 @@ test('bad retry options are refused where the endpoint is made', () => {
 
 test('the timers of retries and polls do not keep Node running', () => {
   jest.useRealTimers();
-  const timer = unrefTimeout(() => undefined, 60_000);
+  const made = jest.spyOn(globalThis, 'setTimeout');
   try {
+    const cancel = startTimer(() => undefined, 60_000);
+    const timer = made.mock.results[0]!.value as NodeJS.Timeout;
     expect(timer.hasRef()).toBe(false);
+    cancel();
   } finally {
-    clearTimeout(timer);
+    made.mockRestore();
   }
 });

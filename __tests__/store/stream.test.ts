@@ -4,7 +4,17 @@
  * sources (EventSource, WebSocket) run for real in the example app's end-to-end test; here they
  * are driven by minimal stand-ins of those classes.
  */
-import { connectStream, Entity, ErrorCode, fromEventSource, fromWebSocket, type StreamSource } from '../../src/index';
+import {
+  Collection,
+  connectStream,
+  Entity,
+  ErrorCode,
+  fromEventSource,
+  fromWebSocket,
+  Union,
+  type StreamEnd,
+  type StreamSource,
+} from '../../src/index';
 import { makeStore, snapshot } from '../fixtures/store';
 
 class Ticker extends Entity {
@@ -21,6 +31,7 @@ const getTicker = { key: (params: { id: string }) => `GET /tickers/${params.id}`
 interface ManualSource {
   emit: ((message: unknown) => void) | undefined;
   fail: ((error: unknown) => void) | undefined;
+  end: ((how?: StreamEnd) => void) | undefined;
   closed: number;
   open: StreamSource;
 }
@@ -29,10 +40,12 @@ function manualSource(): ManualSource {
   const source: ManualSource = {
     emit: undefined,
     fail: undefined,
+    end: undefined,
     closed: 0,
-    open: (emit, fail) => {
+    open: (emit, fail, end) => {
       source.emit = emit;
       source.fail = fail;
+      source.end = end;
       return () => source.closed++;
     },
   };
@@ -74,6 +87,81 @@ test('a message that does not parse or normalize is reported, writes nothing, an
   expect(errors[2]).toEqual(new Error('gone'));
   source.emit!({ product_id: 'ETH', price: 12 });
   expect(cache.selectQuery(store.getState(), Ticker, 'ETH')?.price).toBe(12);
+});
+
+test('a source that ends by itself is reported to onClose once; later messages and errors are ignored', () => {
+  const { cache, store } = makeStore();
+  const source = manualSource();
+  const ends: StreamEnd[] = [];
+  const errors: unknown[] = [];
+  const close = connectStream(cache.controller(store), {
+    schema: Ticker,
+    open: source.open,
+    onClose: how => ends.push(how),
+    onError: error => errors.push(error),
+  });
+  source.emit!({ product_id: 'BTC', price: 1 });
+  source.end!({ code: 1000, reason: 'bye' });
+  source.end!();
+  expect(ends).toEqual([{ code: 1000, reason: 'bye' }]);
+  source.emit!({ product_id: 'BTC', price: 2 });
+  source.fail!(new Error('late'));
+  expect(cache.selectQuery(store.getState(), Ticker, 'BTC')?.price).toBe(1);
+  expect(errors).toEqual([]);
+  // close() still closes the source (once), and reports nothing.
+  close();
+  close();
+  expect(source.closed).toBe(1);
+  expect(ends).toHaveLength(1);
+});
+
+describe('a message of a type its Union does not know', () => {
+  class Buy extends Entity {
+    id = '';
+    kind = 'buy';
+    static override key = 'Buy';
+  }
+  class Sell extends Entity {
+    id = '';
+    kind = 'sell';
+    static override key = 'Sell';
+  }
+  const Trade = new Union({ buy: Buy, sell: Sell }, 'kind');
+
+  test.each([
+    ['a Union', Trade, { id: '1', kind: 'swap' }],
+    [
+      'a list of a Union',
+      [Trade],
+      [
+        { id: '2', kind: 'buy' },
+        { id: '1', kind: 'swap' },
+      ],
+    ],
+    [
+      'a Collection of a Union',
+      new Collection([Trade]),
+      [
+        { id: '2', kind: 'buy' },
+        { id: '1', kind: 'swap' },
+      ],
+    ],
+  ])('is reported with UNEXPECTED_INPUT and writes nothing (%s)', (_, schema, message) => {
+    const { cache, store } = makeStore();
+    const source = manualSource();
+    const errors: unknown[] = [];
+    connectStream(cache.controller(store), { schema, open: source.open, onError: error => errors.push(error) });
+    const before = snapshot(store.getState());
+    source.emit!(message);
+    expect(errors).toEqual([
+      expect.objectContaining({ code: ErrorCode.UNEXPECTED_INPUT, message: expect.stringContaining('"swap"') }),
+    ]);
+    expect(snapshot(store.getState())).toEqual(before);
+    // Known types go on being written.
+    source.emit!(Array.isArray(message) ? [{ id: '3', kind: 'sell' }] : { id: '3', kind: 'sell' });
+    expect(cache.selectQuery(store.getState(), Sell, '3')).toEqual(expect.objectContaining({ id: '3' }));
+    expect(errors).toHaveLength(1);
+  });
 });
 
 test('with an endpoint, each message is its stored response; parse can pick or skip messages', () => {

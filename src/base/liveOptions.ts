@@ -1,7 +1,8 @@
 /**
  * The live-data options of an endpoint (docs/live-data.md): how often subscribers poll it
- * (`pollFrequency`), and how a failed read is tried again (`retry`). Checked once, where the
- * endpoint is made; which failures are worth another try is decided here too.
+ * (`pollFrequency`), and how a failed read is tried again (`retry`). Checked where a RestEndpoint
+ * is made, and where any other endpoint object is subscribed to or fetched; which failures are
+ * worth another try is decided here too.
  */
 
 import { describe, ErrorCode, LensCacheError, setupError } from './errors.js';
@@ -34,7 +35,10 @@ export function checkPollFrequency(frequency: unknown, where: string): number | 
   return frequency;
 }
 
-/** Throws INVALID_SCHEMA unless `retry` has a whole `attempts` ≥ 0 and, if given, a `delay` function. */
+/**
+ * Throws INVALID_SCHEMA unless `retry` has a whole, finite `attempts` ≥ 0 (`Infinity` would retry
+ * without end) and, if given, a `delay` function.
+ */
 export function checkRetry(retry: unknown, where: string): RetryOptions | undefined {
   if (retry === undefined) return undefined;
   const { attempts, delay } = (retry ?? {}) as { attempts?: unknown; delay?: unknown };
@@ -49,12 +53,27 @@ export function checkRetry(retry: unknown, where: string): RetryOptions | undefi
     throw setupError(
       ErrorCode.INVALID_SCHEMA,
       process.env.NODE_ENV !== 'production' && [
-        `retry of ${where} must be { attempts, delay? } with a whole number of attempts (0 or more) and delay(attempt) a function, but it is ${describe(retry)} (attempts: ${describe(attempts)}, delay: ${describe(delay)}).`,
+        `retry of ${where} must be { attempts, delay? } with a whole, finite number of attempts (0 or more) and delay(attempt) a function, but it is ${describe(retry)} (attempts: ${describe(attempts)}, delay: ${describe(delay)}).`,
         'Write e.g. retry: { attempts: 3, delay: attempt => 500 * 2 ** attempt }, or leave retry out for no retries.',
       ],
     );
   }
   return retry as RetryOptions;
+}
+
+/**
+ * What `delay(attempt)` returned, checked: a finite number of ms from 0 up (longer than a timer
+ * takes is fine, see base/timers.ts). Anything else throws INVALID_SCHEMA; `what` names the option.
+ */
+export function checkDelay(ms: unknown, attempt: number, what: string): number {
+  if (typeof ms === 'number' && Number.isFinite(ms) && ms >= 0) return ms;
+  throw setupError(
+    ErrorCode.INVALID_SCHEMA,
+    process.env.NODE_ENV !== 'production' && [
+      `${what}(${attempt}) returned ${describe(ms)}, not a number of milliseconds (finite, 0 or more), so nothing was sent again.`,
+      `Make ${what}(attempt) return the wait in ms for every attempt, e.g. attempt => 500 * 2 ** attempt.`,
+    ],
+  );
 }
 
 /**

@@ -148,7 +148,17 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     this.pollFrequency = checkPollFrequency(options.pollFrequency, `${this.method} ${this.path}`);
     this.retry = checkRetry(options.retry, `${this.method} ${this.path}`);
     this.template = pathTemplate(options.path);
-    if (options.getOptimisticResponse !== undefined) this.getOptimisticResponse = options.getOptimisticResponse;
+    const guess: unknown = options.getOptimisticResponse;
+    if (guess !== undefined && typeof guess !== 'function') {
+      throw setupError(
+        ErrorCode.INVALID_SCHEMA,
+        process.env.NODE_ENV !== 'production' && [
+          `getOptimisticResponse of ${this.method} ${this.path} must be a function (snap, ...args) => value, but it is ${describe(guess)}.`,
+          'Pass a function returning the value to show while the request is in flight, e.g. getOptimisticResponse: (snap, params, body) => body, or leave it out.',
+        ],
+      );
+    }
+    if (guess !== undefined) this.getOptimisticResponse = options.getOptimisticResponse;
   }
 
   /** The URL for args: the prefix, the filled path, then the other params, sorted, as a query string. */

@@ -90,6 +90,15 @@ export function resource<const O extends ResourceOptions>(options: O): Resource<
   const list: RestEndpointOptions = { ...shared, path: listPath, schema: new Collection([schema]) };
   if (searchParams !== undefined) list.searchParams = searchParams;
   if (paginationField !== undefined) list.paginationField = paginationField;
+  if (optimistic !== undefined && typeof optimistic !== 'boolean') {
+    throw setupError(
+      ErrorCode.INVALID_SCHEMA,
+      process.env.NODE_ENV !== 'production' && [
+        `resource({ optimistic }) takes true or false, but received ${describe(optimistic)}.`,
+        'Pass optimistic: true to show each mutation at once, or leave it out (false).',
+      ],
+    );
+  }
   const guess = optimistic === true ? guesses(schema) : undefined;
   const getList = new RestEndpoint(list);
   return {

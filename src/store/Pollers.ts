@@ -9,7 +9,8 @@
  * elsewhere (a refetch, a mutation's write) counts as a poll.
  */
 
-import { unrefTimeout } from './retrying.js';
+import { startTimer } from '../base/timers.js';
+import { stoppingRetries } from './retrying.js';
 
 /** What the runtime supplies to poll one key. */
 export interface PollTarget {
@@ -25,7 +26,10 @@ interface Poller {
   readonly target: PollTarget;
   /** One frequency per subscriber (the same frequency may appear several times). */
   readonly frequencies: number[];
-  timer: ReturnType<typeof setTimeout> | undefined;
+  /** Cancels the timer of the next poll (startTimer: any period, however long). */
+  cancel: (() => void) | undefined;
+  /** Aborted when the last subscriber leaves: retries of the polls this poller sent stop. */
+  readonly stop: AbortController;
   /** A poll or a joined request is running: no timer is set until it settles. */
   busy: boolean;
   /** When the last poll this poller waited on settled. */
@@ -45,7 +49,15 @@ export class Pollers {
   add(key: string, frequency: number, target: PollTarget): () => void {
     let poller = this.pollers.get(key);
     if (!poller) {
-      poller = { target, frequencies: [], timer: undefined, busy: false, last: -Infinity, seen: undefined };
+      poller = {
+        target,
+        frequencies: [],
+        cancel: undefined,
+        stop: new AbortController(),
+        busy: false,
+        last: -Infinity,
+        seen: undefined,
+      };
       this.pollers.set(key, poller);
     }
     const before = shortest(poller);
@@ -60,7 +72,8 @@ export class Pollers {
       const was = shortest(poller);
       poller.frequencies.splice(poller.frequencies.indexOf(frequency), 1);
       if (poller.frequencies.length === 0) {
-        clearTimeout(poller.timer);
+        poller.cancel?.();
+        poller.stop.abort();
         this.pollers.delete(key);
       } else if (shortest(poller) !== was) this.schedule(key, poller);
     };
@@ -79,19 +92,19 @@ export class Pollers {
 
   /** (Re)sets the timer for the next poll: one period after the key was last answered. */
   private schedule(key: string, poller: Poller): void {
-    clearTimeout(poller.timer);
-    poller.timer = undefined;
+    poller.cancel?.();
+    poller.cancel = undefined;
     if (poller.busy || this.pollers.get(key) !== poller) return;
     const now = Date.now();
     poller.seen = poller.target.written();
     // A stored answer dated ahead of this clock (state from a server whose clock runs ahead)
     // counts as answered now.
     const due = Math.max(poller.last, Math.min(poller.seen ?? -Infinity, now)) + shortest(poller);
-    poller.timer = unrefTimeout(() => this.tick(key, poller), Math.max(0, due - now));
+    poller.cancel = startTimer(() => this.tick(key, poller), Math.max(0, due - now));
   }
 
   private tick(key: string, poller: Poller): void {
-    poller.timer = undefined;
+    poller.cancel = undefined;
     if (this.pollers.get(key) !== poller) return;
     const pending = poller.target.pending();
     // Answered since the timer was set (another request for the key): that answer was the poll.
@@ -106,7 +119,8 @@ export class Pollers {
       this.schedule(key, poller);
     };
     // Joining the request in flight rather than sending another: polls never overlap a request.
-    (pending ?? poller.target.poll()).then(settled, settled);
+    // A poll's retries stop with the poller: nobody is left to show what they would bring.
+    (pending ?? stoppingRetries(poller.stop.signal, () => poller.target.poll())).then(settled, settled);
   }
 }
 

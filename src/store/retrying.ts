@@ -5,59 +5,90 @@
  * the error stored is the last one.
  */
 
-import { defaultRetryDelay, isRetryable, type RetryOptions } from '../base/liveOptions.js';
+import { checkDelay, checkRetry, defaultRetryDelay, isRetryable, type RetryOptions } from '../base/liveOptions.js';
+import { startTimer } from '../base/timers.js';
+import type { EndpointLike } from './endpoint.js';
+
+/**
+ * The stop signal of the retry runs being started right now, inside `stoppingRetries`. One slot,
+ * set and restored around a synchronous call: nothing accumulates in it.
+ */
+const starting: { stop: AbortSignal | undefined } = { stop: undefined };
+
+/**
+ * Calls `start`, which starts requests; a retry run that a request starts during that call
+ * (synchronously: `cache.fetch` starts its run before returning) also stops when `stop` aborts.
+ * A poller starts its polls this way, so that its retries end with it (Pollers.ts): the attempt
+ * in flight may still answer, but no retry is sent after the last subscriber has left.
+ */
+export function stoppingRetries<T>(stop: AbortSignal, start: () => T): T {
+  const outer = starting.stop;
+  starting.stop = stop;
+  try {
+    return start();
+  } finally {
+    starting.stop = outer;
+  }
+}
 
 /**
  * Runs `attempt` until it succeeds, the error is not worth another try, `retry.attempts` retries
- * are spent, or a `stop` signal aborts (the request is aborted, or the store was reset); then
- * rejects with the last error. Waiting between tries holds a timer that does not keep Node alive.
+ * are spent, or a `stop` signal aborts (the request is aborted, the store was reset, or the
+ * poller that started the request stopped); then rejects with the last error. A delay that is not
+ * a number of ms rejects with INVALID_SCHEMA instead (its `cause` is the last error).
  */
 export async function withRetries<T>(
   attempt: () => Promise<T>,
   retry: RetryOptions,
   stop: readonly AbortSignal[],
 ): Promise<T> {
+  const signals = starting.stop ? [...stop, starting.stop] : stop;
   for (let made = 0; ; made++) {
     try {
       return await attempt();
     } catch (error) {
-      if (made >= retry.attempts || stopped(stop) || !isRetryable(error)) throw error;
-      await pause(delayOf(retry, made + 1), stop);
-      if (stopped(stop)) throw error;
+      if (made >= retry.attempts || stopped(signals) || !isRetryable(error)) throw error;
+      await pause(delayOf(retry, made + 1, error), signals);
+      if (stopped(signals)) throw error;
     }
   }
+}
+
+/**
+ * Throws INVALID_SCHEMA unless the endpoint's `retry`, if any, is `{ attempts, delay? }` with a
+ * whole, finite `attempts` of 0 or more and `delay` a function. RestEndpoint checks it where it is
+ * made; any other object used as an endpoint is checked here, when it is fetched, before anything
+ * is written or sent. `where` names the request in the message (its key).
+ */
+export function checkRetryOptions(endpoint: EndpointLike, where: string): void {
+  checkRetry(endpoint.retry, where);
 }
 
 function stopped(stop: readonly AbortSignal[]): boolean {
   return stop.some(signal => signal.aborted);
 }
 
-/** The endpoint's delay for retry `attempt`; a delay that is not a finite number ≥ 0 waits 0 ms. */
-function delayOf(retry: RetryOptions, attempt: number): number {
+/** The endpoint's wait before retry `attempt`; a bad one fails the run, the last failure as its `cause`. */
+function delayOf(retry: RetryOptions, attempt: number, last: unknown): number {
   const ms = (retry.delay ?? defaultRetryDelay)(attempt);
-  return typeof ms === 'number' && Number.isFinite(ms) && ms > 0 ? ms : 0;
+  try {
+    return checkDelay(ms, attempt, 'retry.delay');
+  } catch (error) {
+    // As a native `cause`: not enumerable.
+    Object.defineProperty(error, 'cause', { value: last, configurable: true, writable: true });
+    throw error;
+  }
 }
 
 /** Resolves after `ms`, or as soon as one of the signals aborts (never rejects). */
 function pause(ms: number, stop: readonly AbortSignal[]): Promise<void> {
   return new Promise(resolve => {
     const done = () => {
-      clearTimeout(timer);
+      cancel();
       for (const signal of stop) signal.removeEventListener('abort', done);
       resolve();
     };
-    const timer = unrefTimeout(done, ms);
+    const cancel = startTimer(done, ms);
     for (const signal of stop) signal.addEventListener('abort', done, { once: true });
   });
-}
-
-/**
- * `setTimeout` whose timer does not keep Node's process alive (`unref`, where the timer has it;
- * browsers return a number): a retry or a poll is never a reason for a script to keep running.
- */
-export function unrefTimeout(run: () => void, ms: number): ReturnType<typeof setTimeout> {
-  const timer = setTimeout(run, ms);
-  const handle = timer as unknown as { unref?: () => void };
-  if (typeof handle === 'object' && typeof handle.unref === 'function') handle.unref();
-  return timer;
 }

@@ -5,15 +5,28 @@
  */
 
 import { warnOnce } from '../base/env.js';
-import { describe, ErrorCode, errorMessage, LensCacheError, setupError } from '../base/errors.js';
+import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
+import { Collection } from '../schema/Collection.js';
+import { Union } from '../schema/Union.js';
 import type { Controller } from './Controller.js';
 import type { EndpointLike } from './endpoint.js';
 
+/** How a source ended by itself: a WebSocket's close code and reason, when it has them. */
+export interface StreamEnd {
+  code?: number;
+  reason?: string;
+}
+
 /**
- * Opens a source of messages: call `emit` for each message and `fail` for an error, and return a
- * function that closes the source. `fromEventSource` and `fromWebSocket` make the usual ones.
+ * Opens a source of messages: call `emit` for each message, `fail` for an error, and `end` when
+ * the source has ended by itself (the server closed it cleanly: nothing more will come), and
+ * return a function that closes the source. `fromEventSource` and `fromWebSocket` make the usual ones.
  */
-export type StreamSource = (emit: (message: unknown) => void, fail: (error: unknown) => void) => () => void;
+export type StreamSource = (
+  emit: (message: unknown) => void,
+  fail: (error: unknown) => void,
+  end: (how?: StreamEnd) => void,
+) => () => void;
 
 export interface StreamOptions {
   /** Where messages come from. */
@@ -28,12 +41,15 @@ export interface StreamOptions {
   parse?: (message: unknown) => unknown;
   /** Told about a message that could not be parsed or written (the store is left as it was) and about source errors. Default: a development warning. */
   onError?: (error: unknown) => void;
+  /** Told once when the source ends by itself (a clean close by the server); not called after `close()`. Default: a development warning. */
+  onClose?: (how: StreamEnd) => void;
 }
 
 /**
  * Writes every message of `options.open` through `controller` until the returned `close()` is
- * called; messages after that are ignored. A message that fails to parse or normalize is reported
- * to `onError` and writes nothing; the stream goes on.
+ * called or the source ends; messages after that are ignored. A message that fails to parse or
+ * normalize, or names a type its Union does not know, is reported to `onError` and writes
+ * nothing; the stream goes on. A source that ends by itself is reported to `onClose`.
  *
  * @example
  * ```ts
@@ -49,7 +65,7 @@ export function connectStream(controller: Controller, options: StreamOptions): (
     throw setupError(
       ErrorCode.INVALID_SCHEMA,
       process.env.NODE_ENV !== 'production' && [
-        `connectStream needs an open(emit, fail) function and exactly one of schema or endpoint, but received ${describe(options)}.`,
+        `connectStream needs an open(emit, fail, end) function and exactly one of schema or endpoint, but received ${describe(options)}.`,
         "Pass e.g. { schema: Ticker, open: fromEventSource('/api/stream/tickers') }.",
       ],
     );
@@ -57,27 +73,46 @@ export function connectStream(controller: Controller, options: StreamOptions): (
   const report =
     options.onError ??
     ((error: unknown) => {
-      if (process.env.NODE_ENV !== 'production') warnOnce(`A stream message was not written: ${String(error)}`);
+      if (process.env.NODE_ENV !== 'production') warnOnce(`A stream reported an error: ${String(error)}`);
     });
+  const reportEnd =
+    options.onClose ??
+    ((how: StreamEnd) => {
+      if (process.env.NODE_ENV !== 'production')
+        warnOnce(
+          `A stream's source closed (${describe(how.code)}${how.reason ? `, ${JSON.stringify(how.reason)}` : ''}): no more messages will arrive. Pass onClose to connect again or say so.`,
+        );
+    });
+  /** No more messages are written: closed by the caller, or ended by the source. */
+  let over = false;
   let closed = false;
   const emit = (message: unknown): void => {
-    if (closed) return;
+    if (over) return;
     try {
       const value = parse(message);
       if (value === undefined) return;
       if (endpoint) controller.setResponse(endpoint, ...args, value);
-      else controller.set(schema, ...args, value);
+      else {
+        // A Union stores only its members: an item of another type would vanish without a word.
+        checkTypes(schema, value);
+        controller.set(schema, ...args, value);
+      }
     } catch (error) {
       report(error);
     }
   };
   const fail = (error: unknown): void => {
-    if (!closed) report(error);
+    if (!over) report(error);
   };
-  const close = open(emit, fail);
+  const end = (how: StreamEnd = {}): void => {
+    if (over) return;
+    over = true;
+    reportEnd(how);
+  };
+  const close = open(emit, fail, end);
   return () => {
     if (closed) return;
-    closed = true;
+    closed = over = true;
     close();
   };
 }
@@ -86,44 +121,28 @@ function parseJson(message: unknown): unknown {
   return typeof message === 'string' ? JSON.parse(message) : message;
 }
 
-/** A source of the `data` of each message of an `EventSource` (server-sent events) at `url`. */
-export function fromEventSource(url: string, init?: EventSourceInit): StreamSource {
-  return (emit, fail) => {
-    const source = new EventSource(url, init);
-    source.onmessage = event => emit(event.data);
-    // EventSource reconnects by itself; an error with the source closed is final.
-    source.onerror = () => {
-      if (source.readyState === EventSource.CLOSED)
-        fail(streamFailed(url, process.env.NODE_ENV !== 'production' && `The event stream ${url} closed for good`));
-    };
-    return () => source.close();
-  };
+/**
+ * Throws UNEXPECTED_INPUT when the message is an item of a Union (or a list of such items: `[union]`,
+ * a Collection of one) whose type attribute names no member. Such an item is kept raw where a
+ * response holds it, but a `set` by the schema stores entities only, so it would be dropped.
+ */
+function checkTypes(schema: unknown, value: unknown): void {
+  const list = schema instanceof Collection ? schema.schema : schema;
+  const union = Array.isArray(list) && list.length === 1 ? list[0] : list;
+  if (!(union instanceof Union)) return;
+  const items = union === list ? [value] : Array.isArray(value) ? value : [];
+  for (const item of items) {
+    if (typeof item !== 'object' || item === null) continue;
+    const type = union.poly.attributeOf(item, undefined, undefined);
+    if (union.poly.memberSchema(type) !== undefined) continue;
+    throw inputError(
+      ErrorCode.UNEXPECTED_INPUT,
+      process.env.NODE_ENV !== 'production' && [
+        `A stream message has an item of type ${describe(type)}, which its Union does not know (known: ${Object.keys(union.schema).join(', ')}); the message was not written.`,
+        "Add the type to the Union, or skip such messages in the stream's parse (return undefined).",
+      ],
+    );
+  }
 }
 
-/** A source of the messages of a WebSocket at `url`. */
-export function fromWebSocket(url: string, protocols?: string | string[]): StreamSource {
-  return (emit, fail) => {
-    const socket = new WebSocket(url, protocols);
-    socket.onmessage = event => emit(event.data);
-    socket.onerror = () =>
-      fail(streamFailed(url, process.env.NODE_ENV !== 'production' && `The WebSocket ${url} failed`));
-    return () => socket.close();
-  };
-}
-
-/** A browser source reported a failure it does not recover from by itself. */
-function streamFailed(url: string, what: string | false): LensCacheError {
-  const code = ErrorCode.STREAM_FAILED;
-  return new LensCacheError(
-    code,
-    errorMessage(
-      code,
-      process.env.NODE_ENV !== 'production' &&
-        what !== false && [
-          `${what}; no more messages will arrive from it.`,
-          'Check the server and the network, then connect the stream again.',
-        ],
-      url,
-    ),
-  );
-}
+export { fromEventSource, fromWebSocket, type WebSocketSourceOptions } from './streamSources.js';
