@@ -1,9 +1,11 @@
 /**
  * Garbage collection while other work is under way (docs/gc.md): sweeps go on while optimistic
  * guesses are pending and leave them in place; a sweep never removes a row an answer still in
- * flight could bring back stale; a held key with nothing stored yet keeps what its read finds.
+ * flight could bring back stale; a held key with nothing stored yet keeps what its read finds;
+ * releases in a burst cost one sweep.
  */
 import { Collection, type CacheState } from '../../src/index';
+import { internalsOf } from '../../src/store/createCache';
 import { Post, User } from '../fixtures/schemas';
 import { makeRecordingStore } from '../fixtures/recording';
 
@@ -178,4 +180,36 @@ test('a key held with nothing stored yet (its first request in flight) keeps the
   await fetching;
   expect(cache.selectResponse(store.getState(), getDetail, '1').data).toMatchObject({ title: 'fresh' });
   release();
+});
+
+test('releases in a burst cost one sweep, and timer sweeps are at least a second apart whatever gcTime', () => {
+  const { cache, store, slice } = setup({ gcTime: 0 });
+  const sweep = jest.spyOn(internalsOf(cache).runtime(store).collector!, 'sweep');
+  for (let i = 0; i < 100; i++) store.dispatch(cache.setResponse(getPost, String(i), post(String(i))));
+  const releases = Array.from({ length: 100 }, (_, i) => cache.retain(store, getPost, String(i)));
+  jest.advanceTimersByTime(10_000);
+  sweep.mockClear();
+  // A hundred unmounts, one per frame.
+  for (const release of releases) {
+    release();
+    jest.advanceTimersByTime(5);
+  }
+  jest.advanceTimersByTime(1_000);
+  expect(sweep).toHaveBeenCalledTimes(1);
+  expect(Object.keys(slice().endpoints)).toEqual([]);
+
+  // Releases going on for ten seconds: at most one timer sweep a second.
+  sweep.mockClear();
+  for (let i = 0; i < 200; i++) {
+    store.dispatch(cache.setResponse(getPost, `n${i}`, post(`n${i}`)));
+    cache.retain(store, getPost, `n${i}`)();
+    jest.advanceTimersByTime(50);
+  }
+  jest.advanceTimersByTime(2_000);
+  expect(sweep.mock.calls.length).toBeLessThanOrEqual(12);
+  expect(Object.keys(slice().endpoints)).toEqual([]);
+  // A sweep asked for runs at once, whatever the timer.
+  store.dispatch(cache.setResponse(getPost, 'x', post('x')));
+  cache.retain(store, getPost, 'x')();
+  expect(cache.gc(store).requests).toBe(1);
 });

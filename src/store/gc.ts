@@ -55,8 +55,14 @@ export interface CollectorParts {
 
 /** How long a response just written is kept at least, whatever `gcTime`. */
 const WRITE_GRACE = 1_000;
-/** Sweeps never run closer together than this (or `gcTime`, when shorter). */
+/** Timer sweeps never run closer together than this (or `gcTime`, when shorter, down to SWEEP_FLOOR). */
 const MIN_GAP = 10_000;
+/**
+ * Whatever `gcTime`, the timer runs a sweep no sooner than this after it is armed or after the
+ * previous sweep: a sweep walks every kept read, so releases in a burst (a screen unmounting
+ * row by row) share one (docs/gc.md, "When sweeps run").
+ */
+const SWEEP_FLOOR = 1_000;
 /** The longest delay `setTimeout` takes. */
 const MAX_DELAY = 2 ** 31 - 1;
 
@@ -177,7 +183,8 @@ export class Collector {
   /** Arms the timer for `at` (or the earliest time sweeps may run again), unless it runs sooner. */
   private schedule(at: number): void {
     if (!Number.isFinite(this.parts.gcTime) || !Number.isFinite(at)) return;
-    const when = Math.max(at, this.lastSweep + Math.min(MIN_GAP, this.parts.gcTime));
+    const gap = Math.max(SWEEP_FLOOR, Math.min(MIN_GAP, this.parts.gcTime));
+    const when = Math.max(at, Date.now() + SWEEP_FLOOR, this.lastSweep + gap);
     if (this.timer !== undefined && this.timerAt <= when) return;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timerAt = when;
