@@ -13,4 +13,6 @@ export interface WriteMeta {
   fetchedAt: number;
   date: number;
   expiresAt: number;
+  /** Set on the rows of a pending optimistic guess (never in the confirmed state). */
+  optimistic?: true;
 }

@@ -34,6 +34,11 @@ export interface NormalizeOptions {
    * a row it left as it was keeps its expiry). Default: every row the write reaches.
    */
   changedRowsOnly?: boolean;
+  /**
+   * Every row written wins over the stored one, whatever their start stamps: an optimistic
+   * guess is shown over the confirmed state it is computed against (docs/mutations.md).
+   */
+  overwrite?: boolean;
 }
 
 export interface Normalized {
@@ -64,7 +69,7 @@ export function normalize(
     // At the top level the input is its own parent, as in data-client (a `pk(value, parent)` may read it).
     const result = toJsonValue(walk.visit(schema, input, input, undefined), 'The result');
     const list = new PatchList();
-    rowPatches(list, state, walk.pending, meta, options.changedRowsOnly === true);
+    rowPatches(list, state, walk.pending, meta, options.changedRowsOnly === true, options.overwrite === true);
     return { result, patches: list.patches, inversePatches: list.inversePatches };
   } catch (caught) {
     throw isErrorLike(caught) ? caught : nonErrorThrown(caught);

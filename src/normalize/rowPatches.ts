@@ -29,6 +29,7 @@ export function rowPatches(
   pending: ReadonlyMap<string, ReadonlyMap<string, PendingRow>>,
   meta: WriteMeta,
   changedRowsOnly = false,
+  overwrite = false,
 ): void {
   // The store owns what it holds, in every build: rows and meta are frozen as they are written.
   Object.freeze(meta);
@@ -50,7 +51,10 @@ export function rowPatches(
       const existing = stored?.[key];
       const existingMeta = storedMeta?.[key];
       const reorder =
-        existing !== undefined && existingMeta !== undefined && policy.shouldReorder(existingMeta, meta, existing, row);
+        !overwrite &&
+        existing !== undefined &&
+        existingMeta !== undefined &&
+        policy.shouldReorder(existingMeta, meta, existing, row);
       let next = merged(existing, row, reorder, policy);
       // Compared before it is checked and copied: a row equal to the stored one stores nothing of
       // the input, so an identical refetch copies nothing. What is stored is checked and copied
@@ -64,7 +68,8 @@ export function rowPatches(
         else list.set(['entities', table, key], next, existing);
       }
       // A delta applies whatever its age, but an older one leaves the newer meta in place.
-      const olderDelta = policy.delta === true && existingMeta !== undefined && meta.fetchedAt < existingMeta.fetchedAt;
+      const olderDelta =
+        !overwrite && policy.delta === true && existingMeta !== undefined && meta.fetchedAt < existingMeta.fetchedAt;
       const touched = !changedRowsOnly || next !== existing;
       if (touched && !reorder && !olderDelta && (existingMeta === undefined || !sameMeta(existingMeta, meta)))
         metaKeys.push(key);

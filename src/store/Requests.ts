@@ -5,7 +5,7 @@
  */
 
 import { ErrorCode, setupError, describe } from '../base/errors.js';
-import { hasSchema, type EndpointLike } from './endpoint.js';
+import { checkEndpointOptions, hasSchema, type EndpointLike } from './endpoint.js';
 import { withRetries } from './retrying.js';
 import { StartClock } from './StartClock.js';
 import type { Resolved, ResolveInput } from './writes.js';
@@ -87,6 +87,7 @@ export class Requests {
     getState: () => unknown,
   ): FetchPromise<unknown> {
     const run = runnerOf(endpoint);
+    checkEndpointOptions(endpoint);
     const key = endpoint.key(...args);
     const shared = !endpoint.sideEffect;
     if (shared) {
@@ -156,11 +157,16 @@ export class Requests {
         if (failure) throw failure.error;
         return undefined;
       }
+      // A mutation's answer is as new as its arrival: the server may have served a read that
+      // started before then without it, so such a read must not overwrite what it writes
+      // (docs/architecture.md, "Ordering"). A read's answer is as old as its start.
+      const stamp = endpoint.sideEffect ? this.stamp(getState()) : fetchedAt;
       if (failure) {
-        dispatch(this.hooks.resolve(endpoint, { args, error: failure.error, fetchedAt }));
+        dispatch(this.hooks.resolve(endpoint, { args, error: failure.error, fetchedAt: stamp, start: fetchedAt }));
         throw failure.error;
       }
-      const written = dispatch(this.hooks.resolve(endpoint, { args, response, fetchedAt })) as Resolved | undefined;
+      const written = dispatch(this.hooks.resolve(endpoint, { args, response, fetchedAt: stamp, start: fetchedAt })) as
+        Resolved | undefined;
       if (written?.error !== undefined) throw written.error;
       // A request from before a reset writes nothing; its promise settles with nothing.
       if (!written) return undefined;

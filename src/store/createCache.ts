@@ -4,7 +4,7 @@
  */
 
 import type { UnknownAction } from '@reduxjs/toolkit';
-import { isErrorLike } from '../base/errors.js';
+import { ErrorCode, isErrorLike, setupError } from '../base/errors.js';
 import type { CacheState } from '../base/state.js';
 import { isSkipArgs } from '../base/json.js';
 import { Reader } from '../memo/Reader.js';
@@ -12,6 +12,9 @@ import { internals, type Cache, type CacheOptions } from './Cache.js';
 import { ActionTypes, writeAction, type WriteAction } from './actions.js';
 import { Controller, type StoreLike } from './Controller.js';
 import { draftUpdate } from './draftUpdate.js';
+import { denormalizeQuery } from '../denormalize/denormalize.js';
+import { INVALID } from '../schema/contract.js';
+import { checkStamp } from './endpoint.js';
 import { Collector, gcTimeOf, sweepWriter } from './gc.js';
 import { MountCheck } from './mountCheck.js';
 import { optimisticWrite } from './optimisticWrite.js';
@@ -33,6 +36,23 @@ import {
 } from './writes.js';
 
 export type { ListenerOptions } from './live.js';
+
+/** The updater, refusing a promise with a coded error (an update is computed at once, inside the write). */
+function syncUpdater(updater: (draft: unknown) => unknown): (draft: unknown) => unknown {
+  return draft => {
+    const result = updater(draft);
+    if (typeof result === 'object' && result !== null && typeof (result as { then?: unknown }).then === 'function') {
+      throw setupError(
+        ErrorCode.INVALID_OPTION,
+        process.env.NODE_ENV !== 'production' && [
+          'The updater given to cache.set returned a promise: an update is applied at once, inside one write.',
+          'Change the draft (or return the new value) synchronously; await what you need before dispatching cache.set.',
+        ],
+      );
+    }
+    return result;
+  };
+}
 export type { ArgsOf, Cache, CacheInternals, CacheOptions, KeyFilter, ResponseData } from './Cache.js';
 export { internalsOf } from './Cache.js';
 export type { CacheThunk } from './reducer.js';
@@ -76,22 +96,42 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
 
   const resolve = (endpoint: EndpointLike, input: ResolveInput): CacheThunk<Resolved | undefined> =>
     thunk((dispatch, getState) => {
-      // The answer to an optimistic request takes its guess's place (docs/mutations.md).
+      checkStamp(input.fetchedAt, 'fetchedAt');
+      if (input.start !== undefined) checkStamp(input.start, 'start');
       const runtime = runtimeOf({ getState, dispatch });
       const ledger = runtime.optimistic;
-      ledger.settle(endpoint, input.fetchedAt);
+      // The answer to an optimistic request takes its guess's place (docs/mutations.md): the
+      // guess goes in the same write, even when the answer cannot be stored.
+      ledger.settle(endpoint, input.start ?? input.fetchedAt);
+      let failure: { error: unknown } | undefined;
       const { computed: resolved, payload } = ledger.write(
         slice(getState()),
-        state => computeResolve(state, endpoint, input, Date.now(), normalizeOptions),
+        state => {
+          try {
+            return computeResolve(state, endpoint, input, Date.now(), normalizeOptions);
+          } catch (error) {
+            failure = { error };
+            return undefined;
+          }
+        },
         normalizeOptions,
       );
       if (resolved?.record && isErrorLike(resolved.error)) selectors.errors.set(resolved.record, resolved.error);
       const type = input.error === undefined ? ActionTypes.resolve : ActionTypes.setError;
       dispatchWrite(dispatch, writeAction(type, reducerPath, payload, { key: resolved?.key, start: input.fetchedAt }));
+      if (failure) throw failure.error;
       // The response's time in the cache starts now (docs/gc.md).
       if (resolved) runtime.collector?.written(resolved.key, endpoint, input.args);
       return resolved;
     });
+
+  /** Reads `state` for a guess or an updater: through the memo when it is the store's slice, plainly otherwise. */
+  const readState = (state: CacheState, visible: CacheState, schema: unknown, args: readonly unknown[]): unknown => {
+    if (state === visible) return selectors.query(visible, schema, args);
+    if (isSkipArgs(args)) return undefined;
+    const value = denormalizeQuery(schema, args, state.entities, { maxEntityDepth: normalizeOptions.maxEntityDepth });
+    return value === INVALID ? undefined : value;
+  };
 
   // What this cache knows about each store outside the state lives in one StoreRuntime per store
   // (requests in flight, the start clock, settled marks, the Controller, subscriptions): a cache
@@ -108,14 +148,33 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
         highWater: rootState => highWater.of(slice(rootState)),
         optimistic: (endpoint, args, fetchedAt) =>
           thunk((dispatch, getState) => {
+            const ledger = runtimeOf({ getState, dispatch }).optimistic;
             const action = optimisticWrite(
-              { slice, selectors, ledger: runtimeOf({ getState, dispatch }).optimistic, normalizeOptions, reducerPath },
+              { slice, query: readState, ledger, normalizeOptions, reducerPath },
               endpoint,
               args,
               fetchedAt,
               getState,
             );
-            if (action) dispatchWrite(dispatch, action);
+            if (!action) return;
+            try {
+              dispatchWrite(dispatch, action);
+            } catch (error) {
+              // The guess reached the store but dispatching threw (a store listener failed): the
+              // request is not sent, so its guess goes at once (the reducer applies the rollback
+              // even if a listener throws again).
+              ledger.settle(endpoint, fetchedAt);
+              const { payload } = ledger.write(slice(getState()), () => undefined, normalizeOptions);
+              try {
+                dispatchWrite(
+                  dispatch,
+                  writeAction(ActionTypes.optimistic, reducerPath, payload, { start: fetchedAt }),
+                );
+              } catch {
+                // Reported below: the first failure is the one the caller gets.
+              }
+              throw error;
+            }
           }),
       });
       const metaOf = (key: string) => slice(store.getState()).meta[key];
@@ -146,10 +205,12 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       // A request already in flight started before the invalidation: the next fetch starts anew.
       for (const key of keys) requests.forget(key);
       const start = requests.stamp(getState());
-      dispatchWrite(
-        dispatch,
-        writeAction(ActionTypes.invalidate, reducerPath, computeInvalidate(state, keys, Date.now(), start), { start }),
+      const { payload } = runtimeOf({ getState, dispatch }).optimistic.write(
+        state,
+        confirmed => computeInvalidate(confirmed, keys, Date.now(), start),
+        normalizeOptions,
       );
+      dispatchWrite(dispatch, writeAction(ActionTypes.invalidate, reducerPath, payload, { start }));
     });
 
   const cache: Cache<P> = {
@@ -160,21 +221,26 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       const args = argsAndValue.slice(0, -1);
       const value = argsAndValue[argsAndValue.length - 1];
       return thunk((dispatch, getState) => {
-        let next = value;
         const updater = typeof value === 'function';
-        if (updater) {
-          // An updater runs only on a cached value; with nothing cached, nothing is written.
-          const current = this.selectQuery(getState(), schema, ...args);
-          if (current === undefined) return;
-          next = draftUpdate(current, value as (draft: unknown) => unknown);
-        }
-        if (next === undefined) return;
-        const start = requestsOf(getState, dispatch).stamp(getState());
+        const runtime = runtimeOf({ getState, dispatch });
+        const start = runtime.requests.stamp(getState());
         // An updater edits the cache: only the rows it changed get a new expiry (docs/store.md).
         const options = updater ? { ...normalizeOptions, changedRowsOnly: true } : normalizeOptions;
-        const { payload } = runtimeOf({ getState, dispatch }).optimistic.write(
-          slice(getState()),
-          state => computeSet(state, schema, args, next, Date.now(), start, options),
+        const visible = slice(getState());
+        const { payload } = runtime.optimistic.write(
+          visible,
+          confirmed => {
+            let next = value;
+            if (updater) {
+              // An updater edits the confirmed value, never a pending guess (docs/mutations.md),
+              // and runs only on a cached value: with nothing cached, nothing is written.
+              const current = readState(confirmed, visible, schema, args);
+              if (current === undefined) return undefined;
+              next = draftUpdate(current, syncUpdater(value as (draft: unknown) => unknown));
+            }
+            if (next === undefined) return undefined;
+            return computeSet(confirmed, schema, args, next, Date.now(), start, options);
+          },
           normalizeOptions,
         );
         dispatchWrite(dispatch, writeAction(ActionTypes.set, reducerPath, payload, { start }));

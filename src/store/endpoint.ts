@@ -56,3 +56,35 @@ export function expiryTime(now: number, length: number, option: string): number 
   }
   return Math.min(now + length, NEVER_EXPIRES);
 }
+
+/**
+ * Checks, before a request is sent, the endpoint options its answer will need: a bad one is a
+ * coded error at the call, with nothing sent and nothing written (rather than a failure when the
+ * answer arrives, after a guess was shown).
+ */
+export function checkEndpointOptions(endpoint: EndpointLike): void {
+  if (endpoint.dataExpiryLength !== undefined) expiryTime(0, endpoint.dataExpiryLength, 'dataExpiryLength');
+  if (endpoint.errorExpiryLength !== undefined) expiryTime(0, endpoint.errorExpiryLength, 'errorExpiryLength');
+  const guess: unknown = endpoint.getOptimisticResponse;
+  if (guess !== undefined && typeof guess !== 'function') {
+    throw setupError(
+      ErrorCode.INVALID_OPTION,
+      process.env.NODE_ENV !== 'production' && [
+        `getOptimisticResponse of ${describe(endpoint)} is ${describe(guess)}, not a function.`,
+        'Give a function (snap, ...args) => the guessed response, or leave getOptimisticResponse out.',
+      ],
+    );
+  }
+}
+
+/** A start stamp handed in (`resolve`'s `fetchedAt`): a finite number, or a coded error. */
+export function checkStamp(value: unknown, name: string): void {
+  if (typeof value === 'number' && Number.isFinite(value)) return;
+  throw setupError(
+    ErrorCode.INVALID_OPTION,
+    process.env.NODE_ENV !== 'production' && [
+      `cache.resolve was given ${name}: ${describe(value)}; a start stamp is a finite number of milliseconds.`,
+      `Pass the time the request started, e.g. ${name}: Date.now() taken before sending it.`,
+    ],
+  );
+}

@@ -87,7 +87,7 @@ export class Selectors {
       if (stored === undefined) usable = isUsableKey(read.key);
     }
     const expiresAt = meta?.expiresAt ? meta.expiresAt : !usable ? 1 : this.rowsExpiry(read, state.entitiesMeta);
-    const dataInvalid = data === INVALID || (stored === undefined && !normalizes);
+    const dataInvalid = (data === INVALID && !deletedByGuess(read, state)) || (stored === undefined && !normalizes);
     const expired = now > expiresAt;
     const expiryStatus: ExpiryStatus =
       meta?.invalidated || (dataInvalid && !meta?.error) || ((dataInvalid || !usable) && expired)
@@ -157,6 +157,18 @@ export class Selectors {
     if (!error) this.errors.set(record, (error = fromErrorRecord(record)));
     return error;
   }
+}
+
+/**
+ * Whether a read that came out deleted reached a row a pending optimistic guess deleted: its
+ * readers must not refetch it, the deletion is not the server's yet (docs/mutations.md).
+ */
+function deletedByGuess(read: ReadResult | undefined, state: CacheState): boolean {
+  let found = false;
+  read?.forEachDep((table, key) => {
+    if (!found && state.entities[table]?.[key] === null) found = state.entitiesMeta[table]?.[key]?.optimistic === true;
+  });
+  return found;
 }
 
 /** A key is usable when defined and, for object keys, every member is, recursively. */

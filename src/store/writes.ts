@@ -38,7 +38,13 @@ export function computeSet(
 export interface ResolveInput {
   args: readonly unknown[];
   response?: unknown;
+  /**
+   * The answer's stamp: a read's start, a mutation's arrival (a read that started before a
+   * mutation's answer arrived never overwrites what it wrote; docs/architecture.md, "Ordering").
+   */
   fetchedAt: number;
+  /** The request's start stamp, when it differs from `fetchedAt` (a mutation): its guess is found by it. */
+  start?: number;
   error?: unknown;
 }
 
