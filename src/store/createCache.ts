@@ -15,7 +15,7 @@ import { draftUpdate } from './draftUpdate.js';
 import { denormalizeQuery } from '../denormalize/denormalize.js';
 import { INVALID } from '../schema/contract.js';
 import { checkStamp } from './endpoint.js';
-import { Collector, gcTimeOf } from './gc.js';
+import { Collector, gcTimeOf, sweepWriter } from './gc.js';
 import { MountCheck } from './mountCheck.js';
 import { optimisticWrite } from './optimisticWrite.js';
 import type { EndpointLike } from './endpoint.js';
@@ -183,14 +183,12 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       const dropped = runtime.dropped.bind(runtime);
       runtime.collector = new Collector({
         gcTime,
-        reducerPath,
         subscriptions,
         requests,
         slice: () => slice(store.getState()),
-        dispatch: action => store.dispatch(action),
+        write: sweepWriter(runtime.optimistic, store, { slice, reducerPath, normalizeOptions }),
         forget: (endpoint, args) => selectors.forget(endpoint, args),
         dropped,
-        paused: () => runtime!.optimistic.active,
       });
       runtimes.set(store.getState, runtime);
     }

@@ -9,9 +9,12 @@ import type { UnknownAction } from '@reduxjs/toolkit';
 import { warn } from '../base/env.js';
 import { describe, ErrorCode, setupError } from '../base/errors.js';
 import type { CacheState } from '../base/state.js';
+import type { NormalizeOptions } from '../normalize/normalize.js';
 import { ActionTypes, writeAction } from './actions.js';
+import type { StoreLike } from './Controller.js';
 import { hasSchema, type EndpointLike } from './endpoint.js';
 import { planSweep, type KeptRead, type Sweep } from './gcSweep.js';
+import type { Optimistic } from './Optimistic.js';
 import type { Requests } from './Requests.js';
 import type { HeldKind, HeldRead, Subscriptions } from './Subscriptions.js';
 
@@ -33,26 +36,33 @@ interface Unused {
 
 export interface CollectorParts {
   gcTime: number;
-  reducerPath: string;
   subscriptions: Subscriptions;
   requests: Requests;
   slice(): CacheState;
-  dispatch(action: UnknownAction): unknown;
+  /**
+   * Writes a sweep as a confirmed write, as every other write of the store (docs/gc.md, "Sweeps
+   * and pending guesses"): `compute` gets the confirmed state (pending guesses taken out) and
+   * the one readers see; its patches are applied to the confirmed state, the pending guesses
+   * written over the result again, and that is dispatched as one `cache/gc` action. Returns
+   * what `compute` returned.
+   */
+  write(compute: (confirmed: CacheState, visible: CacheState) => Sweep): Sweep | undefined;
   /** Told the endpoint and args of each response dropped: the memo forgets them. */
   forget(endpoint: EndpointLike, args: readonly unknown[]): void;
   /** Told each request key dropped: the runtime forgets what it knows of it. */
   dropped(key: string): void;
-  /**
-   * True while optimistic guesses are pending: their ledger keeps the confirmed values of the rows
-   * they cover and writes them back when the guess goes, so a sweep then waits (docs/gc.md).
-   */
-  paused?(): boolean;
 }
 
 /** How long a response just written is kept at least, whatever `gcTime`. */
 const WRITE_GRACE = 1_000;
-/** Sweeps never run closer together than this (or `gcTime`, when shorter). */
+/** Timer sweeps never run closer together than this (or `gcTime`, when shorter, down to SWEEP_FLOOR). */
 const MIN_GAP = 10_000;
+/**
+ * Whatever `gcTime`, the timer runs a sweep no sooner than this after it is armed or after the
+ * previous sweep: a sweep walks every kept read, so releases in a burst (a screen unmounting
+ * row by row) share one (docs/gc.md, "When sweeps run").
+ */
+const SWEEP_FLOOR = 1_000;
 /** The longest delay `setTimeout` takes. */
 const MAX_DELAY = 2 ** 31 - 1;
 
@@ -87,32 +97,34 @@ export class Collector {
 
   /** Runs a sweep now: one `cache/gc` action when something goes, none otherwise. */
   sweep(now = Date.now()): SweepReport {
-    if (this.parts.paused?.()) {
-      this.schedule(now + Math.min(MIN_GAP, Math.max(this.parts.gcTime, WRITE_GRACE)));
-      return { requests: 0, rows: 0 };
-    }
     this.lastSweep = now;
-    const { patches, inversePatches, requests, rows } = this.plan(now);
-    if (patches.length > 0) {
-      this.parts.dispatch(
-        writeAction(ActionTypes.gc, this.parts.reducerPath, { patches, inversePatches }) as unknown as UnknownAction,
-      );
+    let dropKeys: readonly string[] = [];
+    let written: Sweep | undefined;
+    try {
+      written = this.parts.write((confirmed, visible) => {
+        const planned = this.plan(now, confirmed, visible);
+        dropKeys = planned.dropKeys;
+        return planned.sweep;
+      });
+    } finally {
+      // What the state no longer holds is forgotten, even when a store listener threw.
+      const state = this.parts.slice();
+      for (const key of dropKeys) if (!(key in state.endpoints) && !(key in state.meta)) this.forgetKey(key);
+      this.rescheduleAfterSweep(now);
     }
-    this.rescheduleAfterSweep(now);
-    return { requests, rows };
+    return { requests: written?.requests ?? 0, rows: written?.rows ?? 0 };
   }
 
-  private plan(now: number): Sweep {
+  /** The sweep of the confirmed `state`, and the request keys it drops. */
+  private plan(now: number, state: CacheState, visible: CacheState): { sweep: Sweep; dropKeys: string[] } {
     const { subscriptions, requests, gcTime } = this.parts;
-    const state = this.parts.slice();
-    const inFlight = new Map<string, number>();
-    const unsettledStarts: number[] = [];
+    const inFlight = new Set<string>();
+    let firstStart = Infinity;
     for (const { key, start } of requests.unsettled()) {
-      inFlight.set(key, start);
-      unsettledStarts.push(start);
+      inFlight.add(key);
+      firstStart = Math.min(firstStart, start);
     }
     const dropKeys: string[] = [];
-    const dropping = new Set<string>();
     const kept: KeptRead[] = [];
     let opaque = false;
     const keep = (read: HeldRead | undefined, stored: unknown): void => {
@@ -126,7 +138,7 @@ export class Collector {
       const held = subscriptions.read('request', key);
       const unused = this.unused.get(`request:${key}`);
       if (held || inFlight.has(key)) {
-        // A first request in flight has nothing stored to reach yet: its answer writes its rows.
+        // An unheld key in flight with nothing stored and no known read has nothing to reach yet.
         if (held || unused?.read || stored !== undefined) keep(held ?? unused?.read, stored);
         continue;
       }
@@ -135,20 +147,21 @@ export class Collector {
         this.unused.set(`request:${key}`, { since: now, read: undefined });
         keep(undefined, stored);
       } else if (now - unused.since < this.graceOf(unused)) keep(unused.read, stored);
-      else {
-        dropKeys.push(key);
-        dropping.add(key);
-      }
+      else dropKeys.push(key);
     }
+    // A held key with nothing stored yet (its first request in flight, or none needed) reads
+    // what its args find in the store (an entity by its id): those rows are shown, and stay.
+    for (const [key, read] of subscriptions.held('request')) if (!keys.has(key)) keep(read, undefined);
     for (const [, read] of subscriptions.held('query')) kept.push({ schema: read.target, args: read.args });
     for (const [id, unused] of this.unused) {
       const [kind, key] = splitId(id);
       if (kind === 'query' && unused.read && now - unused.since < gcTime)
         kept.push({ schema: unused.read.target, args: unused.read.args });
-      else if (kind === 'query' || !keys.has(key) || dropping.has(key)) this.unused.delete(id);
+      // (A dropped key's record goes once the sweep is written: forgetKey reads it.)
+      else if (kind === 'query' || !keys.has(key)) this.unused.delete(id);
     }
-    for (const key of dropKeys) this.forgetKey(key);
-    return planSweep(state, { dropKeys, kept, opaque, unsettledStarts, now, gcTime });
+    const sweep = planSweep(state, { dropKeys, kept, opaque, firstStart, visible, now, gcTime });
+    return { sweep, dropKeys };
   }
 
   private forgetKey(key: string): void {
@@ -170,7 +183,8 @@ export class Collector {
   /** Arms the timer for `at` (or the earliest time sweeps may run again), unless it runs sooner. */
   private schedule(at: number): void {
     if (!Number.isFinite(this.parts.gcTime) || !Number.isFinite(at)) return;
-    const when = Math.max(at, this.lastSweep + Math.min(MIN_GAP, this.parts.gcTime));
+    const gap = Math.max(SWEEP_FLOOR, Math.min(MIN_GAP, this.parts.gcTime));
+    const when = Math.max(at, Date.now() + SWEEP_FLOOR, this.lastSweep + gap);
     if (this.timer !== undefined && this.timerAt <= when) return;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timerAt = when;
@@ -209,6 +223,29 @@ export class Collector {
 function splitId(id: string): [HeldKind, string] {
   const at = id.indexOf(':');
   return [id.slice(0, at) as HeldKind, id.slice(at + 1)];
+}
+
+/**
+ * The `write` part of a store's Collector: the sweep runs through the store's optimistic ledger
+ * like every confirmed write (docs/gc.md, "Sweeps and pending guesses"), and what the ledger
+ * returns is dispatched as one `cache/gc` action, when it changes anything.
+ */
+export function sweepWriter(
+  ledger: { write: Optimistic['write'] },
+  store: StoreLike,
+  cache: { slice(rootState: unknown): CacheState; reducerPath: string; normalizeOptions: NormalizeOptions },
+): CollectorParts['write'] {
+  return compute => {
+    const visible = cache.slice(store.getState());
+    const { computed, payload } = ledger.write(
+      visible,
+      confirmed => compute(confirmed, visible),
+      cache.normalizeOptions,
+    );
+    if (payload.patches.length > 0)
+      store.dispatch(writeAction(ActionTypes.gc, cache.reducerPath, payload) as unknown as UnknownAction);
+    return computed;
+  };
 }
 
 /** The default `gcTime`: five minutes, as TanStack Query. */

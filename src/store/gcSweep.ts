@@ -25,8 +25,17 @@ export interface SweepPlan {
   readonly kept: readonly KeptRead[];
   /** A kept response whose read is unknown (restored state, never read here): no row may go. */
   readonly opaque: boolean;
-  /** The starts of the requests in flight: a tombstone stays while one of them started before it. */
-  readonly unsettledStarts: readonly number[];
+  /**
+   * The earliest start of a request in flight (Infinity when none): a row written after it
+   * stays, since that request's older answer would write the row back stale.
+   */
+  readonly firstStart: number;
+  /**
+   * The state readers see, pending optimistic guesses written over `state` (which is the
+   * confirmed state). Rows a guess shows differently stay, and so do rows a kept read reaches
+   * there, until the guesses settle.
+   */
+  readonly visible?: CacheState;
   /** Rows written less than `gcTime` ms before `now` stay. */
   readonly now: number;
   readonly gcTime: number;
@@ -45,9 +54,15 @@ export function planSweep(state: CacheState, plan: SweepPlan): Sweep {
   dropKeys(sweep, state, 'endpoints', plan.dropKeys);
   dropKeys(sweep, state, 'meta', plan.dropKeys);
   if (plan.opaque) return sweep;
+  const guessed = plan.visible !== undefined && plan.visible !== state ? plan.visible : undefined;
   const reached = new Reached();
+  // Walked again over what the guesses show, from scratch: a guessed row may sit below rows
+  // the first walk has already seen.
+  const reachedShown = guessed ? new Reached() : undefined;
   try {
     for (const read of plan.kept) reached.walk(state.entities, read.schema, read.args, read.stored);
+    if (guessed)
+      for (const read of plan.kept) reachedShown!.walk(guessed.entities, read.schema, read.args, read.stored);
   } catch (error) {
     // A read that throws (a deserializer or an Entity constructor of the app's) cannot tell what
     // it reaches: no row goes this time, and the failure is shown once.
@@ -55,8 +70,9 @@ export function planSweep(state: CacheState, plan: SweepPlan): Sweep {
       warnOnce(`A garbage-collection sweep kept every row: reading a kept response threw ${describe(error)}.`);
     return sweep;
   }
-  const firstStart = Math.min(...plan.unsettledStarts);
   const young = (meta: WriteMeta | undefined): boolean => meta !== undefined && plan.now - meta.date < plan.gcTime;
+  // A row without meta has no known write time: it stays while anything is in flight.
+  const newerThanInFlight = (meta: WriteMeta | undefined): boolean => plan.firstStart < (meta?.fetchedAt ?? Infinity);
   // Entity, collection and cell tables first: index entries follow the rows they name.
   const dropped = new Map<string, Set<string>>();
   const tables = Object.keys(state.entities).sort((a, b) => kindOf(a) - kindOf(b));
@@ -65,14 +81,15 @@ export function planSweep(state: CacheState, plan: SweepPlan): Sweep {
     const metas = state.entitiesMeta[table] ?? {};
     const kind = kindOf(table);
     const drop = new Set<string>();
+    const shownRows = guessed?.entities[table];
+    const shownMetas = guessed?.entitiesMeta[table];
     for (const key of unionKeys(rows, metas)) {
       const row = rows[key];
       const meta = metas[key];
-      if (reached.has(table, key) || young(meta)) continue;
-      if (row === null || (kind === INDEX && !Array.isArray(row))) {
-        // A tombstone protects against an answer to a request that started before it.
-        if (firstStart < (meta?.fetchedAt ?? Infinity)) continue;
-      } else if (kind === INDEX && indexOwnerKept(table, row, state.entities, dropped)) continue;
+      if (reached.has(table, key) || reachedShown?.has(table, key) || young(meta) || newerThanInFlight(meta)) continue;
+      // A pending guess covers this row: its confirmed value comes back when the guess goes.
+      if (guessed && (shownRows?.[key] !== row || shownMetas?.[key] !== meta)) continue;
+      if (kind === INDEX && Array.isArray(row) && indexOwnerKept(table, row, state.entities, dropped)) continue;
       drop.add(key);
     }
     if (drop.size === 0) continue;
