@@ -6,7 +6,7 @@
 
 import { ErrorCode, setupError, describe } from '../base/errors.js';
 import { checkEndpointOptions, hasSchema, type EndpointLike } from './endpoint.js';
-import { withRetries } from './retrying.js';
+import { checkRetryOptions, withRetries } from './retrying.js';
 import { StartClock } from './StartClock.js';
 import type { Resolved, ResolveInput } from './writes.js';
 
@@ -89,6 +89,7 @@ export class Requests {
     const run = runnerOf(endpoint);
     checkEndpointOptions(endpoint);
     const key = endpoint.key(...args);
+    checkRetryOptions(endpoint, key);
     const shared = !endpoint.sideEffect;
     if (shared) {
       const existing = this.inFlight.get(key);
