@@ -15,6 +15,7 @@ import { draftUpdate } from './draftUpdate.js';
 import { Collector, gcTimeOf } from './gc.js';
 import { MountCheck } from './mountCheck.js';
 import { optimisticWrite } from './optimisticWrite.js';
+import { heldPagesOf, withHeldPages } from './pages.js';
 import type { EndpointLike } from './endpoint.js';
 import { createMiddleware, createReducer, createSliceReader, thunk, type CacheThunk } from './reducer.js';
 import { Requests } from './Requests.js';
@@ -82,7 +83,9 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       ledger.settle(endpoint, input.fetchedAt);
       const { computed: resolved, payload } = ledger.write(
         slice(getState()),
-        state => computeResolve(state, endpoint, input, Date.now(), normalizeOptions),
+        // A list's record of the pages it holds follows its writes (pages.ts).
+        state =>
+          withHeldPages(state, endpoint, input, computeResolve(state, endpoint, input, Date.now(), normalizeOptions)),
         normalizeOptions,
       );
       if (resolved?.record && isErrorLike(resolved.error)) selectors.errors.set(resolved.record, resolved.error);
@@ -106,6 +109,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
         data: (rootState, endpoint, args, result) =>
           selectors.denormalized(slice(rootState), endpoint.schema, args, result),
         highWater: rootState => highWater.of(slice(rootState)),
+        heldPages: (rootState, key) => heldPagesOf(slice(rootState).meta[key]).pages,
         optimistic: (endpoint, args, fetchedAt) =>
           thunk((dispatch, getState) => {
             const action = optimisticWrite(
