@@ -216,13 +216,13 @@ describe('the examples run', () => {
     });
   });
 
-  test('pagination: a page appends once per post, keeps its cursor; the first page again replaces the list', () => {
+  test('pagination: a page appends once per post, keeps its cursor; a first page set by hand replaces the list', () => {
     const { result } = load('pagination.ts');
     expect(result).toEqual({
       firstPage: ['One', 'Two'],
       afterPage: ['One', 'Two', 'Three'],
       next: 'c3',
-      refetched: ['Zero', 'One'],
+      replaced: ['Zero', 'One'],
     });
   });
 

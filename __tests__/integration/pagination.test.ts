@@ -1,8 +1,8 @@
 /**
  * Pagination end to end (docs/pagination.md): `endpoint.getPage` against a real local server
  * that pages a list by cursor. Pages append to the list stored for the args without the cursor,
- * once per item; a refetch of the first page replaces the list; answers are held back to test
- * the ordering rules.
+ * once per item; a refetch of the list fetches the pages it holds again (more in
+ * paginationRefetch.test.ts); answers are held back to test the ordering rules.
  */
 import { Collection, Entity, ErrorCode, RestEndpoint, type CacheState } from '../../src/index';
 import { gate, startServer, type Answer, type TestServer } from '../fixtures/server';
@@ -98,17 +98,17 @@ test('items a page repeats (the list shifted on the server) are not added twice;
   expect(cache.selectQuery(store.getState(), Item, 'g2')!.title).toBe('T2 renamed');
 });
 
-test('a refetch of the first page replaces the list: the pages loaded before are gone from it', async () => {
+test('a refetch of the list keeps the pages loaded before: it fetches them again with the first page', async () => {
   seed('g', 5);
   const { cache, store, getItems, titles } = setup();
   await store.dispatch(cache.fetch(getItems, { group: 'g' }));
   await store.dispatch(cache.fetch(getItems.getPage, { group: 'g', cursor: '2' }));
   expect(titles()).toEqual(['g1', 'g2', 'g3', 'g4']);
+  db.g![2] = { ...db.g![2]!, title: 'T3 renamed' };
   await store.dispatch(cache.invalidate(getItems, { group: 'g' }));
   await store.dispatch(cache.fetch(getItems, { group: 'g' }));
-  expect(titles()).toEqual(['g1', 'g2']);
-  // The page's items are still cached entities, and its own response still reads.
-  expect(cache.selectQuery(store.getState(), Item, 'g3')!.title).toBe('T3');
+  expect(titles()).toEqual(['g1', 'g2', 'g3', 'g4']);
+  expect(cache.selectQuery(store.getState(), Item, 'g3')!.title).toBe('T3 renamed');
 });
 
 test('a page never creates the list: without the first page, only its entities and its own response are stored', async () => {

@@ -3,7 +3,8 @@
  */
 /**
  * Pagination with the hooks (docs/pagination.md): a list read by useSuspense grows when a page
- * is fetched, without suspending again, and the page's next cursor reads through useCache.
+ * is fetched, without suspending again, and the page's next cursor reads through useCache; a
+ * refetch on focus keeps every page on screen.
  */
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Suspense, useState } from 'react';
@@ -91,4 +92,18 @@ test('"Load more" appends each page to the list useSuspense reads, without a sec
   expect(fallbacks).toBe(suspended);
   expect(server.count('GET /rows')).toBe(3);
   expect(cache.selectResponse(store.getState(), getRows).expiryStatus).toBe('valid');
+
+  // Back to the window with the data stale: the list is refetched with every page it holds, and
+  // stays whole on screen (it never drops back to its first page).
+  const remove = cache.setupListeners(store);
+  const sent = server.requests.length;
+  await act(async () => void store.dispatch(cache.expireAll()));
+  await act(async () => void window.dispatchEvent(new Event('focus')));
+  await waitFor(() => expect(cache.selectResponse(store.getState(), getRows).expiryStatus).toBe('valid'));
+  expect(server.requests.slice(sent).map(request => request.url)).toEqual(
+    expect.arrayContaining(['/rows', '/rows?cursor=2', '/rows?cursor=4']),
+  );
+  expect(names()).toEqual(['Row 1', 'Row 2', 'Row 3', 'Row 4', 'Row 5']);
+  expect(fallbacks).toBe(suspended);
+  remove();
 });

@@ -46,9 +46,10 @@ export function run() {
   const next = cache.selectResponse(store.getState(), getPosts.getPage, { group: 'react', cursor: 'c2' }).data
     ?.nextCursor; // 'c3'
 
-  // Fetching the first page again replaces the list: paging starts over.
+  // A first page written by hand replaces the list: it then holds that page alone. (A fetch of
+  // getPosts would fetch every page the list holds again: see "Refetching" below.)
   store.dispatch(
     cache.setResponse(getPosts, { group: 'react' }, { results: [{ id: '0', title: 'Zero' }, { id: '1', title: 'One' }], nextCursor: 'c1' }),
   );
-  return { firstPage, afterPage, next, refetched: titles() /* ['Zero', 'One'] */ };
+  return { firstPage, afterPage, next, replaced: titles() /* ['Zero', 'One'] */ };
 }

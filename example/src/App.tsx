@@ -150,12 +150,9 @@ function PostList({ group, orderBy }: { group: Group; orderBy: OrderBy }) {
 /** Fetches the next page of the list; its posts are appended to the cached list (docs/pagination.md). */
 function LoadMore({ group, orderBy, firstCursor }: { group: Group; orderBy: OrderBy; firstCursor: string | null }) {
   const controller = useController();
-  // The cursors of the pages loaded since the first page was (last) fetched: a refetch of the
-  // first page replaces the list, and paging then starts again from its cursor.
-  // The first page's expiry moves only when it is fetched again: it tells one fetch from the next.
-  const version = controller.getResponse(getPosts, { group, orderBy }).expiresAt;
-  const [pages, setPages] = useState<{ version: number; cursors: string[] }>({ version, cursors: [] });
-  const cursors = pages.version === version ? pages.cursors : [];
+  // The cursors of the pages loaded. A refetch of the list (on focus, once it is stale) fetches
+  // those pages again with the first one, so the list keeps them and paging goes on from the last.
+  const [cursors, setCursors] = useState<string[]>([]);
   const last = cursors[cursors.length - 1];
   const lastPage = useCache(getPosts.getPage, last === undefined ? null : { group, orderBy, cursor: last });
   const next = last === undefined ? firstCursor : lastPage?.nextCursor;
@@ -167,7 +164,7 @@ function LoadMore({ group, orderBy, firstCursor }: { group: Group; orderBy: Orde
     setError('');
     try {
       await controller.fetch(getPosts.getPage, { group, orderBy, cursor: next });
-      setPages({ version, cursors: [...cursors, next] });
+      setCursors([...cursors, next]);
     } catch (failure) {
       setError((failure as Error).message.split('\n')[0]!);
     } finally {

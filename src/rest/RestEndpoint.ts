@@ -11,6 +11,7 @@ import { checkPollFrequency, checkRetry, type RetryOptions } from '../base/liveO
 import { NetworkError } from './NetworkError.js';
 import { parseBody, parseLoosely } from './responseBody.js';
 import { findCollection, pageSchema, requirePageParam } from './pagination.js';
+import { listPagination, pagePagination, type Pagination } from './listPages.js';
 import type { PageEndpoint } from './paginationTypes.js';
 import type { OptimisticSnapshot } from './OptimisticSnapshot.js';
 import { pathTemplate, type PathParams, type PathTemplate } from './pathParams.js';
@@ -266,6 +267,14 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
   // ---- Pagination (docs/pagination.md) ----
 
   private pageEndpoint: RestEndpoint<any> | undefined;
+  private paging: Pagination | null | undefined;
+
+  /** @internal How the cache refetches the pages this list holds; `undefined` unless it pages. */
+  get pagination(): Pagination | undefined {
+    if (this.paging === undefined)
+      this.paging = listPagination(this, () => this.getPage, `${this.method} ${this.path}`) ?? null;
+    return this.paging ?? undefined;
+  }
 
   /**
    * Fetches one page: args are the list's args plus the `paginationField` param. Its items are
@@ -279,7 +288,8 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     const schema = pageSchema(this.schema, field as string, this.template, where, args =>
       this.key(...(args as RestArgs<O>)),
     );
-    this.pageEndpoint = requirePageParam(this.extend({ schema }), field as string, where);
+    const page = pagePagination(this, field as string);
+    this.pageEndpoint = requirePageParam(this.extend({ schema }), field as string, where, page);
     return this.pageEndpoint as never;
   }
 }

@@ -8,6 +8,7 @@ import { Collection } from '../schema/Collection.js';
 import { CollectionPage } from '../schema/CollectionPage.js';
 import { isPlainObjectSchema } from '../schema/contract.js';
 import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
+import type { PagePagination } from './listPages.js';
 import type { PathTemplate } from './pathParams.js';
 
 /** The Collection of `schema` and the member it sits at (`undefined`: it is the schema). */
@@ -54,9 +55,18 @@ export function pageSchema(
 
 /**
  * A page asked for without its page param would have its list's URL and key, and its answer would
- * overwrite the list's stored response: `url` (and so `key` and the request) refuses it.
+ * overwrite the list's stored response: `url` (and so `key` and the request) refuses it, and so a
+ * param that names no page: `[]` (or a list of nothing) puts nothing in the query string, and
+ * `{}` names nothing either.
  */
-export function requirePageParam<E extends { url(...args: any[]): string }>(page: E, field: string, where: string): E {
+export function requirePageParam<E extends { url(...args: any[]): string }>(
+  page: E,
+  field: string,
+  where: string,
+  pagination: PagePagination,
+): E {
+  // What the cache records of each page it appends (listPages.ts).
+  Object.defineProperty(page, 'pagination', { configurable: true, value: pagination });
   const url = page.url;
   Object.defineProperty(page, 'url', {
     configurable: true,
@@ -74,8 +84,40 @@ export function requirePageParam<E extends { url(...args: any[]): string }>(page
           ],
         );
       }
+      if (!plainParam(value, 0)) {
+        throw inputError(
+          ErrorCode.UNEXPECTED_INPUT,
+          process.env.NODE_ENV !== 'production' && [
+            `${where}.getPage got the page param "${field}" = ${describe(value)}; the list records the params of its pages in the state, which holds plain JSON.`,
+            `Pass the cursor or page number as a string or a number: getPage({ ...params, ${field}: String(nextCursor) }).`,
+          ],
+        );
+      }
+      if (namesNothing(value)) {
+        throw inputError(
+          ErrorCode.UNEXPECTED_INPUT,
+          process.env.NODE_ENV !== 'production' && [
+            `${where}.getPage got the page param "${field}" = ${describe(value)}, which names no page: its request would be the list's own.`,
+            `Pass the cursor or page number the previous page gave (a string or a number): getPage({ ...params, ${field}: nextCursor }).`,
+          ],
+        );
+      }
       return url.apply(page, args);
     },
   });
   return page;
+}
+
+/** A string, a finite number, a boolean, or a (shallow) list or plain object of them: what JSON holds as it is. */
+function plainParam(value: unknown, depth: number): boolean {
+  if (typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (depth > 8 || (!Array.isArray(value) && !isPlainObjectSchema(value))) return false;
+  return Object.values(value).every(item => item === undefined || item === null || plainParam(item, depth + 1));
+}
+
+/** A list with no item the URL would show, or a plain object without a member. */
+function namesNothing(value: unknown): boolean {
+  if (Array.isArray(value)) return value.every(item => item === undefined || item === null);
+  return isPlainObjectSchema(value) && Object.values(value).every(item => item === undefined);
 }

@@ -5,6 +5,7 @@
  */
 
 import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
+import type { EndpointMeta } from '../base/state.js';
 import type { DenormalizeDelegate, NormalizeDelegate, RootInput, SchemaConstruct } from './contract.js';
 import type { Collection } from './Collection.js';
 import { deltaPolicy } from './CollectionOp.js';
@@ -16,6 +17,16 @@ export function withoutField(args: readonly unknown[], field: string): unknown[]
   if (params === undefined || params === null || typeof params !== 'object' || Array.isArray(params)) return [...args];
   const { [field]: _page, ...rest } = params as Record<string, unknown>;
   return [rest, ...args.slice(1)];
+}
+
+/**
+ * Whether a page whose request started at `start` is appended to the list stored as `row`, whose
+ * request meta is `list`. Pages never create a list: without the first page there is nothing to
+ * continue. And a list replaced (fetched again) or invalidated after the page was asked for is
+ * not the list the page continued: the new one must be paged again.
+ */
+export function continuesList(row: unknown, list: EndpointMeta | undefined, start: number): boolean {
+  return Array.isArray(row) && !(list !== undefined && list.fetchedAt > start);
 }
 
 /**
@@ -78,17 +89,13 @@ export class CollectionPage<S = unknown> implements SchemaConstruct {
     }
     const page = uniqueRefs(refs);
     const listArgs = withoutField(delegate.args, this.field);
-    // The list was replaced (a refetch of its first page) or invalidated after this page was
-    // asked for: the page continued the old list, and the new one must be paged again.
-    const listMeta = delegate.requestMeta(this.listKey(listArgs));
-    if (listMeta !== undefined && listMeta.fetchedAt > delegate.meta.fetchedAt) return page;
     const rowKey = this.collection.pk(...listArgs);
-    const row = delegate.getRow(this.collection.key, rowKey);
-    // Pages never create a list: without the first page there is nothing to continue.
-    if (!Array.isArray(row)) return page;
-    const fresh = refsNotIn(row, page);
+    const row = delegate.getRow(this.collection.key, rowKey) as unknown[] | undefined;
+    const listMeta = delegate.requestMeta(this.listKey(listArgs));
+    if (!continuesList(row, listMeta, delegate.meta.fetchedAt)) return page;
+    const fresh = refsNotIn(row!, page);
     // An append is a delta against the list as this write finds it, as a push is.
-    if (fresh.length > 0) delegate.setRow(this.collection.key, rowKey, [...row, ...fresh], deltaPolicy);
+    if (fresh.length > 0) delegate.setRow(this.collection.key, rowKey, [...row!, ...fresh], deltaPolicy);
     return page;
   }
 

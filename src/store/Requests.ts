@@ -6,6 +6,7 @@
 
 import { ErrorCode, setupError, describe } from '../base/errors.js';
 import { checkEndpointOptions, hasSchema, type EndpointLike } from './endpoint.js';
+import { pagedRunner } from './pages.js';
 import { checkRetryOptions, withRetries } from './retrying.js';
 import { StartClock } from './StartClock.js';
 import type { Resolved, ResolveInput } from './writes.js';
@@ -25,6 +26,8 @@ export interface RequestHooks {
   data(rootState: unknown, endpoint: EndpointLike, args: readonly unknown[], result: unknown): unknown;
   /** The highest start stamp in the root state's slice (StartClock.ts). */
   highWater(rootState: unknown): number;
+  /** The page params the list stored under `key` holds (pages.ts). */
+  heldPages?(rootState: unknown, key: string): readonly unknown[] | undefined;
   /** Writes the endpoint's optimistic value for a request starting at `fetchedAt` (docs/mutations.md). */
   optimistic?(
     endpoint: EndpointLike,
@@ -86,10 +89,12 @@ export class Requests {
     dispatch: Dispatch,
     getState: () => unknown,
   ): FetchPromise<unknown> {
-    const run = runnerOf(endpoint);
+    const plain = runnerOf(endpoint);
     checkEndpointOptions(endpoint);
     const key = endpoint.key(...args);
     checkRetryOptions(endpoint, key);
+    // A list that holds pages fetches them again with its first page, as one response (pages.ts).
+    const run = pagedRunner(endpoint, plain, () => this.hooks.heldPages?.(getState(), key));
     const shared = !endpoint.sideEffect;
     if (shared) {
       const existing = this.inFlight.get(key);

@@ -18,6 +18,7 @@ import { checkStamp } from './endpoint.js';
 import { Collector, gcTimeOf, sweepWriter } from './gc.js';
 import { MountCheck } from './mountCheck.js';
 import { optimisticWrite } from './optimisticWrite.js';
+import { heldPagesOf, withHeldPages } from './pages.js';
 import type { EndpointLike } from './endpoint.js';
 import { createMiddleware, createReducer, createSliceReader, thunk, type CacheThunk } from './reducer.js';
 import { Requests } from './Requests.js';
@@ -106,9 +107,15 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       let failure: { error: unknown } | undefined;
       const { computed: resolved, payload } = ledger.write(
         slice(getState()),
+        // A list's record of the pages it holds follows its writes (pages.ts).
         state => {
           try {
-            return computeResolve(state, endpoint, input, Date.now(), normalizeOptions);
+            return withHeldPages(
+              state,
+              endpoint,
+              input,
+              computeResolve(state, endpoint, input, Date.now(), normalizeOptions),
+            );
           } catch (error) {
             failure = { error };
             return undefined;
@@ -146,6 +153,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
         data: (rootState, endpoint, args, result) =>
           selectors.denormalized(slice(rootState), endpoint.schema, args, result),
         highWater: rootState => highWater.of(slice(rootState)),
+        heldPages: (rootState, key) => heldPagesOf(slice(rootState).meta[key]).pages,
         optimistic: (endpoint, args, fetchedAt) =>
           thunk((dispatch, getState) => {
             const ledger = runtimeOf({ getState, dispatch }).optimistic;

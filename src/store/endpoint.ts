@@ -3,6 +3,7 @@
 import type { RetryOptions } from '../base/liveOptions.js';
 import { describe, ErrorCode, setupError } from '../base/errors.js';
 import type { OptimisticSnapshot } from '../rest/OptimisticSnapshot.js';
+import type { Pagination } from '../rest/listPages.js';
 
 export type { OptimisticSnapshot };
 
@@ -25,6 +26,8 @@ export interface EndpointLike<S = unknown, A extends readonly unknown[] = any[]>
   retry?: RetryOptions | undefined;
   /** The value to show while the request is in flight (docs/mutations.md); `undefined` shows nothing. */
   getOptimisticResponse?(snap: OptimisticSnapshot, ...args: A): unknown;
+  /** A paginated list, or one of its pages (docs/pagination.md); RestEndpoint sets it with `paginationField`. */
+  readonly pagination?: Pagination | undefined;
 }
 
 export const DEFAULT_DATA_EXPIRY = 60_000;

@@ -11,6 +11,7 @@ import { normalize, type NormalizeOptions } from '../normalize/normalize.js';
 import { PatchList } from '../normalize/PatchList.js';
 import type { WritePayload } from './actions.js';
 import { initialState } from './initialState.js';
+import { heldPagesOf } from './pages.js';
 import {
   DEFAULT_DATA_EXPIRY,
   DEFAULT_ERROR_EXPIRY,
@@ -140,7 +141,14 @@ export function computeInvalidate(state: CacheState, keys: Iterable<string>, now
     list.remove(['endpoints', key], state.endpoints[key]);
     // Stamped by the store's start clock: later than every request that started before it, and
     // earlier than every one that starts after, whatever the wall clocks (StartClock.ts).
-    const next: EndpointMeta = { fetchedAt: start, date: now, expiresAt: 0, invalidated: true };
+    // A list invalidated still holds its pages: the refetch fetches them all (pages.ts).
+    const next: EndpointMeta = {
+      fetchedAt: start,
+      date: now,
+      expiresAt: 0,
+      invalidated: true,
+      ...heldPagesOf(previous),
+    };
     list.set(['meta', key], next, previous);
   }
   return { patches: list.patches, inversePatches: list.inversePatches };

@@ -1,0 +1,105 @@
+/**
+ * What the cache asks of a paginated list and of its pages (docs/pagination.md, "Refetching a
+ * list that holds pages"): where the list is stored, which page a page request is, and how the
+ * pages a list holds are fetched again and joined into one response of the list.
+ */
+
+import { describe, ErrorCode, inputError } from '../base/errors.js';
+import type { Collection } from '../schema/Collection.js';
+import { withoutField } from '../schema/CollectionPage.js';
+import { findCollection } from './pagination.js';
+
+/** Where a list is stored: the request key of its endpoint, and its row (the Collection's table and pk). */
+export interface ListPlace {
+  readonly key: string;
+  readonly table: string;
+  readonly row: string;
+}
+
+/** A list endpoint with `paginationField`. */
+export interface ListPagination {
+  readonly kind: 'list';
+  /** Where the list that a request with `args` writes is stored. */
+  place(args: readonly unknown[]): ListPlace;
+  /** Requests the page `param` of the list that `args` name: its `getPage` request. */
+  requestPage(args: readonly unknown[], param: unknown, signal?: AbortSignal): Promise<unknown>;
+  /** One response of the list: every response's items, in order, with the first one's other members. */
+  combine(responses: readonly unknown[]): unknown;
+}
+
+/** `endpoint.getPage`. */
+export interface PagePagination {
+  readonly kind: 'page';
+  /** Where the list that a page with `args` continues is stored. */
+  place(args: readonly unknown[]): ListPlace;
+  /** The page param in a page request's args. */
+  param(args: readonly unknown[]): unknown;
+}
+
+/** How the cache pages a list (`kind: 'list'`) or records a page (`kind: 'page'`). */
+export type Pagination = ListPagination | PagePagination;
+
+/** What these need of the list endpoint and of its page endpoint. */
+interface Requestable {
+  readonly options: { readonly paginationField?: string | undefined };
+  readonly schema: unknown;
+  key(...args: any[]): string;
+  request(args: readonly unknown[], signal?: AbortSignal): Promise<unknown>;
+}
+
+/**
+ * The pagination of `list`, or `undefined` when it has no `paginationField` or no array
+ * Collection to page (its `getPage` says why when it is asked for).
+ */
+export function listPagination(list: Requestable, page: () => Requestable, where: string): ListPagination | undefined {
+  const field = list.options.paginationField;
+  const found = findCollection(list.schema);
+  if (typeof field !== 'string' || field === '' || !found || found.collection.isValues) return undefined;
+  const { collection, at } = found;
+  return {
+    kind: 'list',
+    place: args => placeOf(list, collection, args),
+    requestPage(args, param, signal) {
+      const params = (args[0] ?? {}) as Record<string, unknown>;
+      return page().request([{ ...params, [field]: param }, ...args.slice(1)], signal);
+    },
+    combine: responses => combine(responses, at, where),
+  };
+}
+
+/** The pagination of the page endpoint of `list` (whose schema holds a Collection), by its page param `field`. */
+export function pagePagination(list: Requestable, field: string): PagePagination {
+  const collection = findCollection(list.schema)!.collection;
+  return {
+    kind: 'page',
+    place: args => placeOf(list, collection, withoutField(args, field)),
+    param: args => (args[0] as Record<string, unknown>)[field],
+  };
+}
+
+function placeOf(list: Requestable, collection: Collection<any>, args: readonly unknown[]): ListPlace {
+  return { key: list.key(...args), table: collection.key, row: collection.pk(...args) };
+}
+
+function combine(responses: readonly unknown[], at: string | undefined, where: string): unknown {
+  const items: unknown[] = [];
+  responses.forEach((response, index) => {
+    const list =
+      at === undefined
+        ? response
+        : typeof response === 'object' && response !== null
+          ? (response as Record<string, unknown>)[at]
+          : undefined;
+    if (!Array.isArray(list)) {
+      throw inputError(
+        ErrorCode.UNEXPECTED_INPUT,
+        process.env.NODE_ENV !== 'production' && [
+          `Page ${index + 1} of ${where}, refetched with the pages its list holds, has ${describe(list)}${at === undefined ? '' : ` at "${at}"`} where its items should be.`,
+          'Answer every page of the list in the same shape as its first page.',
+        ],
+      );
+    }
+    for (const item of list) items.push(item);
+  });
+  return at === undefined ? items : { ...(responses[0] as object), [at]: items };
+}
