@@ -1,6 +1,7 @@
 // End to end: `npm start`'s app (built and served by example/start.mjs) driven in headless
-// Chromium (Debian's chromium, through playwright-core). Requests are counted at the app's server;
-// a failing step leaves a screenshot in e2e/artifacts/.
+// Chromium (Debian's chromium, through playwright-core). Requests are counted at the app's server,
+// which also has test-only routes here (EXAMPLE_TEST_ROUTES=1: example/overlap.mjs); a failing step
+// leaves a screenshot in e2e/artifacts/.
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
@@ -18,7 +19,7 @@ const pageErrors = [];
 before(async () => {
   // The real start command, on a free port.
   app = spawn(process.execPath, ['example/start.mjs'], {
-    env: { ...process.env, PORT: '0' },
+    env: { ...process.env, PORT: '0', EXAMPLE_TEST_ROUTES: '1' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   url = await new Promise((resolve, reject) => {
@@ -288,6 +289,124 @@ test('the polled view changes on its own: useLive refetches every 2 s with no us
       assert.ok(Date.now() < deadline, 'the poller sent a new request within 15 s');
       await new Promise(resolve => setTimeout(resolve, 200));
     }
+  });
+});
+
+/** Arms the server's overlap switch (`overlap`) or sends the read answers it held (`release`). */
+async function overlapSwitch(action) {
+  const response = await fetch(new URL(`/api/_test/${action}`, url), { method: 'POST' });
+  assert.equal(response.status, 200, `POST /api/_test/${action}`);
+  return response.json();
+}
+
+/** What the server holds for a post: its status, and its title when there is one. */
+async function serverPost(group, id) {
+  const response = await fetch(new URL(`/api/${group}/posts/${id}`, url));
+  return { status: response.status, title: response.ok ? (await response.json()).title : undefined };
+}
+
+/** Where a post's title shows: the detail view, the group's list, and every cached post (by author). */
+async function titlesShown() {
+  return page.evaluate(() => ({
+    detail: document.querySelector('[data-testid=detail-title]')?.textContent ?? null,
+    list: [...document.querySelectorAll('[data-testid=posts] li strong')].map(node => node.textContent),
+    cached: [...document.querySelectorAll('[data-testid=panel-users] .by-user dd')].flatMap(node =>
+      node.textContent.split(' · '),
+    ),
+  }));
+}
+
+/** Waits until the detail view's refresh has settled: its answer has been written. */
+const refreshSettled = () =>
+  page.waitForFunction(() => document.querySelector('[data-testid=refresh]')?.textContent === 'Refresh');
+
+/** Opens a post's detail view from the list; resolves to its id. */
+async function openPost(title) {
+  await page.getByRole('link', { name: title, exact: true }).click();
+  await page.waitForFunction(
+    shown => document.querySelector('[data-testid=detail-title]')?.textContent === shown,
+    title,
+  );
+  return new URL(page.url()).hash.split('/').pop();
+}
+
+// The server holds the next PATCH or DELETE of a post until a GET of that post arrives. That GET
+// (the view's refresh, sent after the mutation) is served from the post as it was before the
+// mutation, and its answer is sent only after the mutation's: an older answer arriving last.
+
+test('an edit from the detail page while its read refetches: the saved title stays', async () => {
+  const title = 'Hooks rules';
+  const renamed = 'Rules of hooks';
+  let id;
+  await step('edit-open', async () => {
+    id = await openPost(title);
+  });
+  await step('edit-while-refetching', async () => {
+    await overlapSwitch('overlap');
+    const patched = page.waitForResponse(response => response.request().method() === 'PATCH');
+    await page.click('[data-testid=edit]');
+    await page.fill('[data-testid=edit-title]', renamed);
+    await page.click('[data-testid=save]');
+    // The guess shows at once, while the PATCH waits at the server for the refresh below.
+    await page.waitForSelector('[data-testid=detail-saving]');
+    assert.equal((await titlesShown()).detail, renamed);
+    await page.click('[data-testid=refresh]');
+    assert.equal((await patched).status(), 200);
+    await page.waitForSelector('[data-testid=detail-saving]', { state: 'detached' });
+    const answered = await titlesShown();
+    assert.equal(answered.detail, renamed);
+    assert.ok(answered.list.includes(renamed) && !answered.list.includes(title), `list: ${answered.list}`);
+    assert.ok(answered.cached.includes(renamed) && !answered.cached.includes(title), `cached: ${answered.cached}`);
+  });
+  await step('edit-older-read-lands', async () => {
+    // The refresh's answer, served before the PATCH was applied, arrives now: it must not win.
+    const { released } = await overlapSwitch('release');
+    assert.ok(released >= 1, 'the refresh overlapped the PATCH at the server');
+    await refreshSettled();
+    const settled = await titlesShown();
+    assert.equal(settled.detail, renamed);
+    assert.ok(settled.list.includes(renamed) && !settled.list.includes(title), `list: ${settled.list}`);
+    assert.ok(settled.cached.includes(renamed) && !settled.cached.includes(title), `cached: ${settled.cached}`);
+    assert.deepEqual(await serverPost('react', id), { status: 200, title: renamed });
+    assert.equal(await page.locator('[data-testid=panel-post] [role=alert]').count(), 0);
+  });
+});
+
+test('a delete from the detail page while its read refetches: the post stays deleted', async () => {
+  const title = 'Memo or not';
+  let id;
+  await step('delete-open', async () => {
+    id = await openPost(title);
+  });
+  await step('delete-while-refetching', async () => {
+    await overlapSwitch('overlap');
+    const deleted = page.waitForResponse(response => response.request().method() === 'DELETE');
+    await page.click('[data-testid=delete]');
+    // Gone from every list at once, while the DELETE waits at the server for the refresh below.
+    await page.waitForSelector('[data-testid=deleted]');
+    const guessed = await titlesShown();
+    assert.ok(!guessed.list.includes(title) && !guessed.cached.includes(title), 'the guess removed the post');
+    await page.click('[data-testid=refresh]');
+    assert.equal((await deleted).status(), 204);
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid=deleted]')?.textContent?.endsWith('was deleted.'),
+    );
+    const answered = await titlesShown();
+    assert.ok(!answered.list.includes(title), `list: ${answered.list}`);
+    assert.ok(!answered.cached.includes(title), `cached: ${answered.cached}`);
+  });
+  await step('delete-older-read-lands', async () => {
+    // The refresh's answer, the post as it was before the DELETE, arrives now: no resurrection.
+    const { released } = await overlapSwitch('release');
+    assert.ok(released >= 1, 'the refresh overlapped the DELETE at the server');
+    await refreshSettled();
+    const settled = await titlesShown();
+    assert.equal(settled.detail, null);
+    assert.ok(!settled.list.includes(title), `list: ${settled.list}`);
+    assert.ok(!settled.cached.includes(title), `cached: ${settled.cached}`);
+    assert.equal(await page.locator('[data-testid=deleted]').textContent(), `“${title}” was deleted.`);
+    assert.equal(await page.locator('[data-testid=panel-post] [role=alert]').count(), 0);
+    assert.equal((await serverPost('react', id)).status, 404);
   });
 });
 

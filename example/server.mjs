@@ -5,6 +5,7 @@ import http from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { createOverlap } from './overlap.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const STATIC = {
@@ -75,28 +76,45 @@ export const PORTFOLIOS = ['Growth', 'Income', 'Balanced', 'Index'];
 /** How many posts one page of a post list holds. */
 export const POSTS_PAGE = 5;
 
+/** The path of one post: `/api/react/posts/3`. */
+const POST_PATH = /^\/api\/(react|vue)\/posts\/([^/]+)$/;
+
 /**
  * Starts the example server. `delay` (ms) slows API answers so loading states are visible.
+ * `testRoutes` adds the test-only switch of example/overlap.mjs under /api/_test/.
  * Resolves to `{ url, close(), log }`; rejects with Node's listen error (`code: 'EADDRINUSE'` for
  * a port in use).
  */
-export async function startExample({ port = 0, host = '127.0.0.1', delay = 150, tickMs = 1000 } = {}) {
+export async function startExample({
+  port = 0,
+  host = '127.0.0.1',
+  delay = 150,
+  tickMs = 1000,
+  testRoutes = false,
+} = {}) {
   const db = seed();
   const log = [];
   const streams = new Set();
+  const overlap = testRoutes ? createOverlap() : undefined;
   const json = (res, status, body) => {
+    if (body === undefined) {
+      res.writeHead(status, { 'Cache-Control': 'no-store' });
+      res.end();
+      return;
+    }
     res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
     res.end(JSON.stringify(body));
   };
+  const withAuthor = post => ({ ...post, author: db.users.find(u => u.id === post.author) });
+  const findPost = (group, id) => db.posts.find(post => post.group === group && post.id === id);
+  const noPost = (group, id) => [404, { message: `There is no ${group} post ${id}.` }];
   const routes = [
     [
       'GET',
       /^\/api\/(react|vue)\/posts$/,
       ([group], url) => {
         const orderBy = url.searchParams.get('orderBy');
-        const list = db.posts
-          .filter(post => post.group === group)
-          .map(post => ({ ...post, author: db.users.find(u => u.id === post.author) }));
+        const list = db.posts.filter(post => post.group === group).map(withAuthor);
         if (orderBy === 'title') list.sort((a, b) => a.title.localeCompare(b.title));
         if (orderBy === 'createdAt') list.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
         // Served a page at a time; the cursor is the offset of the page's first post.
@@ -121,6 +139,38 @@ export async function startExample({ port = 0, host = '127.0.0.1', delay = 150, 
         };
         db.posts.push(post);
         return [201, { ...post, author }];
+      },
+    ],
+    [
+      'GET',
+      POST_PATH,
+      ([group, id]) => {
+        const post = findPost(group, id);
+        return post ? [200, withAuthor(post)] : noPost(group, id);
+      },
+    ],
+    [
+      'PATCH',
+      POST_PATH,
+      ([group, id], _url, body) => {
+        const post = findPost(group, id);
+        if (!post) return noPost(group, id);
+        if (body?.title !== undefined) {
+          const title = typeof body.title === 'string' ? body.title.trim() : '';
+          if (!title) return [400, { message: 'A post needs a title.' }];
+          post.title = title;
+        }
+        return [200, withAuthor(post)];
+      },
+    ],
+    [
+      'DELETE',
+      POST_PATH,
+      ([group, id]) => {
+        const post = findPost(group, id);
+        if (!post) return noPost(group, id);
+        db.posts.splice(db.posts.indexOf(post), 1);
+        return [204, undefined];
       },
     ],
     ['GET', /^\/api\/users$/, () => [200, db.users]],
@@ -173,6 +223,13 @@ export async function startExample({ port = 0, host = '127.0.0.1', delay = 150, 
         return;
       }
       if (url.pathname === '/api/_log') return json(res, 200, log);
+      if (overlap && req.method === 'POST' && url.pathname === '/api/_test/overlap') {
+        overlap.arm();
+        return json(res, 200, { armed: true });
+      }
+      if (overlap && req.method === 'POST' && url.pathname === '/api/_test/release') {
+        return json(res, 200, { released: overlap.release() });
+      }
       if (url.pathname === '/api/stream/tickers') {
         res.writeHead(200, {
           'Content-Type': 'text/event-stream',
@@ -189,8 +246,18 @@ export async function startExample({ port = 0, host = '127.0.0.1', delay = 150, 
       const route = routes.find(([method, pattern]) => method === req.method && pattern.test(url.pathname));
       log.push({ method: req.method, path: url.pathname, search: url.search });
       if (!route) return json(res, 404, { message: `No route for ${req.method} ${url.pathname}` });
+      const answer = () => route[2](url.pathname.match(route[1]).slice(1), url, text ? JSON.parse(text) : undefined);
+      if (overlap && POST_PATH.test(url.pathname)) {
+        if (req.method === 'GET' && overlap.holds(url.pathname)) {
+          // Served now, from the post as it is before the mutation it overlaps; sent on release.
+          const [status, body] = answer();
+          overlap.hold(url.pathname, () => json(res, status, body));
+          return;
+        }
+        if (req.method !== 'GET') await overlap.beforeMutation(url.pathname);
+      }
       if (delay) await new Promise(resolve => setTimeout(resolve, delay));
-      const [status, body] = route[2](url.pathname.match(route[1]).slice(1), url, text ? JSON.parse(text) : undefined);
+      const [status, body] = answer();
       json(res, status, body);
     } catch (error) {
       json(res, 500, { message: String(error) });

@@ -1,5 +1,6 @@
 // `npm start`: builds the example app, then serves it with its API on http://127.0.0.1:5173/
-// (PORT=… to choose another port, HOST=… another address).
+// (PORT=… to choose another port, HOST=… another address). EXAMPLE_TEST_ROUTES=1 adds the server's
+// test-only routes (example/overlap.mjs), for the e2e test.
 import { buildExample } from './build.mjs';
 import { startExample } from './server.mjs';
 
@@ -19,7 +20,7 @@ const port = portFromEnv();
 const host = process.env.HOST ?? '127.0.0.1';
 await buildExample();
 try {
-  const app = await startExample({ port, host });
+  const app = await startExample({ port, host, testRoutes: process.env.EXAMPLE_TEST_ROUTES === '1' });
   console.log(`lenscache example app: ${app.url}  (Ctrl+C to stop)`);
 } catch (error) {
   if (error?.code === 'EADDRINUSE' || error?.code === 'EACCES') {

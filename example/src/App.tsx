@@ -1,7 +1,6 @@
 /** The example page: one panel per example of the spec, each reading the one cache. */
 import { Component, Suspense, useState, type FormEvent, type ReactNode } from 'react';
 import { useSelector } from 'react-redux';
-import { NetworkError } from 'lenscache';
 import {
   useCache,
   useController,
@@ -24,6 +23,7 @@ import {
   getStats,
   getUsers,
   postsByUser,
+  serverMessage,
   sortedPosts,
   tickerStream,
   userCount,
@@ -31,10 +31,12 @@ import {
   type OrderBy,
 } from './api';
 import type { LoggedRequest, RootState } from './main';
+import { PostDetail, postHref, useOpenPost } from './PostDetail';
 
 export const PORTFOLIOS = ['Growth', 'Income', 'Balanced', 'Index'];
 
 export function App() {
+  const open = useOpenPost();
   return (
     <main>
       <header>
@@ -47,6 +49,13 @@ export function App() {
       <div className="grid">
         <Panel title="Posts, sorted" id="posts">
           <PostsPanel />
+        </Panel>
+        <Panel title="Post (optimistic edit and delete)" id="post">
+          {open ? (
+            <PostDetail key={`${open.group}/${open.id}`} group={open.group} id={open.id} />
+          ) : (
+            <p className="muted">Open a post from the list (click its title) to read, edit or delete it here.</p>
+          )}
         </Panel>
         <Panel title="Users" id="users">
           <UsersPanel />
@@ -132,7 +141,14 @@ function PostList({ group, orderBy }: { group: Group; orderBy: OrderBy }) {
       <ol className="posts" data-testid="posts">
         {posts.map(post => (
           <li key={post.id} className={post.id.startsWith(OPTIMISTIC) ? 'pending' : undefined}>
-            <strong>{post.title}</strong> <span className="muted">by {post.author.name}</span>
+            <strong>
+              {post.id.startsWith(OPTIMISTIC) ? (
+                post.title
+              ) : (
+                <a href={postHref({ group, id: post.id })}>{post.title}</a>
+              )}
+            </strong>{' '}
+            <span className="muted">by {post.author.name}</span>
             {post.id.startsWith(OPTIMISTIC) && (
               <span className="muted" data-testid="pending">
                 {' '}
@@ -375,10 +391,4 @@ function RequestLog() {
 
 function statusText(request: LoggedRequest): string {
   return request.status === 'pending' ? '…' : String(request.status);
-}
-
-/** What the server said went wrong (its JSON `message`), else the error's first line. */
-function serverMessage(error: Error): string {
-  const said = error instanceof NetworkError ? (error.body as { message?: unknown } | null)?.message : undefined;
-  return typeof said === 'string' ? said : error.message.split('\n')[0]!;
 }

@@ -4,6 +4,7 @@ import {
   Collection,
   Entity,
   fromEventSource,
+  NetworkError,
   Query,
   resource,
   RestEndpoint,
@@ -77,12 +78,16 @@ Company.schema = { pct_equity: PortfolioScalar, shares: PortfolioScalar, sector:
 export type Group = 'react' | 'vue';
 export type OrderBy = 'title' | 'createdAt';
 
-/** A group's posts as a resource: its list pages by `cursor` (docs/resource.md, docs/pagination.md). */
+/**
+ * A group's posts as a resource: its list pages by `cursor` (docs/resource.md, docs/pagination.md).
+ * Its edit (`partialUpdate`, PATCH) and `delete` are optimistic: shown at once, taken back if refused.
+ */
 export const PostResource = resource({
   path: '/api/:group/posts/:id',
   schema: Post,
   searchParams: {} as { orderBy?: OrderBy },
   paginationField: 'cursor',
+  optimistic: true,
 });
 /**
  * One list per group and order, served a page at a time as `{ results, nextCursor }`.
@@ -153,3 +158,9 @@ export const currentPrice = new Query({ ticker: Ticker, stats: Stats }, ({ ticke
       ? { price: stats.last, source: 'daily stats' }
       : undefined,
 );
+
+/** What the server said went wrong (its JSON `message`), else the error's first line. */
+export function serverMessage(error: Error): string {
+  const said = error instanceof NetworkError ? (error.body as { message?: unknown } | null)?.message : undefined;
+  return typeof said === 'string' ? said : error.message.split('\n')[0]!;
+}
