@@ -147,7 +147,7 @@ describe('bad input is a coded error at the call; the store is unchanged', () =>
   test.each([
     ['errorExpiryLength: NaN', { errorExpiryLength: NaN }, 'INVALID_SCHEMA'],
     ['dataExpiryLength: -1', { dataExpiryLength: -1 }, 'INVALID_SCHEMA'],
-    ['getOptimisticResponse: 5', { getOptimisticResponse: 5 }, 'INVALID_OPTION'],
+    ['getOptimisticResponse: 5', { getOptimisticResponse: 5 }, 'INVALID_SCHEMA'],
   ])('%s', async (_, extra, code) => {
     const { cache, store, api, slice } = await setup();
     const before = snapshot(slice());

@@ -89,3 +89,15 @@ export function isRetryable(error: unknown): boolean {
   const name = (error as { name?: unknown } | null)?.name;
   return name !== 'AbortError' && name !== 'TimeoutError';
 }
+
+/** An endpoint's `getOptimisticResponse` option: a function or nothing; anything else is refused where the endpoint is made. */
+export function checkGuess<T>(guess: T, where: string): T {
+  if (guess === undefined || typeof guess === 'function') return guess;
+  throw setupError(
+    ErrorCode.INVALID_SCHEMA,
+    process.env.NODE_ENV !== 'production' && [
+      `getOptimisticResponse of ${where} must be a function (snap, ...args) => value, but it is ${describe(guess)}.`,
+      'Pass a function returning the value to show while the request is in flight, e.g. getOptimisticResponse: (snap, params, body) => body, or leave it out.',
+    ],
+  );
+}

@@ -7,7 +7,7 @@ import type { Collection } from '../schema/Collection.js';
 import type { CollectionOp, CollectionOpName } from '../schema/CollectionOp.js';
 import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
 import { stableStringify } from '../base/json.js';
-import { checkPollFrequency, checkRetry, type RetryOptions } from '../base/liveOptions.js';
+import { checkGuess, checkPollFrequency, checkRetry, type RetryOptions } from '../base/liveOptions.js';
 import { NetworkError } from './NetworkError.js';
 import { parseBody, parseLoosely } from './responseBody.js';
 import { findCollection, pageSchema, requirePageParam } from './pagination.js';
@@ -149,17 +149,8 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     this.pollFrequency = checkPollFrequency(options.pollFrequency, `${this.method} ${this.path}`);
     this.retry = checkRetry(options.retry, `${this.method} ${this.path}`);
     this.template = pathTemplate(options.path);
-    const guess: unknown = options.getOptimisticResponse;
-    if (guess !== undefined && typeof guess !== 'function') {
-      throw setupError(
-        ErrorCode.INVALID_SCHEMA,
-        process.env.NODE_ENV !== 'production' && [
-          `getOptimisticResponse of ${this.method} ${this.path} must be a function (snap, ...args) => value, but it is ${describe(guess)}.`,
-          'Pass a function returning the value to show while the request is in flight, e.g. getOptimisticResponse: (snap, params, body) => body, or leave it out.',
-        ],
-      );
-    }
-    if (guess !== undefined) this.getOptimisticResponse = options.getOptimisticResponse;
+    const guess = checkGuess(options.getOptimisticResponse, `${this.method} ${this.path}`);
+    if (guess !== undefined) this.getOptimisticResponse = guess;
   }
 
   /** The URL for args: the prefix, the filled path, then the other params, sorted, as a query string. */

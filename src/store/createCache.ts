@@ -4,7 +4,6 @@
  */
 
 import type { UnknownAction } from '@reduxjs/toolkit';
-import { ErrorCode, isErrorLike, setupError } from '../base/errors.js';
 import type { CacheState } from '../base/state.js';
 import { isSkipArgs } from '../base/json.js';
 import { Reader } from '../memo/Reader.js';
@@ -12,48 +11,21 @@ import { internals, type Cache, type CacheOptions } from './Cache.js';
 import { ActionTypes, writeAction, type WriteAction } from './actions.js';
 import { Controller, type StoreLike } from './Controller.js';
 import { draftUpdate } from './draftUpdate.js';
-import { denormalizeQuery } from '../denormalize/denormalize.js';
-import { INVALID } from '../schema/contract.js';
-import { checkStamp } from './endpoint.js';
 import { Collector, gcTimeOf, sweepWriter } from './gc.js';
 import { MountCheck } from './mountCheck.js';
-import { optimisticWrite } from './optimisticWrite.js';
-import { heldPagesOf, withHeldPages } from './pages.js';
-import type { EndpointLike } from './endpoint.js';
+import { dispatchGuess, synchronous } from './optimisticWrite.js';
+import { createResolve } from './resolve.js';
+import { heldPagesOf } from './pages.js';
 import { createMiddleware, createReducer, createSliceReader, thunk, type CacheThunk } from './reducer.js';
 import { Requests } from './Requests.js';
 import { setupListeners, subscribe } from './live.js';
 import { Selectors } from './selectors.js';
 import { HighWater } from './StartClock.js';
 import { StoreRuntime } from './StoreRuntime.js';
-import {
-  computeExpire,
-  computeInvalidate,
-  computeReset,
-  computeResolve,
-  computeSet,
-  type ResolveInput,
-  type Resolved,
-} from './writes.js';
+import { computeExpire, computeInvalidate, computeReset, computeSet } from './writes.js';
 
 export type { ListenerOptions } from './live.js';
 
-/** The updater, refusing a promise with a coded error (an update is computed at once, inside the write). */
-function syncUpdater(updater: (draft: unknown) => unknown): (draft: unknown) => unknown {
-  return draft => {
-    const result = updater(draft);
-    if (typeof result === 'object' && result !== null && typeof (result as { then?: unknown }).then === 'function') {
-      throw setupError(
-        ErrorCode.INVALID_OPTION,
-        process.env.NODE_ENV !== 'production' && [
-          'The updater given to cache.set returned a promise: an update is applied at once, inside one write.',
-          'Change the draft (or return the new value) synchronously; await what you need before dispatching cache.set.',
-        ],
-      );
-    }
-    return result;
-  };
-}
 export type { ArgsOf, Cache, CacheInternals, CacheOptions, KeyFilter, ResponseData } from './Cache.js';
 export { internalsOf } from './Cache.js';
 export type { CacheThunk } from './reducer.js';
@@ -82,6 +54,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
   const selectors = new Selectors(
     new Reader({ argsCacheSize, lensCacheSize, maxEntityDepth: normalizeOptions.maxEntityDepth }),
     argsCacheSize,
+    normalizeOptions.maxEntityDepth,
   );
 
   const slice = createSliceReader(reducerPath, mount);
@@ -95,50 +68,18 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
     if (action.payload.patches.length > 0) dispatch(action as unknown as UnknownAction);
   };
 
-  const resolve = (endpoint: EndpointLike, input: ResolveInput): CacheThunk<Resolved | undefined> =>
-    thunk((dispatch, getState) => {
-      checkStamp(input.fetchedAt, 'fetchedAt');
-      if (input.start !== undefined) checkStamp(input.start, 'start');
-      const runtime = runtimeOf({ getState, dispatch });
-      const ledger = runtime.optimistic;
-      // The answer to an optimistic request takes its guess's place (docs/mutations.md): the
-      // guess goes in the same write, even when the answer cannot be stored.
-      ledger.settle(endpoint, input.start ?? input.fetchedAt);
-      let failure: { error: unknown } | undefined;
-      const { computed: resolved, payload } = ledger.write(
-        slice(getState()),
-        // A list's record of the pages it holds follows its writes (pages.ts).
-        state => {
-          try {
-            return withHeldPages(
-              state,
-              endpoint,
-              input,
-              computeResolve(state, endpoint, input, Date.now(), normalizeOptions),
-            );
-          } catch (error) {
-            failure = { error };
-            return undefined;
-          }
-        },
-        normalizeOptions,
-      );
-      if (resolved?.record && isErrorLike(resolved.error)) selectors.errors.set(resolved.record, resolved.error);
-      const type = input.error === undefined ? ActionTypes.resolve : ActionTypes.setError;
-      dispatchWrite(dispatch, writeAction(type, reducerPath, payload, { key: resolved?.key, start: input.fetchedAt }));
-      if (failure) throw failure.error;
-      // The response's time in the cache starts now (docs/gc.md).
-      if (resolved) runtime.collector?.written(resolved.key, endpoint, input.args);
-      return resolved;
-    });
+  // An answer, an error, setResponse: one write each, taking a guess's place (resolve.ts).
+  const resolve = createResolve({
+    slice,
+    selectors,
+    normalizeOptions,
+    reducerPath,
+    runtimeOf: store => runtimeOf(store),
+  });
 
-  /** Reads `state` for a guess or an updater: through the memo when it is the store's slice, plainly otherwise. */
-  const readState = (state: CacheState, visible: CacheState, schema: unknown, args: readonly unknown[]): unknown => {
-    if (state === visible) return selectors.query(visible, schema, args);
-    if (isSkipArgs(args)) return undefined;
-    const value = denormalizeQuery(schema, args, state.entities, { maxEntityDepth: normalizeOptions.maxEntityDepth });
-    return value === INVALID ? undefined : value;
-  };
+  /** Reads `state` for a guess or an updater (Selectors.queryAt). */
+  const readState = (state: CacheState, visible: CacheState, schema: unknown, args: readonly unknown[]): unknown =>
+    selectors.queryAt(state, visible, schema, args);
 
   // What this cache knows about each store outside the state lives in one StoreRuntime per store
   // (requests in flight, the start clock, settled marks, the Controller, subscriptions): a cache
@@ -155,35 +96,22 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
         highWater: rootState => highWater.of(slice(rootState)),
         heldPages: (rootState, key) => heldPagesOf(slice(rootState).meta[key]).pages,
         optimistic: (endpoint, args, fetchedAt) =>
-          thunk((dispatch, getState) => {
-            const ledger = runtimeOf({ getState, dispatch }).optimistic;
-            const action = optimisticWrite(
-              { slice, query: readState, ledger, normalizeOptions, reducerPath },
+          thunk((dispatch, getState) =>
+            dispatchGuess(
+              {
+                slice,
+                query: readState,
+                ledger: runtimeOf({ getState, dispatch }).optimistic,
+                normalizeOptions,
+                reducerPath,
+              },
               endpoint,
               args,
               fetchedAt,
+              dispatch,
               getState,
-            );
-            if (!action) return;
-            try {
-              dispatchWrite(dispatch, action);
-            } catch (error) {
-              // The guess reached the store but dispatching threw (a store listener failed): the
-              // request is not sent, so its guess goes at once (the reducer applies the rollback
-              // even if a listener throws again).
-              ledger.settle(endpoint, fetchedAt);
-              const { payload } = ledger.write(slice(getState()), () => undefined, normalizeOptions);
-              try {
-                dispatchWrite(
-                  dispatch,
-                  writeAction(ActionTypes.optimistic, reducerPath, payload, { start: fetchedAt }),
-                );
-              } catch {
-                // Reported below: the first failure is the one the caller gets.
-              }
-              throw error;
-            }
-          }),
+            ),
+          ),
       });
       const metaOf = (key: string) => slice(store.getState()).meta[key];
       runtime = new StoreRuntime(requests, new Controller(cache, store), metaOf);
@@ -244,7 +172,8 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
               // and runs only on a cached value: with nothing cached, nothing is written.
               const current = readState(confirmed, visible, schema, args);
               if (current === undefined) return undefined;
-              next = draftUpdate(current, syncUpdater(value as (draft: unknown) => unknown));
+              const update = value as (draft: unknown) => unknown;
+              next = draftUpdate(current, draft => synchronous(update(draft), 'The updater given to cache.set'));
             }
             if (next === undefined) return undefined;
             return computeSet(confirmed, schema, args, next, Date.now(), start, options);

@@ -1,6 +1,6 @@
 /** What the cache needs of an endpoint: any object with `key(...args)` and (optionally) `schema`. */
 
-import type { RetryOptions } from '../base/liveOptions.js';
+import { checkGuess, type RetryOptions } from '../base/liveOptions.js';
 import { describe, ErrorCode, setupError } from '../base/errors.js';
 import type { OptimisticSnapshot } from '../rest/OptimisticSnapshot.js';
 import type { Pagination } from '../rest/listPages.js';
@@ -68,16 +68,7 @@ export function expiryTime(now: number, length: number, option: string): number 
 export function checkEndpointOptions(endpoint: EndpointLike): void {
   if (endpoint.dataExpiryLength !== undefined) expiryTime(0, endpoint.dataExpiryLength, 'dataExpiryLength');
   if (endpoint.errorExpiryLength !== undefined) expiryTime(0, endpoint.errorExpiryLength, 'errorExpiryLength');
-  const guess: unknown = endpoint.getOptimisticResponse;
-  if (guess !== undefined && typeof guess !== 'function') {
-    throw setupError(
-      ErrorCode.INVALID_OPTION,
-      process.env.NODE_ENV !== 'production' && [
-        `getOptimisticResponse of ${describe(endpoint)} is ${describe(guess)}, not a function.`,
-        'Give a function (snap, ...args) => the guessed response, or leave getOptimisticResponse out.',
-      ],
-    );
-  }
+  checkGuess(endpoint.getOptimisticResponse, describe(endpoint));
 }
 
 /** A start stamp handed in (`resolve`'s `fetchedAt`): a finite number, or a coded error. */

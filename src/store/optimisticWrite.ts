@@ -6,6 +6,7 @@
  * request's answer or failure takes the layer out.
  */
 
+import type { UnknownAction } from '@reduxjs/toolkit';
 import { describe, ErrorCode, isErrorLike, setupError } from '../base/errors.js';
 import type { CacheState } from '../base/state.js';
 import type { NormalizeOptions } from '../normalize/normalize.js';
@@ -66,8 +67,7 @@ export function optimisticWrite(
       } catch (error) {
         throw isErrorLike(error) ? error : nonErrorThrown(error);
       }
-      if (isThenable(value)) throw asyncGuess(endpoint);
-      return value;
+      return synchronous(value, `getOptimisticResponse of ${describe(endpoint)}`);
     },
   };
   const payload = deps.ledger.add(deps.slice(getState()), layer, deps.normalizeOptions);
@@ -77,16 +77,45 @@ export function optimisticWrite(
   });
 }
 
-function isThenable(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+/**
+ * Dispatches the guess for a request starting now. When dispatching throws (a store listener
+ * failed) the guess reached the store but the request will not be sent: it is taken out at once
+ * (the reducer applies the rollback even if a listener throws again), and the first error is thrown.
+ */
+export function dispatchGuess(
+  deps: OptimisticDeps,
+  endpoint: EndpointLike,
+  args: readonly unknown[],
+  fetchedAt: number,
+  dispatch: (action: UnknownAction) => unknown,
+  getState: () => unknown,
+): void {
+  const action = optimisticWrite(deps, endpoint, args, fetchedAt, getState);
+  if (!action || action.payload.patches.length === 0) return;
+  try {
+    dispatch(action as unknown as UnknownAction);
+  } catch (error) {
+    deps.ledger.settle(endpoint, fetchedAt);
+    const { payload } = deps.ledger.write(deps.slice(getState()), () => undefined, deps.normalizeOptions);
+    try {
+      if (payload.patches.length > 0)
+        dispatch(writeAction(ActionTypes.optimistic, deps.reducerPath, payload, { start: fetchedAt }) as never);
+    } catch {
+      // The first failure is the one the caller gets.
+    }
+    throw error;
+  }
 }
 
-function asyncGuess(endpoint: EndpointLike) {
-  return setupError(
+/** `value`, refused with a coded error when it is a promise: `what` computes its result at once, inside one write. */
+export function synchronous<T>(value: T, what: string): T {
+  if (typeof value !== 'object' || value === null || typeof (value as { then?: unknown }).then !== 'function')
+    return value;
+  throw setupError(
     ErrorCode.INVALID_OPTION,
     process.env.NODE_ENV !== 'production' && [
-      `getOptimisticResponse of ${describe(endpoint)} returned a promise: a guess is shown as the request starts, so it must be computed at once.`,
-      'Return the guessed response itself (read what it needs with snap.get), or leave getOptimisticResponse out.',
+      `${what} returned a promise: its result is needed at once, inside one write.`,
+      'Return the value itself (read what you need first, or with snap.get in a guess); await anything slow before dispatching.',
     ],
   );
 }

@@ -1,6 +1,7 @@
 /** selectQuery and selectResponse (docs/store.md, "Reading a response"), on top of the memoized Reader. */
 
 import { INVALID } from '../schema/contract.js';
+import { denormalizeQuery } from '../denormalize/denormalize.js';
 import { fromErrorRecord, type ErrorRecord } from '../base/errors.js';
 import { argsKey, isSkipArgs } from '../base/json.js';
 import { Lru } from '../base/Lru.js';
@@ -43,12 +44,26 @@ export class Selectors {
   constructor(
     private readonly reader: Reader,
     private readonly argsCacheSize: number,
+    private readonly maxEntityDepth: number,
   ) {}
 
   /** `memoKey` is `argsKey(args)`, for callers (the hooks) that computed it once already. */
   query(state: CacheState, schema: unknown, args: readonly unknown[], memoKey = argsKey(args)): unknown {
     if (isSkipArgs(args)) return undefined;
     const { value } = this.reader.query(state, schema, args, memoKey);
+    return value === INVALID ? undefined : value;
+  }
+
+  /**
+   * `query` over `state`, which may be a view that is not the store's slice (the confirmed state
+   * under pending guesses, docs/mutations.md): read through the memo when it is the store's
+   * slice `visible`, plainly otherwise (a view is new on every write; memoizing it would only
+   * fill the caches).
+   */
+  queryAt(state: CacheState, visible: CacheState, schema: unknown, args: readonly unknown[]): unknown {
+    if (state === visible) return this.query(visible, schema, args);
+    if (isSkipArgs(args)) return undefined;
+    const value = denormalizeQuery(schema, args, state.entities, { maxEntityDepth: this.maxEntityDepth });
     return value === INVALID ? undefined : value;
   }
 

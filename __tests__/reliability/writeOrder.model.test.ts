@@ -1,0 +1,366 @@
+/**
+ * A seeded model test of the write side (docs/mutations.md, docs/architecture.md "Ordering",
+ * docs/gc.md): random schedules of reads, list refetches, mutations with and without guesses,
+ * updaters, aborts, failures, invalidations, resets and sweeps at gcTime 0, answered in random
+ * order by a simulated server that applies each request at one moment between its start and its
+ * answer.
+ *
+ * Every schedule runs on two stores at once: A, whose mutations show guesses, and B, the same
+ * app without guesses. After every step:
+ * - A's confirmed state (its ledger's) equals B's state: guesses leave no trace (A's sweeps may
+ *   keep a row B's let go, the confirmed row under a pending guess, with the value B last had);
+ * - what A shows equals A's confirmed state with its pending guesses applied in start order, each
+ *   computed over the ones before it (a small interpreter of the guesses below, not the library's code).
+ * Once every request has settled, every cached post equals the server's (or is absent/deleted).
+ *
+ * The server answers mutations in the order it applied them (as one connection would): the cache
+ * orders mutation answers by arrival, and no client can do better without versions from the server.
+ * A server-side change the app learns at once (the updater step) is only taken while no applied
+ * mutation of that post is still unanswered, for the same reason.
+ */
+
+import { configureStore } from '@reduxjs/toolkit';
+import { createCache, Entity, Invalidate, type Cache, type EndpointLike } from '../../src/index';
+import { internalsOf } from '../../src/store/createCache';
+
+const SCHEDULES = Number(process.env.MODEL_SCHEDULES ?? 2000);
+const STEPS = 24;
+const IDS = ['1', '2', '3'];
+
+class Post extends Entity {
+  id = '';
+  title = '';
+  count = 0;
+  static override key = 'Post';
+}
+
+interface ServerPost {
+  id: string;
+  title: string;
+  count: number;
+}
+
+type Kind = 'getPost' | 'getList' | 'update' | 'increment' | 'remove';
+const MUTATIONS = new Set<Kind>(['update', 'increment', 'remove']);
+
+/** One request, sent by both stores: the server serves (or applies) it once, both get the same answer. */
+interface Req {
+  n: number;
+  kind: Kind;
+  id?: string;
+  title?: string;
+  guess: boolean;
+  phase: 'sent' | 'served' | 'done';
+  ok?: boolean;
+  response?: unknown;
+  servedAt?: number;
+  settle: { resolve(value: unknown): void; reject(error: unknown): void }[];
+  promises: { abort(): void; catch(f: () => void): unknown }[];
+  /** Set when a reset dropped it: its answer is ignored by the stores. */
+  dropped?: boolean;
+}
+
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const flush = () => new Promise<void>(resolve => setImmediate(resolve));
+
+function makeApp(guesses: boolean, queue: Req[]) {
+  const cache = createCache({ gcTime: 0 });
+  const store = configureStore({
+    reducer: { [cache.reducerPath]: cache.reducer },
+    middleware: getDefault => getDefault({ serializableCheck: false, immutableCheck: false }).concat(cache.middleware),
+  });
+  // Each call of an endpoint's fetch takes the next request the model started in this store.
+  const call = () =>
+    new Promise((resolve, reject) => {
+      const req = queue.shift()!;
+      req.settle.push({ resolve, reject });
+    });
+  const endpoint = (kind: Kind, schema: unknown, extra: Partial<EndpointLike> = {}): EndpointLike => ({
+    key: (...args: unknown[]) => `${kind} ${JSON.stringify(args)}`,
+    schema,
+    sideEffect: MUTATIONS.has(kind) || undefined,
+    fetch: call,
+    ...extra,
+  });
+  const guesses_ = {
+    update: (_: unknown, { id }: { id: string }, body: { title: string }) => ({ id, ...body }),
+    increment: (snap: { get(s: unknown, a: unknown): Post | undefined }, { id }: { id: string }) => {
+      const current = snap.get(Post, { id });
+      return current === undefined ? undefined : { id, count: current.count + 1 };
+    },
+    remove: (_: unknown, { id }: { id: string }) => ({ id }),
+  };
+  const schemas = { update: Post, increment: Post, remove: new Invalidate(Post) };
+  const endpoints: Record<string, EndpointLike> = {
+    getPost: endpoint('getPost', Post),
+    getList: endpoint('getList', [Post]),
+  };
+  // Each mutation twice: without a guess, and with one (in store A only; B never guesses).
+  for (const kind of ['update', 'increment', 'remove'] as const) {
+    endpoints[kind] = endpoint(kind, schemas[kind]);
+    endpoints[`${kind}+guess`] = endpoint(
+      kind,
+      schemas[kind],
+      guesses ? { getOptimisticResponse: guesses_[kind] as EndpointLike['getOptimisticResponse'] } : {},
+    );
+  }
+  return { cache: cache as Cache, store, endpoints };
+}
+
+type App = ReturnType<typeof makeApp>;
+
+function sliceOf(app: App) {
+  return internalsOf(app.cache).slice(app.store.getState());
+}
+
+function confirmedOf(app: App) {
+  const slice = sliceOf(app);
+  return internalsOf(app.cache).runtime(app.store).optimistic.confirmed(slice);
+}
+
+/** A table as plain JSON (views and null-prototype objects compare as their rows). */
+function rowsOf(entities: Record<string, unknown>, table: string): Record<string, unknown> {
+  const rows = entities[table] as Record<string, unknown> | undefined;
+  return rows === undefined
+    ? {}
+    : JSON.parse(JSON.stringify(Object.fromEntries(Object.keys(rows).map(k => [k, rows[k]]))));
+}
+
+function allTables(entities: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.keys(entities)
+      .sort()
+      .map(table => [table, rowsOf(entities, table)]),
+  );
+}
+
+/** B's posts with A's pending guesses on top, in start order (the reference interpreter of the guesses). */
+function expectedVisible(confirmed: Record<string, unknown>, pending: Req[]): Record<string, unknown> {
+  const rows: Record<string, any> = { ...confirmed };
+  for (const req of pending) {
+    const id = req.id!;
+    const row = rows[id];
+    if (req.kind === 'update') rows[id] = row ? { ...row, title: req.title } : { id, title: req.title };
+    else if (req.kind === 'remove') rows[id] = null;
+    // (A post read back has the class's defaults: a guessed post without a count counts 0.)
+    else if (req.kind === 'increment' && row) rows[id] = { ...row, count: (row.count ?? 0) + 1 };
+  }
+  return rows;
+}
+
+async function runSchedule(seed: number): Promise<void> {
+  const rand = random(seed);
+  const pick = <T>(list: readonly T[]): T | undefined => list[Math.floor(rand() * list.length)];
+  const server = new Map<string, ServerPost>(IDS.map(id => [id, { id, title: `t${id}`, count: 0 }]));
+  const queues = { a: [] as Req[], b: [] as Req[] };
+  const a = makeApp(true, queues.a);
+  const b = makeApp(false, queues.b);
+  const reqs: Req[] = [];
+  const log: string[] = [];
+  let n = 0;
+
+  const start = (kind: Kind, args: unknown[], extra: Partial<Req>) => {
+    if (!MUTATIONS.has(kind)) {
+      // Identical reads in flight share one request: a second start joins it (no new call).
+      const key = a.endpoints[kind]!.key(...args);
+      if (internalsOf(a.cache).runtime(a.store).requests.pending(key)) return;
+    }
+    const req: Req = { n: n++, kind, guess: false, phase: 'sent', settle: [], promises: [], ...extra };
+    reqs.push(req);
+    queues.a.push(req);
+    queues.b.push(req);
+    for (const app of [a, b]) {
+      const endpoint = app.endpoints[extra.guess ? `${kind}+guess` : kind]!;
+      const promise = app.store.dispatch(app.cache.fetch(endpoint, ...args) as never) as Req['promises'][0];
+      promise.catch(() => undefined);
+      req.promises.push(promise);
+    }
+    log.push(`start #${req.n} ${kind} ${JSON.stringify(args)}${req.guess ? ' (guess)' : ''}`);
+  };
+
+  const serve = (req: Req) => {
+    req.phase = 'served';
+    req.servedAt = n++;
+    const post = req.id === undefined ? undefined : server.get(req.id);
+    if (req.kind === 'getList') {
+      req.ok = true;
+      req.response = [...server.values()].map(p => ({ ...p }));
+    } else if (!post) {
+      req.ok = false;
+    } else if (req.kind === 'getPost') {
+      req.ok = true;
+      req.response = { ...post };
+    } else if (req.kind === 'update') {
+      post.title = req.title!;
+      req.ok = true;
+      req.response = { ...post };
+    } else if (req.kind === 'increment') {
+      post.count++;
+      req.ok = true;
+      req.response = { ...post };
+    } else {
+      server.delete(req.id!);
+      req.ok = true;
+      req.response = { id: req.id };
+    }
+    log.push(`serve #${req.n}`);
+  };
+
+  const deliver = (req: Req) => {
+    req.phase = 'done';
+    for (const { resolve, reject } of req.settle) {
+      if (req.ok) resolve(JSON.parse(JSON.stringify(req.response)));
+      else reject(Object.assign(new Error('Not found'), { status: 404 }));
+    }
+    log.push(`answer #${req.n}${req.ok ? '' : ' (404)'}`);
+  };
+
+  const fail = (req: Req) => {
+    req.phase = 'done';
+    for (const { reject } of req.settle) reject(Object.assign(new Error('Server error'), { status: 500 }));
+    log.push(`fail #${req.n}`);
+  };
+
+  /** Served mutations are answered in the order they were applied. */
+  const deliverable = () => {
+    const served = reqs.filter(r => r.phase === 'served');
+    const firstMutation = served.filter(r => MUTATIONS.has(r.kind)).sort((x, y) => x.servedAt! - y.servedAt!)[0];
+    return served.filter(r => !MUTATIONS.has(r.kind) || r === firstMutation);
+  };
+
+  /** B's rows as last seen, by table: a row A keeps after B swept it must be that very value. */
+  const lastB: Record<string, Record<string, unknown>> = {};
+  const check = (where: string) => {
+    const confirmedA = allTables(confirmedOf(a).entities as never) as Record<string, Record<string, unknown>>;
+    const stateB = allTables(sliceOf(b).entities as never) as Record<string, Record<string, unknown>>;
+    const fail = (what: string, got: unknown, want: unknown) => {
+      throw new Error(
+        `seed ${seed}, ${where}: ${what}\n  got  ${JSON.stringify(got)}\n  want ${JSON.stringify(want)}\n${log.join('\n')}`,
+      );
+    };
+    // A's confirmed state is B's, except rows A's sweeps kept and B's let go: a sweep keeps the
+    // confirmed rows under a pending guess (a rollback shows them again, docs/gc.md).
+    for (const table of new Set([...Object.keys(confirmedA), ...Object.keys(stateB)])) {
+      const rowsA = confirmedA[table] ?? {};
+      const rowsB = stateB[table] ?? {};
+      for (const key of new Set([...Object.keys(rowsA), ...Object.keys(rowsB)])) {
+        const want = key in rowsB ? rowsB[key] : lastB[table]?.[key];
+        if (!(key in rowsA) && !(key in rowsB)) continue;
+        if (!(key in rowsA) || JSON.stringify(rowsA[key]) !== JSON.stringify(want))
+          fail(`A confirmed ≠ B at ${table} ${key}`, rowsA[key], rowsB[key]);
+      }
+      Object.assign((lastB[table] ??= {}), rowsB);
+    }
+    const pending = reqs.filter(r => r.guess && r.phase !== 'done' && !r.dropped).sort((x, y) => x.n - y.n);
+    const want = expectedVisible(confirmedA.Post ?? {}, pending);
+    const got = rowsOf(sliceOf(a).entities as never, 'Post');
+    if (JSON.stringify(sorted(got)) !== JSON.stringify(sorted(want)))
+      fail('A visible ≠ A confirmed + guesses', got, want);
+  };
+
+  for (let step = 0; step < STEPS; step++) {
+    jest.setSystemTime((clock += 400));
+    const roll = rand();
+    const id = pick(IDS)!;
+    const sent = reqs.filter(r => r.phase === 'sent' && !r.dropped && r.settle.length > 0);
+    if (roll < 0.12) start('getPost', [{ id }], { id });
+    else if (roll < 0.2) start('getList', [], {});
+    else if (roll < 0.34) {
+      const kind = pick(['update', 'increment', 'remove'] as const)!;
+      const title = `x${n}`;
+      const args = kind === 'update' ? [{ id }, { title }] : [{ id }];
+      start(kind, args, { id, title, guess: rand() < 0.7 });
+    } else if (roll < 0.5 && sent.length > 0) serve(pick(sent)!);
+    else if (roll < 0.7 && deliverable().length > 0) deliver(pick(deliverable())!);
+    else if (roll < 0.75 && sent.length > 0) fail(pick(sent)!);
+    else if (roll < 0.79) {
+      const req = pick(sent.filter(r => MUTATIONS.has(r.kind)));
+      if (req) {
+        req.phase = 'done';
+        for (const promise of req.promises) promise.abort();
+        log.push(`abort #${req.n}`);
+      }
+    } else if (roll < 0.85) {
+      const post = server.get(id);
+      const busy = reqs.some(r => r.phase === 'served' && MUTATIONS.has(r.kind) && r.id === id);
+      // The app learns of a server-side change at once and edits the cached post with an updater.
+      if (post && !busy && rowsOf(sliceOf(b).entities as never, 'Post')[id]) {
+        post.title = `u${n++}`;
+        const title = post.title;
+        for (const app of [a, b])
+          app.store.dispatch(app.cache.set(Post, { id }, (draft: Post) => void (draft.title = title)) as never);
+        log.push(`updater ${id} → ${title}`);
+      }
+    } else if (roll < 0.9) {
+      for (const app of [a, b]) app.store.dispatch(app.cache.invalidate(app.endpoints.getPost!, { id }) as never);
+      log.push(`invalidate getPost ${id}`);
+    } else if (roll < 0.93) {
+      for (const app of [a, b]) app.store.dispatch(app.cache.resetEntireStore() as never);
+      // Requests the server has not seen yet never reach it; the stores drop every answer.
+      for (const req of reqs) {
+        if (req.phase === 'sent') req.phase = 'done';
+        req.dropped = true;
+      }
+      log.push('reset');
+    } else if (!process.env.MODEL_NO_SWEEP) {
+      for (const app of [a, b]) app.cache.gc(app.store);
+      log.push('sweep');
+    }
+    await flush();
+    if (process.env.MODEL_DEBUG)
+      log.push(
+        `   pending=${internalsOf(a.cache).runtime(a.store).optimistic.pending} A=${JSON.stringify(allTables(confirmedOf(a).entities as never))} B=${JSON.stringify(allTables(sliceOf(b).entities as never))}`,
+      );
+    check(`after step ${step}`);
+  }
+  // Everything settles, in random order (mutation answers in the order they were applied).
+  for (;;) {
+    jest.setSystemTime((clock += 400));
+    const sent = reqs.filter(r => r.phase === 'sent');
+    const ready = deliverable();
+    if (sent.length === 0 && ready.length === 0) break;
+    if (sent.length > 0 && (ready.length === 0 || rand() < 0.5)) serve(pick(sent)!);
+    else deliver(pick(ready)!);
+    await flush();
+    check('while settling');
+  }
+  const cached = rowsOf(sliceOf(a).entities as never, 'Post');
+  for (const [id, row] of Object.entries(cached)) {
+    const post = server.get(id);
+    if (row === null ? post === undefined : JSON.stringify(row) === JSON.stringify(post)) continue;
+    throw new Error(
+      `seed ${seed}: once settled, post ${id} is ${JSON.stringify(row)} but the server has ${JSON.stringify(post)}\n${log.join('\n')}`,
+    );
+  }
+}
+
+function sorted(rows: Record<string, unknown>): unknown {
+  return Object.fromEntries(
+    Object.keys(rows)
+      .sort()
+      .map(key => [key, rows[key]]),
+  );
+}
+
+let clock = 1_000_000;
+
+test(`write order: ${SCHEDULES} random schedules against a simulated server`, async () => {
+  // The clock is the model's: sweeps run only at the schedule's sweep steps (no timer fires).
+  jest.useFakeTimers({ doNotFake: ['setImmediate', 'queueMicrotask', 'nextTick'], now: clock });
+  try {
+    const first = Number(process.env.MODEL_SEED ?? 1);
+    for (let seed = first; seed < first + SCHEDULES; seed++) await runSchedule(seed);
+  } finally {
+    jest.useRealTimers();
+  }
+}, 600_000);

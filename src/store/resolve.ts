@@ -1,0 +1,66 @@
+/**
+ * `cache.resolve`, the one write of a settled request (and of `setResponse`, `setError`): the
+ * answer or the error for its key, taking the place of the request's optimistic guess, computed
+ * against the confirmed state through the store's ledger (docs/mutations.md). A request's answer
+ * is stamped by its start (a read) or its arrival (a mutation): docs/architecture.md, "Ordering".
+ */
+
+import { isErrorLike } from '../base/errors.js';
+import type { CacheState } from '../base/state.js';
+import type { NormalizeOptions } from '../normalize/normalize.js';
+import { ActionTypes, writeAction } from './actions.js';
+import type { StoreLike } from './Controller.js';
+import { checkStamp, type EndpointLike } from './endpoint.js';
+import { withHeldPages } from './pages.js';
+import { thunk, type CacheThunk } from './reducer.js';
+import type { Selectors } from './selectors.js';
+import type { StoreRuntime } from './StoreRuntime.js';
+import { computeResolve, type Resolved, type ResolveInput } from './writes.js';
+
+export interface ResolveParts {
+  slice(rootState: unknown): CacheState;
+  selectors: Selectors;
+  normalizeOptions: NormalizeOptions;
+  reducerPath: string;
+  runtimeOf(store: StoreLike): StoreRuntime;
+}
+
+export function createResolve({ slice, selectors, normalizeOptions, reducerPath, runtimeOf }: ResolveParts) {
+  return (endpoint: EndpointLike, input: ResolveInput): CacheThunk<Resolved | undefined> =>
+    thunk((dispatch, getState) => {
+      checkStamp(input.fetchedAt, 'fetchedAt');
+      if (input.start !== undefined) checkStamp(input.start, 'start');
+      const runtime = runtimeOf({ getState, dispatch });
+      const ledger = runtime.optimistic;
+      // The answer to an optimistic request takes its guess's place (docs/mutations.md): the
+      // guess goes in the same write, even when the answer cannot be stored.
+      ledger.settle(endpoint, input.start ?? input.fetchedAt);
+      let failure: { error: unknown } | undefined;
+      const { computed: resolved, payload } = ledger.write(
+        slice(getState()),
+        // A list's record of the pages it holds follows its writes (pages.ts).
+        state => {
+          try {
+            return withHeldPages(
+              state,
+              endpoint,
+              input,
+              computeResolve(state, endpoint, input, Date.now(), normalizeOptions),
+            );
+          } catch (error) {
+            failure = { error };
+            return undefined;
+          }
+        },
+        normalizeOptions,
+      );
+      if (resolved?.record && isErrorLike(resolved.error)) selectors.errors.set(resolved.record, resolved.error);
+      const type = input.error === undefined ? ActionTypes.resolve : ActionTypes.setError;
+      if (payload.patches.length > 0)
+        dispatch(writeAction(type, reducerPath, payload, { key: resolved?.key, start: input.fetchedAt }) as never);
+      if (failure) throw failure.error;
+      // The response's time in the cache starts now (docs/gc.md).
+      if (resolved) runtime.collector?.written(resolved.key, endpoint, input.args);
+      return resolved;
+    });
+}
