@@ -48,13 +48,8 @@ export function useSuspense(endpoint: EndpointLike, ...args: unknown[]): unknown
     }
   }
   const { data, error } = response;
-  // A soft error (a server error while a result is stored for the request, docs/store.md) keeps showing
-  // the data; any other throws, including a server error on data read through a query key.
-  if (error && !(isServerError(error) && data !== undefined && read.stored)) throw error;
+  // A failure never takes shown data away (a refetch, a poll, a revalidation that failed): the
+  // error is readable beside it (docs/hooks.md#errors). Only a key with no usable data throws.
+  if (error && data === undefined) throw error;
   return data;
-}
-
-function isServerError(error: Error): boolean {
-  const status = (error as { status?: unknown }).status;
-  return typeof status === 'number' && status >= 500;
 }

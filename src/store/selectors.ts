@@ -35,7 +35,7 @@ export interface RequestKeys {
 }
 
 export class Selectors {
-  /** Errors by their stored record: the original instance where this cache stored it (a soft or hard error, docs/store.md). */
+  /** Errors by their stored record: the original instance where this cache stored it (docs/store.md). */
   readonly errors = new WeakMap<ErrorRecord, Error>();
   /** The entitiesMeta map each expiry was computed from, held weakly (an old map must not stay in memory). */
   private readonly expiries = new WeakMap<ReadResult, { meta: WeakRef<object>; expiresAt: number }>();
