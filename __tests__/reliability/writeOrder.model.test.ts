@@ -20,12 +20,20 @@
  */
 
 import { configureStore } from '@reduxjs/toolkit';
-import { createCache, Entity, Invalidate, type Cache, type EndpointLike } from '../../src/index';
+import {
+  Collection,
+  createCache,
+  Entity,
+  Invalidate,
+  RestEndpoint,
+  type Cache,
+  type EndpointLike,
+} from '../../src/index';
 import { internalsOf } from '../../src/store/createCache';
 
 const SCHEDULES = Number(process.env.MODEL_SCHEDULES ?? 2000);
-const STEPS = 24;
-const IDS = ['1', '2', '3'];
+const STEPS = 30;
+const IDS = ['1', '2', '3', '4'];
 
 class Post extends Entity {
   id = '';
@@ -41,6 +49,8 @@ interface ServerPost {
 }
 
 type Kind = 'getPost' | 'getList' | 'update' | 'increment' | 'remove';
+/** Posts per page of the list (the server pages by offset). */
+const PAGE = 2;
 const MUTATIONS = new Set<Kind>(['update', 'increment', 'remove']);
 
 /** One request, sent by both stores: the server serves (or applies) it once, both get the same answer. */
@@ -54,6 +64,8 @@ interface Req {
   ok?: boolean;
   response?: unknown;
   servedAt?: number;
+  /** For a page of the list: its offset. */
+  offset?: number;
   settle: { resolve(value: unknown): void; reject(error: unknown): void }[];
   promises: { abort(): void; catch(f: () => void): unknown }[];
   /** Set when a reset dropped it: its answer is ignored by the stores. */
@@ -73,24 +85,33 @@ function random(seed: number): () => number {
 
 const flush = () => new Promise<void>(resolve => setImmediate(resolve));
 
-function makeApp(guesses: boolean, queue: Req[]) {
+/** Where the stores' requests reach the model: `side` is the store, `signature` the request. */
+type Enter = (side: 'a' | 'b', signature: string, info: Partial<Req>) => Promise<unknown>;
+
+function makeApp(guesses: boolean, side: 'a' | 'b', enter: Enter) {
   const cache = createCache({ gcTime: 0 });
   const store = configureStore({
     reducer: { [cache.reducerPath]: cache.reducer },
     middleware: getDefault => getDefault({ serializableCheck: false, immutableCheck: false }).concat(cache.middleware),
   });
-  // Each call of an endpoint's fetch takes the next request the model started in this store.
-  const call = () =>
-    new Promise((resolve, reject) => {
-      const req = queue.shift()!;
-      req.settle.push({ resolve, reject });
-    });
   const endpoint = (kind: Kind, schema: unknown, extra: Partial<EndpointLike> = {}): EndpointLike => ({
     key: (...args: unknown[]) => `${kind} ${JSON.stringify(args)}`,
     schema,
     sideEffect: MUTATIONS.has(kind) || undefined,
-    fetch: call,
+    fetch: (...args: unknown[]) => {
+      const { id } = args[0] as { id: string };
+      const title = (args[1] as { title?: string } | undefined)?.title;
+      return enter(side, `${kind} ${JSON.stringify(args)}`, { kind, id, ...(title === undefined ? {} : { title }) });
+    },
     ...extra,
+  });
+  // The list is a RestEndpoint that pages by offset: its requests go through `fetch` (stubbed below).
+  const list = new RestEndpoint({
+    urlPrefix: `http://${side}.test`,
+    path: '/posts',
+    searchParams: {} as { cursor?: string },
+    schema: { results: new Collection([Post]), next: '' as string | null },
+    paginationField: 'cursor',
   });
   const guesses_ = {
     update: (_: unknown, { id }: { id: string }, body: { title: string }) => ({ id, ...body }),
@@ -103,7 +124,8 @@ function makeApp(guesses: boolean, queue: Req[]) {
   const schemas = { update: Post, increment: Post, remove: new Invalidate(Post) };
   const endpoints: Record<string, EndpointLike> = {
     getPost: endpoint('getPost', Post),
-    getList: endpoint('getList', [Post]),
+    getList: list as unknown as EndpointLike,
+    getPage: list.getPage as unknown as EndpointLike,
   };
   // Each mutation twice: without a guess, and with one (in store A only; B never guesses).
   for (const kind of ['update', 'increment', 'remove'] as const) {
@@ -162,30 +184,56 @@ async function runSchedule(seed: number): Promise<void> {
   const rand = random(seed);
   const pick = <T>(list: readonly T[]): T | undefined => list[Math.floor(rand() * list.length)];
   const server = new Map<string, ServerPost>(IDS.map(id => [id, { id, title: `t${id}`, count: 0 }]));
-  const queues = { a: [] as Req[], b: [] as Req[] };
-  const a = makeApp(true, queues.a);
-  const b = makeApp(false, queues.b);
   const reqs: Req[] = [];
   const log: string[] = [];
   let n = 0;
+  // A request is made once for both stores: each store's k-th call of a signature is the same one.
+  const counts = { a: new Map<string, number>(), b: new Map<string, number>() };
+  const made = new Map<string, Req>();
+  /** The promises of the mutations started, by signature (to abort them). */
+  const started = new Map<string, Req['promises']>();
+  const enter: Enter = (side, signature, info) => {
+    const index = counts[side].get(signature) ?? 0;
+    counts[side].set(signature, index + 1);
+    let req = made.get(`${signature}#${index}`);
+    if (!req) {
+      req = { n: n++, kind: 'getPost', guess: false, phase: 'sent', settle: [], promises: [], ...info };
+      req.promises = started.get(signature) ?? [];
+      req.guess = (info.guess ?? false) || signature.includes('"guess":true');
+      made.set(`${signature}#${index}`, req);
+      reqs.push(req);
+      log.push(`  sent #${req.n} ${signature}`);
+    }
+    const target = req;
+    return new Promise((resolve, reject) => target.settle.push({ resolve, reject }));
+  };
+  const a = makeApp(true, 'a', enter);
+  const b = makeApp(false, 'b', enter);
+  // The list is on screen (a mounted view holds it); the posts' details are not.
+  for (const app of [a, b]) app.cache.retain(app.store, app.endpoints.getList!);
+  fetchOf = (url: string) => {
+    const { hostname, pathname, searchParams } = new URL(url);
+    const offset = Number(searchParams.get('cursor') ?? 0);
+    return enter(hostname === 'a.test' ? 'a' : 'b', `GET ${pathname}?${searchParams}`, {
+      kind: 'getList',
+      offset,
+    }).then(
+      body => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } }),
+      error => new Response(JSON.stringify({ message: error.message }), { status: error.status ?? 500 }),
+    );
+  };
 
-  const start = (kind: Kind, args: unknown[], extra: Partial<Req>) => {
-    if (!MUTATIONS.has(kind)) {
-      // Identical reads in flight share one request: a second start joins it (no new call).
-      const key = a.endpoints[kind]!.key(...args);
-      if (internalsOf(a.cache).runtime(a.store).requests.pending(key)) return;
-    }
-    const req: Req = { n: n++, kind, guess: false, phase: 'sent', settle: [], promises: [], ...extra };
-    reqs.push(req);
-    queues.a.push(req);
-    queues.b.push(req);
+  const start = (kind: Kind | 'getPage', args: unknown[], guess = false) => {
+    const name = guess ? `${kind}+guess` : kind;
+    const signature = `${kind} ${JSON.stringify(args)}`;
+    const promises: Req['promises'] = [];
+    started.set(signature, promises);
     for (const app of [a, b]) {
-      const endpoint = app.endpoints[extra.guess ? `${kind}+guess` : kind]!;
-      const promise = app.store.dispatch(app.cache.fetch(endpoint, ...args) as never) as Req['promises'][0];
+      const promise = app.store.dispatch(app.cache.fetch(app.endpoints[name]!, ...args) as never) as Req['promises'][0];
       promise.catch(() => undefined);
-      req.promises.push(promise);
+      promises.push(promise);
     }
-    log.push(`start #${req.n} ${kind} ${JSON.stringify(args)}${req.guess ? ' (guess)' : ''}`);
+    log.push(`start ${signature}${guess ? ' (guess)' : ''}`);
   };
 
   const serve = (req: Req) => {
@@ -193,8 +241,13 @@ async function runSchedule(seed: number): Promise<void> {
     req.servedAt = n++;
     const post = req.id === undefined ? undefined : server.get(req.id);
     if (req.kind === 'getList') {
+      const posts = [...server.values()];
+      const offset = req.offset ?? 0;
       req.ok = true;
-      req.response = [...server.values()].map(p => ({ ...p }));
+      req.response = {
+        results: posts.slice(offset, offset + PAGE).map(p => ({ ...p })),
+        next: offset + PAGE < posts.length ? String(offset + PAGE) : null,
+      };
     } else if (!post) {
       req.ok = false;
     } else if (req.kind === 'getPost') {
@@ -241,6 +294,8 @@ async function runSchedule(seed: number): Promise<void> {
   /** B's rows as last seen, by table: a row A keeps after B swept it must be that very value. */
   const lastB: Record<string, Record<string, unknown>> = {};
   const check = (where: string) => {
+    const listMeta = sliceOf(a).meta[a.endpoints.getList!.key()] as { pages?: unknown[] } | undefined;
+    if (listMeta?.pages?.length) stats.held++;
     const confirmedA = allTables(confirmedOf(a).entities as never) as Record<string, Record<string, unknown>>;
     const stateB = allTables(sliceOf(b).entities as never) as Record<string, Record<string, unknown>>;
     const fail = (what: string, got: unknown, want: unknown) => {
@@ -268,18 +323,31 @@ async function runSchedule(seed: number): Promise<void> {
       fail('A visible ≠ A confirmed + guesses', got, want);
   };
 
+  // The list is on screen from the start, often with its second page loaded too.
+  for (const load of rand() < 0.6 ? ['getList', 'getPage'] : ['getList']) {
+    start(load as 'getList' | 'getPage', load === 'getList' ? [] : [{ cursor: String(PAGE) }]);
+    await flush();
+    for (const req of reqs.filter(r => r.phase === 'sent')) serve(req);
+    for (const req of reqs.filter(r => r.phase === 'served')) deliver(req);
+    await flush();
+  }
   for (let step = 0; step < STEPS; step++) {
     jest.setSystemTime((clock += 400));
     const roll = rand();
     const id = pick(IDS)!;
     const sent = reqs.filter(r => r.phase === 'sent' && !r.dropped && r.settle.length > 0);
-    if (roll < 0.12) start('getPost', [{ id }], { id });
-    else if (roll < 0.2) start('getList', [], {});
+    if (roll < 0.08) start('getPost', [{ id }]);
+    // The list (a refetch fetches again every page it holds), or its next page ("load more").
+    else if (roll < 0.15) start('getList', []);
+    // ("Load more" shows once the list is there.)
+    else if (roll < 0.21 && sliceOf(a).endpoints[a.endpoints.getList!.key()] !== undefined)
+      start('getPage', [{ cursor: String(PAGE) }]);
     else if (roll < 0.34) {
       const kind = pick(['update', 'increment', 'remove'] as const)!;
-      const title = `x${n}`;
-      const args = kind === 'update' ? [{ id }, { title }] : [{ id }];
-      start(kind, args, { id, title, guess: rand() < 0.7 });
+      const guess = rand() < 0.7;
+      // (`n` makes each mutation's request its own; the guesses read only `id`.)
+      const params = { id, n: n++, guess };
+      start(kind, kind === 'update' ? [params, { title: `x${n}` }] : [params], guess);
     } else if (roll < 0.5 && sent.length > 0) serve(pick(sent)!);
     else if (roll < 0.7 && deliverable().length > 0) deliver(pick(deliverable())!);
     else if (roll < 0.75 && sent.length > 0) fail(pick(sent)!);
@@ -302,8 +370,14 @@ async function runSchedule(seed: number): Promise<void> {
         log.push(`updater ${id} → ${title}`);
       }
     } else if (roll < 0.9) {
-      for (const app of [a, b]) app.store.dispatch(app.cache.invalidate(app.endpoints.getPost!, { id }) as never);
-      log.push(`invalidate getPost ${id}`);
+      const list = rand() < 0.3;
+      for (const app of [a, b])
+        app.store.dispatch(
+          (list
+            ? app.cache.invalidate(app.endpoints.getList!)
+            : app.cache.invalidate(app.endpoints.getPost!, { id })) as never,
+        );
+      log.push(list ? 'invalidate getList' : `invalidate getPost ${id}`);
     } else if (roll < 0.93) {
       for (const app of [a, b]) app.store.dispatch(app.cache.resetEntireStore() as never);
       // Requests the server has not seen yet never reach it; the stores drop every answer.
@@ -334,6 +408,14 @@ async function runSchedule(seed: number): Promise<void> {
     await flush();
     check('while settling');
   }
+  if (process.env.MODEL_SHOW === String(seed)) throw new Error(log.join('\n'));
+  stats.pageLoads += log.filter(line => line.startsWith('start getPage')).length;
+  // A page sent by a refetch of the list (not right after a "load more" started).
+  stats.pageRefetches += log.filter(
+    (line, i) => line.includes('sent') && line.includes('cursor=') && !log[i - 1]!.startsWith('start getPage'),
+  ).length;
+  stats.sweeps += log.filter(line => line === 'sweep').length;
+  stats.guesses += log.filter(line => line.endsWith('(guess)')).length;
   const cached = rowsOf(sliceOf(a).entities as never, 'Post');
   for (const [id, row] of Object.entries(cached)) {
     const post = server.get(id);
@@ -353,14 +435,22 @@ function sorted(rows: Record<string, unknown>): unknown {
 }
 
 let clock = 1_000_000;
+/** What the schedules did, counted (printed with MODEL_STATS=1). */
+const stats = { pageLoads: 0, pageRefetches: 0, sweeps: 0, guesses: 0, held: 0 };
+/** The stubbed `fetch` of the running schedule (the list's RestEndpoint calls it). */
+let fetchOf: (url: string) => Promise<Response> = () => Promise.reject(new Error('no schedule is running'));
 
 test(`write order: ${SCHEDULES} random schedules against a simulated server`, async () => {
   // The clock is the model's: sweeps run only at the schedule's sweep steps (no timer fires).
   jest.useFakeTimers({ doNotFake: ['setImmediate', 'queueMicrotask', 'nextTick'], now: clock });
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = ((url: string) => fetchOf(String(url))) as typeof fetch;
   try {
     const first = Number(process.env.MODEL_SEED ?? 1);
     for (let seed = first; seed < first + SCHEDULES; seed++) await runSchedule(seed);
   } finally {
     jest.useRealTimers();
+    globalThis.fetch = realFetch;
   }
+  if (process.env.MODEL_STATS) console.log(stats);
 }, 600_000);
