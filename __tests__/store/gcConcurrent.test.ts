@@ -144,6 +144,26 @@ test('a sweep keeps a row written after a request in flight started: its older a
   expect(Object.keys(slice().entities.Post!)).toEqual([]);
 });
 
+test('a hung mutation holds no row: its answer is stamped at its arrival, newer than any row', async () => {
+  const { cache, store, slice } = setup({ gcTime: 0 });
+  const hung = deferred();
+  const patch = {
+    key: (id: string) => `PATCH /posts/${id}`,
+    schema: Post,
+    sideEffect: true as const,
+    fetch: hung.fetch,
+  };
+  const saving = store.dispatch(cache.fetch(patch, '1'));
+  await hung.next();
+  jest.advanceTimersByTime(1);
+  store.dispatch(cache.setResponse(getPost, '2', post('2')));
+  jest.advanceTimersByTime(5_000);
+  cache.gc(store);
+  expect(slice().entities.Post).toEqual({});
+  saving.abort();
+  await saving.catch(() => undefined);
+});
+
 test('the same holds for collection lists: a list set after an older request started stays through sweeps', async () => {
   const posts = new Collection([Post], { argsKey: () => ({}) });
   const { cache, store, slice } = setup({ gcTime: 0 });

@@ -36,6 +36,13 @@ export interface RequestHooks {
   ): (dispatch: Dispatch, getState: () => unknown) => void;
 }
 
+/** A request not settled yet: its key, its start stamp, and whether it is a mutation (answered with its arrival's stamp). */
+export interface Unsettled {
+  readonly key: string;
+  readonly start: number;
+  readonly mutation: boolean;
+}
+
 interface InFlight {
   readonly promise: FetchPromise<unknown>;
   readonly controller: AbortController;
@@ -50,7 +57,7 @@ export class Requests {
   /** Aborted by a reset: retries waiting to be sent give up (a new one is made for the next run). */
   private resets = new AbortController();
   /** Every request not settled yet (shared or not), with its key and start: what a sweep must keep. */
-  private readonly running = new Map<AbortController, { key: string; start: number }>();
+  private readonly running = new Map<AbortController, Unsettled>();
 
   constructor(private readonly hooks: RequestHooks) {}
 
@@ -74,7 +81,7 @@ export class Requests {
   }
 
   /** The requests not settled yet (garbage collection keeps their keys and what they may write). */
-  unsettled(): Iterable<{ key: string; start: number }> {
+  unsettled(): Iterable<Unsettled> {
     return this.running.values();
   }
 
@@ -185,7 +192,7 @@ export class Requests {
       release();
       controller.abort(reason);
     };
-    this.running.set(controller, { key, start: fetchedAt });
+    this.running.set(controller, { key, start: fetchedAt, mutation: endpoint.sideEffect === true });
     const promise = Object.assign(settle(), { abort });
     if (shared) this.inFlight.set(key, { promise, controller });
     return promise;

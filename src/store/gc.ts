@@ -120,9 +120,11 @@ export class Collector {
     const { subscriptions, requests, gcTime } = this.parts;
     const inFlight = new Set<string>();
     let firstStart = Infinity;
-    for (const { key, start } of requests.unsettled()) {
+    for (const { key, start, mutation } of requests.unsettled()) {
       inFlight.add(key);
-      firstStart = Math.min(firstStart, start);
+      // A mutation's answer is stamped at its arrival, newer than every row now stored: it cannot
+      // bring a row back stale, so a hung mutation holds no row (docs/gc.md).
+      if (!mutation) firstStart = Math.min(firstStart, start);
     }
     const dropKeys: string[] = [];
     const kept: KeptRead[] = [];
