@@ -15,16 +15,9 @@ import {
   type StreamEnd,
   type StreamSource,
 } from '../../src/index';
+import { Ticker } from '../fixtures/readSchemas';
 import { makeStore, snapshot } from '../fixtures/store';
 
-class Ticker extends Entity {
-  product_id = '';
-  price = 0;
-  override pk() {
-    return this.product_id;
-  }
-  static override key = 'Ticker';
-}
 const getTicker = { key: (params: { id: string }) => `GET /tickers/${params.id}`, schema: Ticker };
 
 /** A source the test pushes messages into by hand. */

@@ -3,17 +3,9 @@
  * a clean close by the server ends the stream and is reported to onClose; a dropped connection is
  * reported to onError and reconnected with backoff until the attempts run out; close() stops all.
  */
-import { connectStream, Entity, ErrorCode, fromWebSocket, type StreamEnd } from '../../src/index';
+import { connectStream, ErrorCode, fromWebSocket, type StreamEnd } from '../../src/index';
+import { Ticker } from '../fixtures/readSchemas';
 import { makeStore } from '../fixtures/store';
-
-class Ticker extends Entity {
-  product_id = '';
-  price = 0;
-  override pk() {
-    return this.product_id;
-  }
-  static override key = 'Ticker';
-}
 
 /** What the browser's WebSocket does, as far as fromWebSocket uses it; the test plays the server. */
 class FakeSocket {
