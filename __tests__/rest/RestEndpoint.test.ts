@@ -197,3 +197,11 @@ describe('fetch()', () => {
     release();
   });
 });
+
+test('bad expiry lengths are refused where the endpoint is made', () => {
+  for (const options of [{ errorExpiryLength: NaN }, { dataExpiryLength: -1 }, { dataExpiryLength: '5' as never }])
+    expect(() => new RestEndpoint({ path: '/posts', ...options })).toThrow(
+      expect.objectContaining({ code: 'INVALID_SCHEMA' }),
+    );
+  expect(new RestEndpoint({ path: '/posts', dataExpiryLength: Infinity }).dataExpiryLength).toBe(Infinity);
+});

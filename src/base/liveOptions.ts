@@ -101,3 +101,15 @@ export function checkGuess<T>(guess: T, where: string): T {
     ],
   );
 }
+
+/** An expiry length option (`dataExpiryLength`, `errorExpiryLength`): ms from 0 up, `Infinity` included, or nothing. */
+export function checkLength(length: number | undefined, option: string, where: string): number | undefined {
+  if (length === undefined || (typeof length === 'number' && length >= 0)) return length;
+  throw setupError(
+    ErrorCode.INVALID_SCHEMA,
+    process.env.NODE_ENV !== 'production' && [
+      `${option} of ${where} must be a number of milliseconds (0 or more, or Infinity), but it is ${describe(length)}.`,
+      `Set ${option} to how long a stored answer stays valid, e.g. 60_000, or Infinity for never; or leave it out.`,
+    ],
+  );
+}
