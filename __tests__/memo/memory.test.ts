@@ -5,6 +5,8 @@
  * handler made (react-redux runs its selectors on every dispatch). Reads must hold tables by
  * name only, and a reset must leave nothing holding the slice it replaced.
  */
+import { runInNewContext } from 'node:vm';
+import { setFlagsFromString } from 'node:v8';
 import type { CacheState } from '../../src/index';
 import { Reader } from '../../src/memo/Reader';
 import { Post } from '../fixtures/schemas';
@@ -91,4 +93,28 @@ test("a read's memo entry names the tables it read by number: it holds no table,
     expect(typeof table).toBe('string');
     expect(typeof seen).toBe('number');
   }
+});
+
+/** A full garbage collection (V8's, exposed for this test). */
+function collect(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+
+test('after resetEntireStore, nothing the cache keeps holds the slice it replaced', async () => {
+  const { cache, store } = setup();
+  // Made in a function of its own, so this test's frame does not hold the slice either.
+  const weakly = (): WeakRef<object> => {
+    cache.selectQuery(store.getState(), [Post]);
+    cache.selectResponse(store.getState(), onePost, { id: 'p1' });
+    return new WeakRef(store.getState().cache as object);
+  };
+  const before = weakly();
+  store.dispatch(cache.resetEntireStore());
+  // In a later job: a WeakRef keeps its target until the end of the job that made it.
+  await new Promise(resolve => setImmediate(resolve));
+  collect();
+  collect();
+  expect(before.deref() === undefined).toBe(true);
+  expect(cache.selectQuery(store.getState(), Post, { id: 'p0' })).toBeUndefined();
 });
