@@ -168,4 +168,30 @@ describe('draft updaters', () => {
     ).toThrow();
     expect(state()).toBe(before);
   });
+
+  test('an async updater is refused with UNEXPECTED_INPUT, and writes nothing', async () => {
+    const { cache, store, actions, state } = setup();
+    const before = state();
+    let later: unknown;
+    expect(() =>
+      store.dispatch(
+        cache.set(Post, { id: '3' }, async (draft: Post) => {
+          draft.title = 'before the await';
+          await Promise.resolve();
+          try {
+            draft.title = 'after the await';
+          } catch (error) {
+            later = error;
+          }
+        }),
+      ),
+    ).toThrow(
+      expect.objectContaining({ code: 'UNEXPECTED_INPUT', message: expect.stringMatching(/returned a promise/) }),
+    );
+    await new Promise(resolve => setImmediate(resolve));
+    // The draft was revoked when the updater returned: the rest of it changed nothing.
+    expect(later).toBeInstanceOf(TypeError);
+    expect(actions).toEqual([]);
+    expect(state()).toBe(before);
+  });
 });

@@ -12,6 +12,7 @@
  */
 
 import { hasOwn } from '../base/dict.js';
+import { ErrorCode, inputError } from '../base/errors.js';
 import { Entity } from '../schema/Entity.js';
 
 /**
@@ -20,17 +21,35 @@ import { Entity } from '../schema/Entity.js';
  */
 export function draftUpdate(current: unknown, updater: (draft: any) => unknown): unknown {
   // A value that is no object (a Scalar cell's number) cannot be drafted: the updater's result is the value.
-  if (!isDraftable(current)) return updater(current);
+  if (!isDraftable(current)) return synchronous(updater(current));
   const drafts = new Drafts();
   try {
     const root = drafts.of(current);
-    const returned = updater(root);
+    const returned = synchronous(updater(root));
     const next = returned === undefined || returned === root ? (drafts.changed ? root : undefined) : returned;
     return next === undefined || next === current ? undefined : writable(next, drafts);
   } finally {
     // A draft kept by the updater (in a closure, a module variable) throws when used later.
     drafts.revoke();
   }
+}
+
+/**
+ * An updater's result, refused when it is a promise: the draft is gone once the updater returns,
+ * so what an async updater does after its first `await` could not be written.
+ */
+function synchronous(returned: unknown): unknown {
+  const then = (returned as { then?: unknown } | null | undefined)?.then;
+  if (typeof then !== 'function') return returned;
+  // Its rejection (the revoked draft, used after the await) is this error's consequence.
+  (then as (ok: unknown, fail: () => void) => unknown).call(returned, undefined, () => {});
+  throw inputError(
+    ErrorCode.UNEXPECTED_INPUT,
+    process.env.NODE_ENV !== 'production' && [
+      'The updater passed to cache.set returned a promise (an async function?); an updater runs synchronously, on a draft that is gone once it returns. Nothing was written.',
+      'Await what you need first, then call cache.set with a synchronous updater (or with the value itself).',
+    ],
+  );
 }
 
 /** Arrays, plain objects and entities are drafted; other objects (a Date) are kept as they are. */
