@@ -135,6 +135,22 @@ describe('draft updaters', () => {
     expect(cache.selectQuery(store.getState(), Post, { id: '4' })!.title).toBe('returned');
   });
 
+  test('a `__proto__` key set in a draft is data, never the prototype of the draft object', () => {
+    const { cache, store, state } = setup();
+    store.dispatch(
+      cache.set(Post, { id: '3' }, (draft: Post & { extra?: Record<string, unknown> }) => {
+        draft.extra = {};
+        const proto = Object.getPrototypeOf(draft.extra) as unknown;
+        draft.extra['__proto__'] = { odd: true };
+        expect(Object.getPrototypeOf(draft.extra)).toBe(proto);
+        expect(Object.keys(draft.extra)).toEqual(['__proto__']);
+      }),
+    );
+    const row = state().entities.DraftPost!['3'] as unknown as { extra: object };
+    expect(Object.keys(row.extra)).toEqual(['__proto__']);
+    expect(JSON.stringify(row.extra)).toBe('{"__proto__":{"odd":true}}');
+  });
+
   test('an updater that changes nothing writes nothing; nothing cached: not called', () => {
     const { cache, store, actions } = setup();
     store.dispatch(cache.set(Post, { id: '3' }, () => undefined));

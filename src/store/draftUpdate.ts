@@ -62,7 +62,11 @@ function isDraftable(value: unknown): value is object {
 
 /** An own, writable, enumerable data property (also for keys such as `__proto__`). */
 function define(target: object, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(target, key, dataField(value));
+}
+
+function dataField(value: unknown): PropertyDescriptor {
+  return { value, writable: true, enumerable: true, configurable: true };
 }
 
 /** A new, unfrozen object of the same kind (array, or the same prototype) and own fields as `value`. */
@@ -97,13 +101,15 @@ class Drafts {
         if (typeof key !== 'string' || !isDraftable(value) || drafts.copies.has(value) || !hasOwn(target, key))
           return value;
         const draft = drafts.of(value);
-        (target as Record<string, unknown>)[key] = draft;
+        define(target, key, draft);
         return draft;
       },
       set(target, key, value) {
         const record = target as Record<PropertyKey, unknown>;
         if (hasOwn(target, key) && Object.is(record[key], value)) return true;
         drafts.changed = true;
+        // A `__proto__` field is data (a row keyed `__proto__`), never the copy's prototype.
+        if (key === '__proto__') return Reflect.defineProperty(target, key, dataField(value));
         return Reflect.set(target, key, value);
       },
       deleteProperty(target, key) {
