@@ -183,7 +183,7 @@ describe('bad input is a coded error at the call; the store is unchanged', () =>
     const { cache, store, api, slice } = await setup();
     const before = snapshot(slice());
     expect(() => store.dispatch(cache.set(Post, { id: '1' }, async (draft: Post) => void (draft.title = 'x')))).toThrow(
-      expect.objectContaining({ code: 'INVALID_OPTION' }),
+      expect.objectContaining({ code: 'UNEXPECTED_INPUT' }),
     );
     for (const fetchedAt of [Infinity, NaN]) {
       expect(() =>

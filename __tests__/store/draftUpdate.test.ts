@@ -135,6 +135,22 @@ describe('draft updaters', () => {
     expect(cache.selectQuery(store.getState(), Post, { id: '4' })!.title).toBe('returned');
   });
 
+  test('a `__proto__` key set in a draft is data, never the prototype of the draft object', () => {
+    const { cache, store, state } = setup();
+    store.dispatch(
+      cache.set(Post, { id: '3' }, (draft: Post & { extra?: Record<string, unknown> }) => {
+        draft.extra = {};
+        const proto = Object.getPrototypeOf(draft.extra) as unknown;
+        draft.extra['__proto__'] = { odd: true };
+        expect(Object.getPrototypeOf(draft.extra)).toBe(proto);
+        expect(Object.keys(draft.extra)).toEqual(['__proto__']);
+      }),
+    );
+    const row = state().entities.DraftPost!['3'] as unknown as { extra: object };
+    expect(Object.keys(row.extra)).toEqual(['__proto__']);
+    expect(JSON.stringify(row.extra)).toBe('{"__proto__":{"odd":true}}');
+  });
+
   test('an updater that changes nothing writes nothing; nothing cached: not called', () => {
     const { cache, store, actions } = setup();
     store.dispatch(cache.set(Post, { id: '3' }, () => undefined));
@@ -166,6 +182,32 @@ describe('draft updaters', () => {
         }),
       ),
     ).toThrow();
+    expect(state()).toBe(before);
+  });
+
+  test('an async updater is refused with UNEXPECTED_INPUT, and writes nothing', async () => {
+    const { cache, store, actions, state } = setup();
+    const before = state();
+    let later: unknown;
+    expect(() =>
+      store.dispatch(
+        cache.set(Post, { id: '3' }, async (draft: Post) => {
+          draft.title = 'before the await';
+          await Promise.resolve();
+          try {
+            draft.title = 'after the await';
+          } catch (error) {
+            later = error;
+          }
+        }),
+      ),
+    ).toThrow(
+      expect.objectContaining({ code: 'UNEXPECTED_INPUT', message: expect.stringMatching(/returned a promise/) }),
+    );
+    await new Promise(resolve => setImmediate(resolve));
+    // The draft was revoked when the updater returned: the rest of it changed nothing.
+    expect(later).toBeInstanceOf(TypeError);
+    expect(actions).toEqual([]);
     expect(state()).toBe(before);
   });
 });

@@ -44,12 +44,26 @@ export function recordTableDiff(from: object, to: object, keys: readonly string[
 }
 
 /**
+ * A number naming `object` (a table, or the map of tables), the same for the same object and
+ * never reused for another. A holder that only needs to know whether it still has the object it
+ * saw keeps this number instead of the object (or a WeakRef to it, which keeps its target alive
+ * until the end of the job that made or read it).
+ */
+export function tableId(object: object): number {
+  return idOf(object);
+}
+
+/**
  * The keys that differ between `seen` and `now`, when `now` was made from `seen` by recorded
  * writes (at most `limit` keys); `undefined` when that is not known.
  */
 export function changedKeys(seen: object, now: object, limit: number): string[] | undefined {
   const seenId = ids.get(seen);
-  if (seenId === undefined) return undefined;
+  return seenId === undefined ? undefined : changedKeysSince(seenId, now, limit);
+}
+
+/** `changedKeys` for a table named by its `tableId`. */
+export function changedKeysSince(seenId: number, now: object, limit: number): string[] | undefined {
   const keys: string[] = [];
   for (let diff = diffs.get(now); diff !== undefined; diff = diff.previous) {
     for (const key of diff.keys) keys.push(key);

@@ -29,6 +29,13 @@ export class PlainRead implements DenormalizeDelegate, QueryDelegate {
   protected readonly path: unknown[] = [];
   /** Values already built in this read, by owner and then row. */
   private readonly built = new Map<object, Map<object, unknown>>();
+  /**
+   * Values the depth limit cut short in this read, by owner and row, with the depth they were
+   * built at. Such a value is not final (read again higher up, it may resolve further), but read
+   * again no higher up it is the same value: otherwise a graph whose nodes are each held twice
+   * would be built once per path past the limit, exponentially many times.
+   */
+  private cut: Map<object, Map<object, readonly [value: unknown, depth: number]>> | undefined;
   /** Set when the depth limit cut the value being built short (it is then incomplete). */
   protected truncated = false;
   private readonly lenses = new Map<LensFn, string | undefined>();
@@ -76,7 +83,8 @@ export class PlainRead implements DenormalizeDelegate, QueryDelegate {
 
   /**
    * Within one read, a row read twice by the same owner gives the same value (as the memo does),
-   * unless the depth limit cut it short: read again higher up, it may resolve further.
+   * so each is built once per read, unless the depth limit cut it short: read again higher up,
+   * it may resolve further.
    */
   entity(table: string, key: string, build: Build, owner: object): unknown {
     const row = this.entities[table]?.[key];
@@ -89,11 +97,22 @@ export class PlainRead implements DenormalizeDelegate, QueryDelegate {
     if (prior !== undefined || done.has(row)) return prior;
     const held = this.held(owner, row);
     if (held) return held;
+    const depth = this.path.length;
+    const cut = this.cut?.get(owner)?.get(row);
+    if (cut !== undefined && cut[1] <= depth) {
+      this.truncated = true;
+      return cut[0];
+    }
     if (this.tooDeep()) return key;
     const truncatedBefore = this.truncated;
     this.truncated = false;
     const value = this.build(owner, row, build);
     if (!this.truncated) done.set(row, value);
+    else {
+      let rows = (this.cut ??= new Map()).get(owner);
+      if (!rows) this.cut.set(owner, (rows = new Map()));
+      rows.set(row, [value, depth]);
+    }
     this.truncated ||= truncatedBefore;
     return value;
   }

@@ -16,12 +16,12 @@
 
 import { Lru } from '../base/Lru.js';
 import type { LensFn } from '../denormalize/PlainRead.js';
-import { depsValid, lensesIn, lensValueIn, NOT_READ, type Entities, type LensOf } from './deps.js';
+import { depsValid, lensesIn, lensValueIn, NOT_READ, type Entities, type LensOf, type Recorded } from './deps.js';
 
 export { LENS, type Entities } from './deps.js';
 export type { LensFn };
 
-export interface CachedValue {
+export interface CachedValue extends Recorded {
   /** Flat dependency triples: this value's own row first. */
   readonly deps: readonly unknown[];
   readonly value: unknown;
@@ -59,15 +59,20 @@ export class EntityCache {
     return rows;
   }
 
-  get(owner: object, row: object, entities: Entities, lensOf: LensOf): CachedValue | undefined {
+  /**
+   * The value cached for `row` that is valid in `entities` under `lensOf`. `read` is the serial of
+   * the read asking (ReadWalk): a value it built or found valid already is valid still.
+   */
+  get(owner: object, row: object, entities: Entities, lensOf: LensOf, read = 0): CachedValue | undefined {
     const slot = this.byOwner.get(owner)?.get(row);
     if (slot === undefined) return undefined;
-    if (!isViews(slot)) return depsValid(slot.deps, entities, lensOf) ? slot : undefined;
+    if (!isViews(slot))
+      return slot.read === read || depsValid(slot.deps, entities, lensOf, undefined, read) ? slot : undefined;
     // One lookup by the current lens values, not a scan over every lens ever read.
     const key = lensKey(slot.lenses, lensOf);
     const view = slot.byLens.get(key);
-    if (view === undefined) return undefined;
-    if (!depsValid(view.deps, entities, undefined, lensOf)) {
+    if (view === undefined || view.read === read) return view;
+    if (!depsValid(view.deps, entities, undefined, lensOf, read)) {
       slot.byLens.delete(key);
       return undefined;
     }

@@ -6,6 +6,7 @@
 
 import { INVALID } from '../schema/contract.js';
 import type { Dict } from '../base/dict.js';
+import { nextSerial } from '../base/serial.js';
 import type { CacheState, Row } from '../base/state.js';
 import { PlainRead, type Build } from '../denormalize/PlainRead.js';
 import type { ComputedMemo } from './ComputedMemo.js';
@@ -27,9 +28,25 @@ interface Entry {
   value: unknown;
   links: boolean;
   lenses: readonly LensFn[] | undefined;
+  mark: number;
+  read: number;
 }
 
+/** A value the depth limit cut short, with the depth it was built at (memo/ReadWalk.ts, `entity`). */
+type Cut = readonly [entry: Entry, depth: number];
+
 export class ReadWalk extends PlainRead {
+  /**
+   * This read's number: the entries it builds or finds valid carry it (`read`), so a row met
+   * again within the read (a shared author, a node of a graph that many nodes hold) is served at
+   * once, and checks and table notes skip the records it has seen.
+   */
+  private readonly serial = nextSerial();
+  /**
+   * Values the depth limit cut short, by owner and row: not cached (read again higher up, they
+   * may resolve further), but met again in this read no higher up, they are the same value.
+   */
+  private cutShort: Map<object, Map<object, Cut>> | undefined;
   /**
    * Rows the read itself looked up (outside any entity), as `table, key, row` triples: set by
    * `finish()`, once the walk is done.
@@ -119,11 +136,23 @@ export class ReadWalk extends PlainRead {
       this.closeCycle(at, table, key, row);
       return this.path[at + 2];
     }
-    const cached = this.cache.get(owner, row, entities, this.lensOf);
+    const serial = this.serial;
+    const cached = this.cache.get(owner, row, entities, this.lensOf, serial);
     if (cached) {
-      someRow(cached.deps, this.note);
+      // Found valid for the first time in this read: its tables are noted once.
+      if (cached.read !== serial) {
+        someRow(cached.deps, this.note, serial);
+        cached.read = serial;
+      }
       this.adopt(cached);
       return cached.value;
+    }
+    const depth = this.path.length;
+    const cut = this.cutShort?.get(owner)?.get(row);
+    if (cut !== undefined && cut[1] <= depth) {
+      this.truncated = true;
+      this.adopt(cut[0]);
+      return cut[0].value;
     }
     if (this.tooDeep()) {
       this.put(table, key, row);
@@ -131,7 +160,7 @@ export class ReadWalk extends PlainRead {
     }
     const start = this.end;
     this.put(table, key, row);
-    const entry: Entry = { deps: BUILDING, value: undefined, links: false, lenses: undefined };
+    const entry: Entry = { deps: BUILDING, value: undefined, links: false, lenses: undefined, mark: 0, read: serial };
     const truncatedBefore = this.truncated;
     const linksBefore = this.links;
     const lensesBefore = this.lensesRead;
@@ -152,9 +181,17 @@ export class ReadWalk extends PlainRead {
     }
     // Values the depth limit cut short are incomplete: they are not cached.
     if (!this.truncated) this.cache.set(owner, row, entry, entities, this.lensOf);
+    else this.noteCut(owner, row, entry, depth);
     this.truncated ||= truncatedBefore;
     this.adopt(entry, start);
     return entry.value;
+  }
+
+  private noteCut(owner: object, row: object, entry: Entry, depth: number): void {
+    const cut = (this.cutShort ??= new Map());
+    let rows = cut.get(owner);
+    if (!rows) cut.set(owner, (rows = new Map()));
+    rows.set(row, [entry, depth]);
   }
 
   /** Writes one triple at the end of the log. */
@@ -181,10 +218,12 @@ export class ReadWalk extends PlainRead {
 
   /**
    * Makes a value's dependencies those of the value being built (or of the whole read). A short
-   * record is copied (a flat check is cheapest); a longer one is named by one CHILD triple, unless
-   * it holds VIA links, which must be copied up to the entity they name so that `dropSelf` can cut
-   * them there (memo/deps.ts, docs/benchmarks.md "Cold paths"). `start` is where the record of a
-   * value just built begins in the log: a short one is already in place there.
+   * record is copied (a flat check is cheapest); a longer one is named by one CHILD triple, also
+   * when it holds VIA links: copying those up to the entity they name would copy a shared value's
+   * record once per holder, which grows exponentially on a graph whose nodes are each held twice
+   * (memo/deps.ts: walks over records visit each once, so a cycle through names ends). `start` is
+   * where the record of a value just built begins in the log: a short one is already in place
+   * there (copied over its range when it holds links: `dropSelf` may have shortened it).
    */
   private adopt(cached: CachedValue, start?: number): void {
     // The path is empty outside any entity.
@@ -197,14 +236,11 @@ export class ReadWalk extends PlainRead {
     const lenses = cached.lenses;
     if (lenses !== undefined) for (let i = 0; i < lenses.length; i++) this.noteLens(lenses[i]!);
     const deps = cached.deps;
-    if (cached.links) {
-      // A value just built is copied over its range: its links naming itself are dropped.
-      this.links = true;
-      this.end = writeAll(this.log, start ?? this.end, deps);
-    } else if (deps.length > COPIED_UP_TO) {
+    if (cached.links) this.links = true;
+    if (deps.length > COPIED_UP_TO) {
       if (start !== undefined) this.end = start;
       this.put(CHILD, cached, undefined);
-    } else if (start === undefined) this.end = writeAll(this.log, this.end, deps);
+    } else if (start === undefined || cached.links) this.end = writeAll(this.log, start ?? this.end, deps);
   }
 
   private noteLens(lens: LensFn): void {

@@ -13,7 +13,7 @@
 import { INVALID } from '../schema/contract.js';
 import { Lru } from '../base/Lru.js';
 import { argsKey } from '../base/json.js';
-import { changedKeys } from '../base/tableDiffs.js';
+import { changedKeysSince, tableId } from '../base/tableDiffs.js';
 import type { CacheState } from '../base/state.js';
 import { ComputedMemo } from './ComputedMemo.js';
 import { EntityCache, type Entities } from './EntityCache.js';
@@ -33,16 +33,20 @@ export interface ReadResult {
 }
 
 /**
- * A table a read used, with the table object it saw held weakly: the entry needs only to know
- * whether the state still holds that very object, and an old copy of a table must not stay in
- * memory for that (the state holds the current one, so a live match is never collected).
+ * A table a read used, with the table object it saw named by its `tableId` (0: absent). The entry
+ * only needs to know whether the state still holds that very object, and holding the object (or a
+ * WeakRef to it: a WeakRef made or read keeps its target alive until the end of the job, so a loop
+ * of writes and reads in one event handler would keep every copy) would keep old copies of a
+ * table in memory.
  */
-type HeldTable = readonly [table: string, seen: WeakRef<object> | undefined, whole: boolean];
+type HeldTable = readonly [table: string, seen: number, whole: boolean];
 
 interface Entry extends ReadResult {
   readonly input: unknown;
   /** The tables read and the objects seen; moved forward when a change missed every row read. */
   tables: readonly HeldTable[];
+  /** The `tableId` of the map of tables the entry was last found valid in: the same map, the same tables. */
+  validIn: number;
   /** Set once a change elsewhere has been checked against this entry (by a scan of its rows). */
   checked: boolean;
   /** The keys read per table, built when an entry outlives its first change elsewhere. */
@@ -103,9 +107,15 @@ export class Reader {
     // Reads with and without a stored result are remembered apart, so they do not evict each other.
     const memoKey = (input === FROM_STORE ? 'q' : 'r') + argsMemoKey;
     const previous = slot?.get(memoKey);
+    const entities = state.entities;
+    // Maps of tables are new on every write that changes a table: the same map, the same tables.
+    const mapId = tableId(entities);
     if (previous && previous.input === input) {
-      if (tablesUnchanged(previous.tables, state.entities)) return previous;
-      if (changesMissed(previous, state.entities)) return previous;
+      if (previous.validIn === mapId) return previous;
+      if (tablesUnchanged(previous.tables, entities) || changesMissed(previous, entities)) {
+        previous.validIn = mapId;
+        return previous;
+      }
     }
 
     const context = new ReadWalk(state, args, argsMemoKey, this.entities, this.computed, this.options.maxEntityDepth);
@@ -119,7 +129,8 @@ export class Reader {
       value: this.reused(schema, previous, value),
       forEachDep: visit => void someDep(deps, children, (table, key, row) => (visit(table, key, row), false)),
       someDep: test => someDep(deps, children, test),
-      tables: holdWeakly(context.tablesRead()),
+      tables: held(context.tablesRead()),
+      validIn: mapId,
       checked: false,
     };
     slot?.set(memoKey, entry);
@@ -182,14 +193,12 @@ export class Reader {
  */
 function changesMissed(entry: Entry, entities: Entities): boolean {
   const changed = new Map<string, Set<string>>();
-  for (const [table, held, whole] of entry.tables) {
+  for (const [table, seen, whole] of entry.tables) {
     const now = entities[table];
-    if (sameTable(held, now)) continue;
-    // The table seen may have been collected: it is not the current one, and its changes are unknown.
-    const seen = held?.deref();
+    if (idOf(now) === seen) continue;
     // A table read whole (All) depends on every key, added ones included.
-    if (whole || seen === undefined || now === undefined) return false;
-    const keys = changedKeys(seen as object, now, MAX_CHANGED_KEYS);
+    if (whole || seen === 0 || now === undefined) return false;
+    const keys = changedKeysSince(seen, now, MAX_CHANGED_KEYS);
     if (keys === undefined) return false;
     changed.set(table, new Set(keys));
   }
@@ -206,7 +215,7 @@ function changesMissed(entry: Entry, entities: Entities): boolean {
       if (read !== undefined) for (const key of keys) if (read.has(key)) return false;
     }
   }
-  entry.tables = entry.tables.map(([table, , whole]) => [table, weakly(entities[table]), whole]);
+  entry.tables = entry.tables.map(([table, , whole]) => [table, idOf(entities[table]), whole]);
   return true;
 }
 
@@ -221,19 +230,15 @@ function keysReadBy(entry: Entry): Map<string, Set<string>> {
 }
 
 function tablesUnchanged(tables: readonly HeldTable[], entities: Entities): boolean {
-  for (const [table, seen] of tables) if (!sameTable(seen, entities[table])) return false;
+  for (const [table, seen] of tables) if (idOf(entities[table]) !== seen) return false;
   return true;
 }
 
-/** True when `now` is the very table `held` saw (or both are absent). */
-function sameTable(held: WeakRef<object> | undefined, now: unknown): boolean {
-  return held === undefined ? now === undefined : now !== undefined && held.deref() === now;
+function held(tables: readonly TableRead[]): HeldTable[] {
+  return tables.map(([table, seen, whole]) => [table, idOf(seen), whole]);
 }
 
-function holdWeakly(tables: readonly TableRead[]): HeldTable[] {
-  return tables.map(([table, seen, whole]) => [table, weakly(seen), whole]);
-}
-
-function weakly(table: unknown): WeakRef<object> | undefined {
-  return typeof table === 'object' && table !== null ? new WeakRef(table) : undefined;
+/** The `tableId` of a table, or 0 for an absent one. */
+function idOf(table: unknown): number {
+  return typeof table === 'object' && table !== null ? tableId(table) : 0;
 }

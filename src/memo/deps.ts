@@ -12,6 +12,7 @@
  *   following CHILD always ends too (docs/benchmarks.md, "Cold paths").
  */
 
+import { nextSerial } from '../base/serial.js';
 import type { Entities, LensFn } from '../denormalize/PlainRead.js';
 
 export type { Entities };
@@ -23,9 +24,26 @@ export const VIA: unique symbol = Symbol('lenscache.via');
 /** Marks a dependency on the whole record of a finished value, named instead of copied. */
 export const CHILD: unique symbol = Symbol('lenscache.child');
 
-/** What CHILD and VIA triples name: a value's entry, whose record is `deps`. */
-interface Recorded {
+/**
+ * What CHILD and VIA triples name: a value's entry, whose record is `deps`. Records name each
+ * other as a graph, not a tree (the records of a user and of the post list that holds ten of
+ * that user's posts both name the user's record; a cycle's records name each other): every walk
+ * over them marks each named record it visits with a number of its own (`mark`) and visits it
+ * once, so a walk is linear in the distinct records it reaches, and ends.
+ */
+export interface Recorded {
   readonly deps: readonly unknown[];
+  /** The number of the last walk that visited this record. */
+  mark: number;
+  /** The serial of the last read that built this record's value or found it valid (ReadWalk). */
+  read: number;
+}
+
+/** True when a walk marked `mark` has visited `named` already; marks it visited otherwise. */
+function visited(named: Recorded, mark: number): boolean {
+  if (named.mark === mark) return true;
+  named.mark = mark;
+  return false;
 }
 
 /** Gives the current read's value of a lens function. */
@@ -36,17 +54,37 @@ export type LensOf = (lens: LensFn) => unknown;
  * value was built under. Without `lensOf` lens dependencies are not looked at (a view found by its
  * lens values has them right already), except in records named through VIA, checked with
  * `viaLensOf`: the entity a cycle closed onto may read lenses after the view was keyed.
+ *
+ * Named records are visited once per walk, marked with the walk's number `mark` (taken when the
+ * first is met). The records the top one names are not marked (a list's record names a thousand
+ * posts, each once): a walk is still linear, as each is met there once, or below, marked. A named
+ * record the read `read` built or found valid already (the state does not change within a read)
+ * is not checked again. Visiting a record once is enough whatever the lens
+ * arguments: a record met without lens checks is reached from the view's own record, whose key
+ * holds every lens it reaches.
  */
-export function depsValid(deps: readonly unknown[], entities: Entities, lensOf?: LensOf, viaLensOf?: LensOf): boolean {
+export function depsValid(
+  deps: readonly unknown[],
+  entities: Entities,
+  lensOf?: LensOf,
+  viaLensOf?: LensOf,
+  read = 0,
+  mark = 0,
+): boolean {
+  const top = mark === 0;
   for (let i = 0; i < deps.length; i += 3) {
     const table = deps[i];
-    if (table === CHILD) {
-      if (!depsValid((deps[i + 1] as Recorded).deps, entities, lensOf, viaLensOf)) return false;
+    if (table === CHILD || table === VIA) {
+      const named = deps[i + 1] as Recorded;
+      if (named.read === read || named.deps === deps) continue;
+      if (top) {
+        if (mark === 0) mark = nextSerial();
+        else if (named.mark === mark) continue;
+      } else if (visited(named, mark)) continue;
+      const check = table === VIA ? (lensOf ?? viaLensOf) : lensOf;
+      if (!depsValid(named.deps, entities, check, viaLensOf, read, mark)) return false;
     } else if (table === LENS) {
       if (lensOf && !Object.is(lensOf(deps[i + 1] as LensFn), deps[i + 2])) return false;
-    } else if (table === VIA) {
-      const target = (deps[i + 1] as Recorded).deps;
-      if (target !== deps && !depsValid(target, entities, lensOf ?? viaLensOf, viaLensOf)) return false;
     } else if (entities[table as string]?.[deps[i + 1] as string] !== deps[i + 2]) {
       return false;
     }
@@ -54,17 +92,30 @@ export function depsValid(deps: readonly unknown[], entities: Entities, lensOf?:
   return true;
 }
 
-/** True as soon as `test` is true for a row triple of `deps`, or of a record it names (VIA, CHILD). */
+/**
+ * True as soon as `test` is true for a row triple of `deps`, or of a record it names (VIA, CHILD),
+ * each visited once. Records the read `skipRead` built or found valid are left out (it noted their
+ * rows already). `mark` is the number of the walk this one is part of, if any.
+ */
 export function someRow(
   deps: readonly unknown[],
   test: (table: string, key: string, row: unknown) => boolean,
+  skipRead = 0,
+  mark = 0,
 ): boolean {
+  const top = mark === 0;
   for (let i = 0; i < deps.length; i += 3) {
     const table = deps[i];
     if (table === LENS) continue;
     if (table === VIA || table === CHILD) {
-      const named = (deps[i + 1] as Recorded).deps;
-      if (named !== deps && someRow(named, test)) return true;
+      const named = deps[i + 1] as Recorded;
+      if (named.read === skipRead || named.deps === deps) continue;
+      // As in depsValid: the walk takes its number when it meets the first name, and marks below the top.
+      if (top) {
+        if (mark === 0) mark = nextSerial();
+        else if (named.mark === mark) continue;
+      } else if (visited(named, mark)) continue;
+      if (someRow(named.deps, test, skipRead, mark)) return true;
     } else if (test(table as string, deps[i + 1] as string, deps[i + 2])) {
       return true;
     }
@@ -73,13 +124,13 @@ export function someRow(
 }
 
 /** Adds to `lenses` the lens functions `deps` read (and the records it names read). */
-export function lensesIn(deps: readonly unknown[], lenses: LensFn[]): LensFn[] {
+export function lensesIn(deps: readonly unknown[], lenses: LensFn[], mark = nextSerial()): LensFn[] {
   for (let i = 0; i < deps.length; i += 3) {
     if (deps[i] === LENS) {
       if (!lenses.includes(deps[i + 1] as LensFn)) lenses.push(deps[i + 1] as LensFn);
     } else if (deps[i] === VIA || deps[i] === CHILD) {
-      const named = (deps[i + 1] as Recorded).deps;
-      if (named !== deps) lensesIn(named, lenses);
+      const named = deps[i + 1] as Recorded;
+      if (named.deps !== deps && !visited(named, mark)) lensesIn(named.deps, lenses, mark);
     }
   }
   return lenses;
@@ -89,14 +140,14 @@ export function lensesIn(deps: readonly unknown[], lenses: LensFn[]): LensFn[] {
 export const NOT_READ: unique symbol = Symbol('lenscache.notRead');
 
 /** The value `lens` had when `deps` was recorded (looking through VIA and CHILD too), or NOT_READ. */
-export function lensValueIn(deps: readonly unknown[], lens: LensFn): unknown {
+export function lensValueIn(deps: readonly unknown[], lens: LensFn, mark = nextSerial()): unknown {
   for (let i = 0; i < deps.length; i += 3) {
     if (deps[i] === LENS && deps[i + 1] === lens) return deps[i + 2];
-    const named = deps[i] === CHILD || deps[i] === VIA ? (deps[i + 1] as Recorded).deps : undefined;
-    if (named !== undefined && named !== deps) {
-      const value = lensValueIn(named, lens);
-      if (value !== NOT_READ) return value;
-    }
+    if (deps[i] !== CHILD && deps[i] !== VIA) continue;
+    const named = deps[i + 1] as Recorded;
+    if (named.deps === deps || visited(named, mark)) continue;
+    const value = lensValueIn(named.deps, lens, mark);
+    if (value !== NOT_READ) return value;
   }
   return NOT_READ;
 }
@@ -120,11 +171,12 @@ export function dropSelf(deps: unknown[], self: object): void {
  */
 export function someDep(
   deps: readonly unknown[],
-  children: readonly { readonly deps: readonly unknown[] }[],
+  children: readonly Recorded[],
   test: (table: string, key: string, row: unknown) => boolean,
 ): boolean {
-  if (someRow(deps, test)) return true;
-  for (const child of children) if (someRow(child.deps, test)) return true;
+  const mark = nextSerial();
+  if (someRow(deps, test, 0, mark)) return true;
+  for (const child of children) if (!visited(child, mark) && someRow(child.deps, test, 0, mark)) return true;
   return false;
 }
 

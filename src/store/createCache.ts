@@ -13,7 +13,7 @@ import { Controller, type StoreLike } from './Controller.js';
 import { draftUpdate } from './draftUpdate.js';
 import { Collector, gcTimeOf, sweepWriter } from './gc.js';
 import { MountCheck } from './mountCheck.js';
-import { dispatchGuess, synchronous } from './optimisticWrite.js';
+import { dispatchGuess } from './optimisticWrite.js';
 import { createResolve } from './resolve.js';
 import { heldPagesOf } from './pages.js';
 import { createMiddleware, createReducer, createSliceReader, thunk, type CacheThunk } from './reducer.js';
@@ -172,8 +172,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
               // and runs only on a cached value: with nothing cached, nothing is written.
               const current = readState(confirmed, visible, schema, args);
               if (current === undefined) return undefined;
-              const update = value as (draft: unknown) => unknown;
-              next = draftUpdate(current, draft => synchronous(update(draft), 'The updater given to cache.set'));
+              next = draftUpdate(current, value as (draft: unknown) => unknown);
             }
             if (next === undefined) return undefined;
             return computeSet(confirmed, schema, args, next, Date.now(), start, options);

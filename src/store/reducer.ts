@@ -84,11 +84,11 @@ export function createReducer(reducerPath: string, highWater: HighWater, mount: 
 
 /**
  * Finds the cache's slice in a root state, in the live shape (a restored one is converted once).
- * The last slice read is remembered: the store's own slice read again costs one comparison.
+ * The slices read are remembered weakly, so a slice read again costs one lookup, and the reader
+ * keeps no slice alive: not the one a reset replaced, nor an old one after writes without reads.
  */
 export function createSliceReader(reducerPath: string, mount: MountCheck): (rootState: unknown) => CacheState {
-  let lastRead: unknown;
-  let lastLive: CacheState | undefined;
+  const read = new WeakMap<object, CacheState>();
   const notASlice = (what: DevText): never => {
     throw setupError(
       ErrorCode.CACHE_NOT_MOUNTED,
@@ -101,7 +101,8 @@ export function createSliceReader(reducerPath: string, mount: MountCheck): (root
   };
   return rootState => {
     const state = (rootState as Record<string, CacheState> | undefined)?.[reducerPath];
-    if (state === lastRead && lastLive) return lastLive;
+    const known = typeof state === 'object' && state !== null ? read.get(state) : undefined;
+    if (known !== undefined) return known;
     if (!state || typeof state !== 'object' || !state.entities) {
       throw setupError(
         ErrorCode.CACHE_NOT_MOUNTED,
@@ -113,8 +114,7 @@ export function createSliceReader(reducerPath: string, mount: MountCheck): (root
       );
     }
     const live = toLiveSlice(mount.check(state), notASlice);
-    lastRead = state;
-    lastLive = live;
+    read.set(state, live);
     return live;
   };
 }

@@ -5,6 +5,7 @@ import { denormalizeQuery } from '../denormalize/denormalize.js';
 import { fromErrorRecord, type ErrorRecord } from '../base/errors.js';
 import { argsKey, isSkipArgs } from '../base/json.js';
 import { Lru } from '../base/Lru.js';
+import { tableId } from '../base/tableDiffs.js';
 import type { WriteMeta } from '../base/patch.js';
 import type { CacheState } from '../base/state.js';
 import type { Dict } from '../base/dict.js';
@@ -37,8 +38,11 @@ export interface RequestKeys {
 export class Selectors {
   /** Errors by their stored record: the original instance where this cache stored it (docs/store.md). */
   readonly errors = new WeakMap<ErrorRecord, Error>();
-  /** The entitiesMeta map each expiry was computed from, held weakly (an old map must not stay in memory). */
-  private readonly expiries = new WeakMap<ReadResult, { meta: WeakRef<object>; expiresAt: number }>();
+  /**
+   * Each read's expiry, with the entitiesMeta map it was computed from named by its `tableId`: an
+   * old map must not stay in memory, and a WeakRef would keep it until the end of the job.
+   */
+  private readonly expiries = new WeakMap<ReadResult, { meta: number; expiresAt: number }>();
   private responses = new WeakMap<object, Lru<string, ResponseState>>();
 
   constructor(
@@ -157,13 +161,14 @@ export class Selectors {
   private rowsExpiry(read: ReadResult | undefined, entitiesMeta: Dict<Dict<WriteMeta>>): number {
     if (!read) return Infinity;
     const cached = this.expiries.get(read);
-    if (cached && cached.meta.deref() === entitiesMeta) return cached.expiresAt;
+    const metaId = tableId(entitiesMeta);
+    if (cached && cached.meta === metaId) return cached.expiresAt;
     let expiresAt = Infinity;
     read.forEachDep((table, key) => {
       const rowMeta = entitiesMeta[table]?.[key];
       if (rowMeta && rowMeta.expiresAt < expiresAt) expiresAt = rowMeta.expiresAt;
     });
-    this.expiries.set(read, { meta: new WeakRef(entitiesMeta), expiresAt });
+    this.expiries.set(read, { meta: metaId, expiresAt });
     return expiresAt;
   }
 
