@@ -53,9 +53,9 @@ export interface Cache<P extends string = 'cache'> {
   readonly reducer: Reducer<CacheState>;
   readonly middleware: Middleware;
   /**
-   * Writes `value` by `schema`, without an endpoint. A function is an updater: it receives an
-   * Immer draft of the cached value, changes it or returns a new one, and only the rows it
-   * changed are written (docs/store.md, "Updaters"). Throws on bad input.
+   * Writes `value` by `schema`, without an endpoint. A function is an updater: it receives a
+   * draft of the cached (confirmed) value, changes it or returns a new one, as with Immer's
+   * `produce`, and only the rows it changed are written (docs/store.md, "Updaters"). Throws on bad input.
    */
   set<S>(schema: S, ...argsAndValue: [...args: unknown[], value: unknown]): CacheThunk;
   /** Stores `response` for `endpoint` and args as if it had just been fetched. */
