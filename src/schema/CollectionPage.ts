@@ -5,11 +5,10 @@
  */
 
 import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
-import type { EndpointMeta } from '../base/state.js';
 import type { DenormalizeDelegate, NormalizeDelegate, RootInput, SchemaConstruct } from './contract.js';
 import type { Collection } from './Collection.js';
 import { deltaPolicy } from './CollectionOp.js';
-import { refsNotIn, uniqueRefs } from './refs.js';
+import { continuesList, refsNotIn, uniqueRefs } from './refs.js';
 
 /** Args without the page field: the args of the list the page belongs to. */
 export function withoutField(args: readonly unknown[], field: string): unknown[] {
@@ -17,16 +16,6 @@ export function withoutField(args: readonly unknown[], field: string): unknown[]
   if (params === undefined || params === null || typeof params !== 'object' || Array.isArray(params)) return [...args];
   const { [field]: _page, ...rest } = params as Record<string, unknown>;
   return [rest, ...args.slice(1)];
-}
-
-/**
- * Whether a page whose request started at `start` is appended to the list stored as `row`, whose
- * request meta is `list`. Pages never create a list: without the first page there is nothing to
- * continue. And a list replaced (fetched again) or invalidated after the page was asked for is
- * not the list the page continued: the new one must be paged again.
- */
-export function continuesList(row: unknown, list: EndpointMeta | undefined, start: number): boolean {
-  return Array.isArray(row) && !(list !== undefined && list.fetchedAt > start);
 }
 
 /**

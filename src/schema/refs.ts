@@ -4,6 +4,7 @@
  */
 
 import { hasOwn } from '../base/dict.js';
+import type { EndpointMeta } from '../base/state.js';
 
 /** Refs compare by pk, and polymorphic refs by `id` and `schema`. */
 export function sameRef(a: unknown, b: unknown): boolean {
@@ -50,4 +51,14 @@ export function refsNotIn(list: readonly unknown[], added: readonly unknown[]): 
     fresh.push(ref);
   }
   return fresh;
+}
+
+/**
+ * Whether a page whose request started at `start` is appended to the list stored as `row`, whose
+ * request meta is `list`. Pages never create a list: without the first page there is nothing to
+ * continue. And a list replaced (fetched again) or invalidated after the page was asked for is
+ * not the list the page continued: the new one must be paged again.
+ */
+export function continuesList(row: unknown, list: EndpointMeta | undefined, start: number): boolean {
+  return Array.isArray(row) && !(list !== undefined && list.fetchedAt > start);
 }

@@ -23,7 +23,7 @@ import type { Patch } from '../base/patch.js';
 import type { CacheState, EndpointMeta } from '../base/state.js';
 import { toJsonValue } from '../normalize/checkRow.js';
 import type { PagePagination } from '../rest/listPages.js';
-import { continuesList } from '../schema/CollectionPage.js';
+import { continuesList } from '../schema/refs.js';
 import type { EndpointLike } from './endpoint.js';
 import type { Resolved, ResolveInput } from './writes.js';
 
