@@ -52,7 +52,8 @@ for (const n of [10_000, 100_000]) {
     });
     store.dispatch(cache.set([Post], posts));
     store.dispatch(cache.set(Ticker, { id: 't', price: 0 }));
-    for (let i = 0; i < k; i++) store.dispatch(cache.fetch(rename, { id: String(i) }, { title: `guess ${i}` })).catch(() => {});
+    for (let i = 0; i < k; i++)
+      store.dispatch(cache.fetch(rename, { id: String(i) }, { title: `guess ${i}` })).catch(() => {});
     const runs = n >= 100_000 ? 15 : 41;
     const other = median(i => store.dispatch(cache.set(Ticker, { id: 't', price: i + 1 })), runs);
     const same = median(i => store.dispatch(cache.set(Post, { id: String(n - 1 - i), title: `edit ${i}` })), runs);
