@@ -12,6 +12,7 @@ import { Pollers } from './Pollers.js';
 import { Optimistic } from './Optimistic.js';
 import type { Collector } from './gc.js';
 import type { Requests } from './Requests.js';
+import type { Selectors } from './selectors.js';
 import { Subscriptions } from './Subscriptions.js';
 
 /** Settled marks kept at most (least recently marked out first): one per key a hook fetched. */
@@ -37,6 +38,8 @@ export class StoreRuntime {
     readonly requests: Requests,
     readonly controller: Controller,
     private readonly metaOf: (key: string) => object | undefined,
+    /** This store's read memo: a reset or sweep here never touches another store's (docs/architecture.md). */
+    readonly selectors: Selectors,
   ) {}
 
   /** Notes the meta record `request` leaves for `key` when it settles (once per request). */

@@ -6,7 +6,6 @@
 import type { UnknownAction } from '@reduxjs/toolkit';
 import type { CacheState } from '../base/state.js';
 import { isSkipArgs } from '../base/json.js';
-import { Reader } from '../memo/Reader.js';
 import { internals, type Cache, type CacheOptions } from './Cache.js';
 import { ActionTypes, writeAction, type WriteAction } from './actions.js';
 import { Controller, type StoreLike } from './Controller.js';
@@ -19,7 +18,8 @@ import { heldPagesOf } from './pages.js';
 import { createMiddleware, createReducer, createSliceReader, thunk, type CacheThunk } from './reducer.js';
 import { Requests } from './Requests.js';
 import { setupListeners, subscribe } from './live.js';
-import { Selectors } from './selectors.js';
+import type { Selectors } from './selectors.js';
+import { MemoOwners } from './MemoOwners.js';
 import { HighWater } from './StartClock.js';
 import { StoreRuntime } from './StoreRuntime.js';
 import { computeExpire, computeInvalidate, computeReset, computeSet } from './writes.js';
@@ -51,18 +51,28 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
   const lensCacheSize = options.lensCacheSize ?? 16;
   const gcTime = gcTimeOf(options.gcTime);
   const mount = new MountCheck(reducerPath);
-  const selectors = new Selectors(
-    new Reader({ argsCacheSize, lensCacheSize, maxEntityDepth: normalizeOptions.maxEntityDepth }),
-    argsCacheSize,
-    normalizeOptions.maxEntityDepth,
-  );
+  // Each store's read memo is its own (MemoOwners.ts); `selectorsAt(slice)` finds the one that reads a slice.
+  const memos = new MemoOwners({ argsCacheSize, lensCacheSize, maxEntityDepth: normalizeOptions.maxEntityDepth });
+  const selectorsAt = (state: CacheState): Selectors => memos.of(state);
 
   const slice = createSliceReader(reducerPath, mount);
   // The highest start stamp in each slice this cache's reducer made (StartClock.ts).
   const highWater = new HighWater();
-  const reducer = createReducer(reducerPath, highWater, mount);
+  const reducer = createReducer(reducerPath, highWater, mount, (from, to) => memos.carry(from, to));
   // One cache per reducerPath in a store: the middleware claims the path (mountCheck.ts).
-  const middleware = mount.claiming(createMiddleware());
+  // The store's runtime is made when the middleware is mounted, and notes each slice its store holds.
+  const middleware = mount.claiming(
+    createMiddleware(api => {
+      const runtime = runtimeOf(api);
+      return () => {
+        try {
+          memos.note(slice(api.getState()), runtime.selectors);
+        } catch {
+          // No cache slice at reducerPath (yet): reads will say so where they happen.
+        }
+      };
+    }),
+  );
 
   const dispatchWrite = (dispatch: (action: UnknownAction) => unknown, action: WriteAction): void => {
     if (action.payload.patches.length > 0) dispatch(action as unknown as UnknownAction);
@@ -71,7 +81,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
   // An answer, an error, setResponse: one write each, taking a guess's place (resolve.ts).
   const resolve = createResolve({
     slice,
-    selectors,
+    selectors: memos.shared,
     normalizeOptions,
     reducerPath,
     runtimeOf: store => runtimeOf(store),
@@ -79,7 +89,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
 
   /** Reads `state` for a guess or an updater (Selectors.queryAt). */
   const readState = (state: CacheState, visible: CacheState, schema: unknown, args: readonly unknown[]): unknown =>
-    selectors.queryAt(state, visible, schema, args);
+    selectorsAt(visible).queryAt(state, visible, schema, args);
 
   // What this cache knows about each store outside the state lives in one StoreRuntime per store
   // (requests in flight, the start clock, settled marks, the Controller, subscriptions): a cache
@@ -92,7 +102,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       const requests = new Requests({
         resolve,
         data: (rootState, endpoint, args, result) =>
-          selectors.denormalized(slice(rootState), endpoint.schema, args, result),
+          selectorsAt(slice(rootState)).denormalized(slice(rootState), endpoint.schema, args, result),
         highWater: rootState => highWater.of(slice(rootState)),
         heldPages: (rootState, key) => heldPagesOf(slice(rootState).meta[key]).pages,
         optimistic: (endpoint, args, fetchedAt) =>
@@ -114,7 +124,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
           ),
       });
       const metaOf = (key: string) => slice(store.getState()).meta[key];
-      runtime = new StoreRuntime(requests, new Controller(cache, store), metaOf);
+      runtime = new StoreRuntime(requests, new Controller(cache, store), metaOf, memos.make());
       const { subscriptions } = runtime;
       const dropped = runtime.dropped.bind(runtime);
       runtime.collector = new Collector({
@@ -123,7 +133,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
         requests,
         slice: () => slice(store.getState()),
         write: sweepWriter(runtime.optimistic, store, { slice, reducerPath, normalizeOptions }),
-        forget: (endpoint, args) => selectors.forget(endpoint, args),
+        forget: (endpoint, args) => runtime!.selectors.forget(endpoint, args),
         dropped,
       });
       runtimes.set(store.getState, runtime);
@@ -204,10 +214,12 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       ) as CacheThunk;
     },
     selectQuery(rootState, schema, ...args) {
-      return selectors.query(slice(rootState), schema, args) as never;
+      const state = slice(rootState);
+      return selectorsAt(state).query(state, schema, args) as never;
     },
     selectResponse(rootState, endpoint, ...args) {
-      return selectors.response(slice(rootState), endpoint, args, Date.now()) as never;
+      const state = slice(rootState);
+      return selectorsAt(state).response(state, endpoint, args, Date.now()) as never;
     },
     fetch(endpoint, ...args) {
       return thunk((dispatch, getState) =>
@@ -216,7 +228,8 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
     },
     fetchIfStale(endpoint, ...args) {
       return thunk((dispatch, getState) => {
-        const response = selectors.response(slice(getState()), endpoint, args, Date.now());
+        const state = slice(getState());
+        const response = selectorsAt(state).response(state, endpoint, args, Date.now());
         return response.expiryStatus === 'valid'
           ? response.data
           : requestsOf(getState, dispatch).fetch(endpoint, args, dispatch, getState);
@@ -243,7 +256,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
         const runtime = runtimeOf({ getState, dispatch });
         runtime.reset();
         // The memo would hold the old rows until evicted (docs/gc.md, "Outside the state").
-        selectors.clear();
+        runtime.selectors.clear();
         const start = runtime.requests.stamp(getState());
         dispatchWrite(
           dispatch,
@@ -276,9 +289,12 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
   internals.set(cache, {
     slice,
     runtime: runtimeOf,
-    query: (rootState, schema, args, memoKey) => selectors.query(slice(rootState), schema, args, memoKey),
+    query: (rootState, schema, args, memoKey) => {
+      const state = slice(rootState);
+      return selectorsAt(state).query(state, schema, args, memoKey);
+    },
     response: (rootState, endpoint, args, keys) =>
-      selectors.response(slice(rootState), endpoint, args, Date.now(), keys),
+      selectorsAt(slice(rootState)).response(slice(rootState), endpoint, args, Date.now(), keys),
   });
   return cache;
 }

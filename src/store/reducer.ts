@@ -3,7 +3,7 @@
  * the reader that finds the slice in a root state. createCache assembles them.
  */
 
-import type { Middleware, Reducer, UnknownAction } from '@reduxjs/toolkit';
+import type { Middleware, MiddlewareAPI, Reducer, UnknownAction } from '@reduxjs/toolkit';
 import { warn } from '../base/env.js';
 import { type DevText, ErrorCode, setupError, type LensCacheError } from '../base/errors.js';
 import type { CacheState } from '../base/state.js';
@@ -28,12 +28,19 @@ export function thunk<R>(run: CacheThunk<R>): CacheThunk<R> {
  * A cache's middleware: runs the cache's thunks itself, so they work in stores without the thunk
  * middleware. A new function per cache (RTK refuses the same middleware twice in one store).
  */
-export function createMiddleware(): Middleware {
-  return api => next => action => {
-    if (typeof action === 'function' && (action as { [THUNK]?: boolean })[THUNK]) {
-      return (action as CacheThunk<unknown>)(api.dispatch as (action: UnknownAction) => unknown, api.getState);
-    }
-    return next(action);
+export function createMiddleware(mounted?: (api: MiddlewareAPI) => () => void): Middleware {
+  return api => {
+    // Told once per store, as the middleware is mounted; `after` runs after each action reduced.
+    const after = mounted?.(api);
+    after?.();
+    return next => action => {
+      if (typeof action === 'function' && (action as { [THUNK]?: boolean })[THUNK]) {
+        return (action as CacheThunk<unknown>)(api.dispatch as (action: UnknownAction) => unknown, api.getState);
+      }
+      const result = next(action);
+      after?.();
+      return result;
+    };
   };
 }
 
@@ -42,7 +49,13 @@ export function createMiddleware(): Middleware {
  * the live shape once, and a write that does not fit the slice is refused whole (INVALID_ACTION,
  * warned in development). `highWater` follows the highest start stamp from slice to slice.
  */
-export function createReducer(reducerPath: string, highWater: HighWater, mount: MountCheck): Reducer<CacheState> {
+export function createReducer(
+  reducerPath: string,
+  highWater: HighWater,
+  mount: MountCheck,
+  /** Told each write's slice and the one before it (the store's read memo follows its slices: MemoOwners.ts). */
+  carry?: (from: CacheState, to: CacheState) => void,
+): Reducer<CacheState> {
   const refuseState = (what: DevText): never => {
     throw setupError(
       ErrorCode.INVALID_ACTION,
@@ -73,6 +86,7 @@ export function createReducer(reducerPath: string, highWater: HighWater, mount: 
       const patches = (action.payload as Partial<WriteAction['payload']> | undefined)?.patches;
       const next = markLive(applyPatches(current, patches as WriteAction['payload']['patches']));
       highWater.carry(current, next, action.meta.start);
+      carry?.(current, next);
       return mount.made(next);
     } catch (error) {
       if (process.env.NODE_ENV !== 'production')

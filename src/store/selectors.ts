@@ -36,8 +36,8 @@ export interface RequestKeys {
 }
 
 export class Selectors {
-  /** Errors by their stored record: the original instance where this cache stored it (docs/store.md). */
-  readonly errors = new WeakMap<ErrorRecord, Error>();
+  /** Errors by their stored record: the original instance where this cache stored it (docs/store.md); shared by the cache's stores. */
+  readonly errors: WeakMap<ErrorRecord, Error>;
   /**
    * Each read's expiry, with the entitiesMeta map it was computed from named by its `tableId`: an
    * old map must not stay in memory, and a WeakRef would keep it until the end of the job.
@@ -49,7 +49,10 @@ export class Selectors {
     private readonly reader: Reader,
     private readonly argsCacheSize: number,
     private readonly maxEntityDepth: number,
-  ) {}
+    errors = new WeakMap<ErrorRecord, Error>(),
+  ) {
+    this.errors = errors;
+  }
 
   /** `memoKey` is `argsKey(args)`, for callers (the hooks) that computed it once already. */
   query(state: CacheState, schema: unknown, args: readonly unknown[], memoKey = argsKey(args)): unknown {
