@@ -10,12 +10,11 @@
  */
 
 import { startTimer } from '../base/timers.js';
-import { stoppingRetries } from './retrying.js';
 
 /** What the runtime supplies to poll one key. */
 export interface PollTarget {
   /** Sends the poll (or joins the request in flight for the key); settles when it is answered. */
-  poll(): Promise<unknown>;
+  poll(stopRetries: AbortSignal): Promise<unknown>;
   /** The request in flight for the key now, if any. */
   pending(): Promise<unknown> | undefined;
   /** When the key's stored response was last written (epoch ms), if it ever was. */
@@ -120,7 +119,8 @@ export class Pollers {
     };
     // Joining the request in flight rather than sending another: polls never overlap a request.
     // A poll's retries stop with the poller: nobody is left to show what they would bring.
-    (pending ?? stoppingRetries(poller.stop.signal, () => poller.target.poll())).then(settled, settled);
+    // The attempt in flight may still answer, but no retry is sent after the last subscriber left.
+    (pending ?? poller.target.poll(poller.stop.signal)).then(settled, settled);
   }
 }
 

@@ -95,6 +95,8 @@ export class Requests {
     args: readonly unknown[],
     dispatch: Dispatch,
     getState: () => unknown,
+    /** Also ends the request's retries (a poll's: they stop with its poller, Pollers.ts). */
+    stopRetries?: AbortSignal,
   ): FetchPromise<unknown> {
     const plain = runnerOf(endpoint);
     checkEndpointOptions(endpoint);
@@ -147,7 +149,11 @@ export class Requests {
         // this one request: the key stays in flight, and what is stored is the last outcome.
         const request =
           shared && endpoint.retry
-            ? withRetries(once, endpoint.retry, [controller.signal, this.resets.signal])
+            ? withRetries(once, endpoint.retry, [
+                controller.signal,
+                this.resets.signal,
+                ...(stopRetries ? [stopRetries] : []),
+              ])
             : once();
         response = await untilAborted(request, controller.signal);
       } catch (error) {

@@ -270,7 +270,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
     subscribe(store, endpoint, ...args) {
       // A store without this cache mounted throws CACHE_NOT_MOUNTED here, not later in a timer.
       slice(store.getState());
-      const live = { runtime: runtimeOf(store), meta: (key: string) => slice(store.getState()).meta[key] };
+      const live = { runtime: runtimeOf(store), store, meta: (key: string) => slice(store.getState()).meta[key] };
       return subscribe(live, endpoint, args);
     },
     setupListeners(store, options) {

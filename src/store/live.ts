@@ -11,11 +11,13 @@ import { isSkipArgs } from '../base/json.js';
 import type { EndpointMeta } from '../base/state.js';
 import { checkPollFrequency, checkRetry } from '../base/liveOptions.js';
 import type { EndpointLike } from './endpoint.js';
+import type { StoreLike } from './Controller.js';
 import type { StoreRuntime } from './StoreRuntime.js';
 
 /** What live data needs of a store beyond its runtime: the stored meta of a request key. */
 export interface LiveStore {
   readonly runtime: StoreRuntime;
+  readonly store: StoreLike;
   meta(key: string): EndpointMeta | undefined;
 }
 
@@ -72,7 +74,8 @@ export function subscribe(live: LiveStore, endpoint: EndpointLike, args: readonl
   if (frequency !== undefined) {
     releases.push(
       runtime.pollers.add(key, frequency, {
-        poll: () => quietly(() => runtime.controller.fetch(endpoint, ...args)),
+        poll: stop =>
+          quietly(() => runtime.requests.fetch(endpoint, args, live.store.dispatch, live.store.getState, stop)),
         pending: () => runtime.requests.pending(key),
         written: () => {
           const meta = live.meta(key);

@@ -10,28 +10,6 @@ import { startTimer } from '../base/timers.js';
 import type { EndpointLike } from './endpoint.js';
 
 /**
- * The stop signal of the retry runs being started right now, inside `stoppingRetries`. One slot,
- * set and restored around a synchronous call: nothing accumulates in it.
- */
-const starting: { stop: AbortSignal | undefined } = { stop: undefined };
-
-/**
- * Calls `start`, which starts requests; a retry run that a request starts during that call
- * (synchronously: `cache.fetch` starts its run before returning) also stops when `stop` aborts.
- * A poller starts its polls this way, so that its retries end with it (Pollers.ts): the attempt
- * in flight may still answer, but no retry is sent after the last subscriber has left.
- */
-export function stoppingRetries<T>(stop: AbortSignal, start: () => T): T {
-  const outer = starting.stop;
-  starting.stop = stop;
-  try {
-    return start();
-  } finally {
-    starting.stop = outer;
-  }
-}
-
-/**
  * Runs `attempt` until it succeeds, the error is not worth another try, `retry.attempts` retries
  * are spent, or a `stop` signal aborts (the request is aborted, the store was reset, or the
  * poller that started the request stopped); then rejects with the last error. A delay that is not
@@ -42,7 +20,7 @@ export async function withRetries<T>(
   retry: RetryOptions,
   stop: readonly AbortSignal[],
 ): Promise<T> {
-  const signals = starting.stop ? [...stop, starting.stop] : stop;
+  const signals = stop;
   for (let made = 0; ; made++) {
     try {
       return await attempt();
