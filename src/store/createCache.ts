@@ -12,7 +12,7 @@ import { ActionTypes, writeAction, type WriteAction } from './actions.js';
 import { Controller, type StoreLike } from './Controller.js';
 import { draftUpdate } from './draftUpdate.js';
 import { Collector, gcTimeOf, sweepWriter } from './gc.js';
-import { MountCheck } from './mountCheck.js';
+import { mountCheck } from './mountCheck.js';
 import { dispatchGuess } from './optimisticWrite.js';
 import { createResolve } from './resolve.js';
 import { heldPagesOf } from './pages.js';
@@ -50,7 +50,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
   const argsCacheSize = options.argsCacheSize ?? 100;
   const lensCacheSize = options.lensCacheSize ?? 16;
   const gcTime = gcTimeOf(options.gcTime);
-  const mount = new MountCheck(reducerPath);
+  const mount = mountCheck(reducerPath);
   const selectors = new Selectors(
     new Reader({ argsCacheSize, lensCacheSize, maxEntityDepth: normalizeOptions.maxEntityDepth }),
     argsCacheSize,
@@ -61,7 +61,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
   // The highest start stamp in each slice this cache's reducer made (StartClock.ts).
   const highWater = new HighWater();
   const reducer = createReducer(reducerPath, highWater, mount);
-  // One cache per reducerPath in a store: the middleware claims the path (mountCheck.ts).
+  // One cache per reducerPath in a store: the middleware claims the path (mountCheck.ts; development only).
   const middleware = mount.claiming(createMiddleware());
 
   const dispatchWrite = (dispatch: (action: UnknownAction) => unknown, action: WriteAction): void => {
