@@ -70,7 +70,13 @@ const OPS = new Set(['add', 'replace', 'remove']);
 
 /** The patch's path, once the patch is known to be a well-formed write into the slice. */
 function checkPatch(patch: Patch): Patch['path'] {
-  if (typeof patch !== 'object' || patch === null || !OPS.has(patch.op) || !Array.isArray(patch.path)) {
+  // Development names a patch that is no object; production lets `patch.op` throw on null, and a
+  // primitive fails the op test: refused whole either way (docs/production.md).
+  if (
+    (process.env.NODE_ENV !== 'production' && (typeof patch !== 'object' || patch === null)) ||
+    !OPS.has(patch.op) ||
+    !Array.isArray(patch.path)
+  ) {
     refuse(process.env.NODE_ENV !== 'production' && `a patch is ${describe(patch)}, not { op, path, value }`);
   }
   const { path, op } = patch;

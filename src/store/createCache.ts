@@ -11,7 +11,7 @@ import { ActionTypes, writeAction, type WriteAction } from './actions.js';
 import { Controller, type StoreLike } from './Controller.js';
 import { draftUpdate } from './draftUpdate.js';
 import { Collector, gcTimeOf, sweepWriter } from './gc.js';
-import { MountCheck } from './mountCheck.js';
+import { mountCheck } from './mountCheck.js';
 import { dispatchGuess } from './optimisticWrite.js';
 import { createResolve } from './resolve.js';
 import { heldPagesOf } from './pages.js';
@@ -50,7 +50,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
   const argsCacheSize = options.argsCacheSize ?? 100;
   const lensCacheSize = options.lensCacheSize ?? 16;
   const gcTime = gcTimeOf(options.gcTime);
-  const mount = new MountCheck(reducerPath);
+  const mount = mountCheck(reducerPath);
   // Each store's read memo is its own (MemoOwners.ts); `selectorsAt(slice)` finds the one that reads a slice.
   const memos = new MemoOwners({ argsCacheSize, lensCacheSize, maxEntityDepth: normalizeOptions.maxEntityDepth });
   const selectorsAt = (state: CacheState): Selectors => memos.of(state);
@@ -59,7 +59,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
   // The highest start stamp in each slice this cache's reducer made (StartClock.ts).
   const highWater = new HighWater();
   const reducer = createReducer(reducerPath, highWater, mount, (from, to) => memos.carry(from, to));
-  // One cache per reducerPath in a store: the middleware claims the path (mountCheck.ts).
+  // One cache per reducerPath in a store: the middleware claims the path (mountCheck.ts; development only).
   // The store's runtime is made when the middleware is mounted, and notes each slice its store holds.
   const middleware = mount.claiming(
     createMiddleware(api => {

@@ -15,17 +15,41 @@
  * The reducer marks every state it returns, also one it was handed unchanged; handed another
  * cache's slice (a reducer replaced by hot reloading, one state object preloaded into the stores
  * of two caches), it returns a shallow copy of its own, so both caches keep reading.
+ *
+ * The whole check is development-only (`mountCheck` below): whether two caches share a path is
+ * fixed by how the application is put together, not by data, so the development build meets it
+ * when it creates the store or first reads (docs/production.md, "What production keeps").
  */
 
 import type { Middleware } from '@reduxjs/toolkit';
 import { type DevText, ErrorCode, setupError } from '../base/errors.js';
+
+/** What the reducer, the slice reader and the middleware ask of the mount check. */
+export interface Mount {
+  /** The reducer's result, marked as this cache's slice (or a copy of its own). */
+  made<S extends object>(state: S): S;
+  /** `state` (found at `state[reducerPath]`), once it is known not to be another cache's slice. */
+  check<S>(state: S): S;
+  /** The cache's middleware, claiming the reducerPath in each store it is set up in. */
+  claiming(middleware: Middleware): Middleware;
+}
+
+/**
+ * The cache's mount check: the real one in development, one that checks nothing in production,
+ * where the test folds away and the MountCheck class is shaken out of the bundle.
+ */
+export function mountCheck(reducerPath: string): Mount {
+  return process.env.NODE_ENV !== 'production' ? new MountCheck(reducerPath) : unchecked;
+}
+
+const unchecked: Mount = { made: state => state, check: state => state, claiming: middleware => middleware };
 
 /** The cache whose reducer last returned each slice state. */
 const makers = new WeakMap<object, MountCheck>();
 /** Per store (its `getState`), the cache whose middleware claimed each reducerPath. */
 const claims = new WeakMap<object, Map<string, MountCheck>>();
 
-export class MountCheck {
+export class MountCheck implements Mount {
   /** Whether this cache's reducer has returned a slice yet (it is mounted in some store). */
   private mounted = false;
 

@@ -11,7 +11,7 @@ import { isWriteAction, type WriteAction } from './actions.js';
 import { applyPatches } from './applyPatches.js';
 import { initialState } from './initialState.js';
 import { markLive, toLiveSlice } from './liveSlice.js';
-import type { MountCheck } from './mountCheck.js';
+import type { Mount } from './mountCheck.js';
 import type { HighWater } from './StartClock.js';
 
 /** A thunk of a cache: dispatch it with `store.dispatch(...)`. */
@@ -52,7 +52,7 @@ export function createMiddleware(mounted?: (api: MiddlewareAPI) => () => void): 
 export function createReducer(
   reducerPath: string,
   highWater: HighWater,
-  mount: MountCheck,
+  mount: Mount,
   /** Told each write's slice and the one before it (the store's read memo follows its slices: MemoOwners.ts). */
   carry?: (from: CacheState, to: CacheState) => void,
 ): Reducer<CacheState> {
@@ -101,7 +101,7 @@ export function createReducer(
  * The slices read are remembered weakly, so a slice read again costs one lookup, and the reader
  * keeps no slice alive: not the one a reset replaced, nor an old one after writes without reads.
  */
-export function createSliceReader(reducerPath: string, mount: MountCheck): (rootState: unknown) => CacheState {
+export function createSliceReader(reducerPath: string, mount: Mount): (rootState: unknown) => CacheState {
   const read = new WeakMap<object, CacheState>();
   const notASlice = (what: DevText): never => {
     throw setupError(
@@ -117,7 +117,9 @@ export function createSliceReader(reducerPath: string, mount: MountCheck): (root
     const state = (rootState as Record<string, CacheState> | undefined)?.[reducerPath];
     const known = typeof state === 'object' && state !== null ? read.get(state) : undefined;
     if (known !== undefined) return known;
-    if (!state || typeof state !== 'object' || !state.entities) {
+    // Only a better message: in production a missing slice fails the shape check below, with the
+    // same code and detail (docs/production.md).
+    if (process.env.NODE_ENV !== 'production' && (!state || typeof state !== 'object' || !state.entities)) {
       throw setupError(
         ErrorCode.CACHE_NOT_MOUNTED,
         process.env.NODE_ENV !== 'production' && [
@@ -127,8 +129,9 @@ export function createSliceReader(reducerPath: string, mount: MountCheck): (root
         reducerPath,
       );
     }
-    const live = toLiveSlice(mount.check(state), notASlice);
-    read.set(state, live);
+    // (Past the shape check, `state` is a slice.)
+    const live = toLiveSlice(mount.check(state as CacheState), notASlice);
+    read.set(state as CacheState, live);
     return live;
   };
 }
