@@ -6,6 +6,7 @@
 import { warnOnce } from '../base/env.js';
 import { setOwn } from '../base/dict.js';
 import { describe, ErrorCode, setupError } from '../base/errors.js';
+import type { RowPolicy } from './contract.js';
 
 export interface EntityInfo {
   /** The `static schema` object the entries were computed from (recomputed if it is replaced). */
@@ -32,14 +33,19 @@ export interface EntityInfo {
   defaultPk: boolean;
 }
 
-interface EntityLike {
+/**
+ * What the entity walkers (entityInfo, entityNormalize, entityDenormalize) use of an Entity
+ * class. Entity.ts imports the walkers, so they name the class by this shape instead of
+ * importing it: the imports stay one way (docs/architecture.md, "Layers").
+ */
+export interface EntityLike extends RowPolicy {
   new (): object;
   readonly key: string;
   readonly schema?: Record<string, unknown> | undefined;
-  readonly process: Function;
-  readonly validate: Function;
-  readonly merge: Function;
-  readonly pk: Function;
+  readonly indexes?: readonly string[] | undefined;
+  pk(value: object, parent?: unknown, key?: string, args?: readonly unknown[]): unknown;
+  process(input: object, parent: unknown, key: string | undefined, args: readonly unknown[]): object | undefined;
+  validate(processed: object): string | undefined;
   readonly prototype: { pk: Function };
 }
 
