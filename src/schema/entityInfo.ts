@@ -5,6 +5,7 @@
 
 import { warnOnce } from '../base/env.js';
 import { setOwn } from '../base/dict.js';
+import { Lru } from '../base/Lru.js';
 import { describe, ErrorCode, setupError } from '../base/errors.js';
 import type { RowPolicy } from './contract.js';
 
@@ -50,7 +51,12 @@ export interface EntityLike extends RowPolicy {
 }
 
 const infos = new WeakMap<Function, EntityInfo>();
-const classesByKey = new Map<string, WeakRef<Function>>();
+/**
+ * The class last seen for each table name, for the shared-key warning (development only). Held
+ * weakly, and bounded: an app has far fewer tables, and classes made on the fly (tests, hot
+ * reloads) must not grow it without end. A twin seen more than this many keys ago goes unwarned.
+ */
+const classesByKey = new Lru<string, WeakRef<Function>>(1_000);
 
 /** `base` is the Entity class itself, passed in to keep this module free of an import cycle. */
 export function entityInfo(cls: EntityLike, base: EntityLike): EntityInfo {
