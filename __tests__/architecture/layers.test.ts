@@ -116,7 +116,7 @@ test.each(files.map(f => [f.file, f] as const))(
 );
 
 test('source files import one another without cycles, type-only imports included', () => {
-  // A cycle is reported as its files, e.g. ["store/a.ts", "store/b.ts", "store/a.ts"]: put the
+  // A cycle is reported as its files, e.g. "store/a.ts → store/b.ts → store/a.ts": put the
   // types both need in a file below them (docs/architecture.md, "Layers").
   expect(importCycles(importGraph(files)).map(cycle => cycle.join(' → '))).toEqual([]);
 });
