@@ -27,10 +27,11 @@ export {
   type RestParams,
   type HttpMethod,
   type Extended,
+  type PageEndpoint,
 } from './rest/RestEndpoint.js';
 export { NetworkError } from './rest/NetworkError.js';
 export { resource, type Resource, type ResourceOptions, type ListPath } from './rest/resource.js';
-export type { PageEndpoint, PageSchema } from './rest/paginationTypes.js';
+export type { PageSchema } from './rest/paginationTypes.js';
 export { CollectionPage } from './schema/CollectionPage.js';
 export type { PathParams, PathValue } from './rest/pathParams.js';
 export type { OptimisticSnapshot } from './rest/OptimisticSnapshot.js';
@@ -52,15 +53,8 @@ export type { EndpointLike } from './store/endpoint.js';
 export type { ResponseState, ExpiryStatus } from './store/selectors.js';
 export type { ResolveInput } from './store/writes.js';
 export type { ListenerOptions } from './store/live.js';
-export {
-  connectStream,
-  fromEventSource,
-  fromWebSocket,
-  type StreamEnd,
-  type StreamOptions,
-  type StreamSource,
-  type WebSocketSourceOptions,
-} from './store/stream.js';
+export { connectStream, type StreamEnd, type StreamOptions, type StreamSource } from './store/stream.js';
+export { fromEventSource, fromWebSocket, type WebSocketSourceOptions } from './store/streamSources.js';
 export type { RetryOptions } from './base/liveOptions.js';
 
 export { LensCacheError, ErrorCode, type ErrorRecord } from './base/errors.js';

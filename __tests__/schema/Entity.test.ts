@@ -903,3 +903,21 @@ describe('prototype keys', () => {
     expect(snapshot(table)).toEqual(JSON.parse('{"__proto__":{"id":"__proto__","__proto__":{"polluted":1}}}'));
   });
 });
+
+test('two classes with one key get a development warning naming both (schema/entityInfo.ts)', () => {
+  const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  const { cache, store } = makeStore();
+  class FirstTwin extends Entity {
+    id = '';
+    static override key = 'TwinTable';
+  }
+  class SecondTwin extends Entity {
+    id = '';
+    static override key = 'TwinTable';
+  }
+  store.dispatch(cache.set(FirstTwin, { id: '1' }));
+  expect(warn).not.toHaveBeenCalled();
+  store.dispatch(cache.set(SecondTwin, { id: '2' }));
+  expect(warn).toHaveBeenCalledTimes(1);
+  expect(String(warn.mock.calls[0]![0])).toMatch(/"TwinTable" \(FirstTwin and SecondTwin\)/);
+});

@@ -11,49 +11,22 @@ import { checkGuess, checkLength, checkPollFrequency, checkRetry, type RetryOpti
 import { NetworkError } from './NetworkError.js';
 import { parseBody, parseLoosely } from './responseBody.js';
 import { findCollection, pageSchema, requirePageParam } from './pagination.js';
-import { listPagination, pagePagination, type Pagination } from './listPages.js';
-import type { PageEndpoint } from './paginationTypes.js';
+import { listPagination, pagePagination } from './listPages.js';
+import type { PageOptions } from './paginationTypes.js';
 import type { OptimisticSnapshot } from './OptimisticSnapshot.js';
-import { pathTemplate, type PathParams, type PathTemplate } from './pathParams.js';
+import { pathTemplate, type PathTemplate } from './pathParams.js';
+import type {
+  Extended,
+  HttpMethod,
+  IsMutation,
+  Pagination,
+  RestArgs,
+  RestEndpointOptions,
+  SchemaOption,
+} from './types.js';
 
-export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+export type { Extended, HttpMethod, RestArgs, RestEndpointOptions, RestParams } from './types.js';
 
-export interface RestEndpointOptions {
-  /** The URL path, with `:name` params (`'/:group/posts'`) and optional parts in braces. */
-  path: string;
-  /** The response's schema. Without one, the raw response is stored and returned. */
-  schema?: unknown;
-  method?: HttpMethod;
-  /** Put before the path: `'https://api.example.com'`. */
-  urlPrefix?: string;
-  /** The type of the query-string params (a type marker: `{} as { orderBy?: string }`). */
-  searchParams?: object;
-  /** The type of a mutation's body, sent as JSON from `args[1]` (a type marker). */
-  body?: unknown;
-  /** How long a response stays valid, in ms (default 60 000). */
-  dataExpiryLength?: number;
-  /** How long an error stays valid, in ms (default 1 000). */
-  errorExpiryLength?: number;
-  /** Transforms the parsed response before it is normalized: `(value, ...args) => value`. */
-  process?: (value: any, ...args: any[]) => unknown;
-  /** Extra request headers. */
-  headers?: Readonly<Record<string, string>>;
-  /** The page or cursor param: `endpoint.getPage` appends each page to the list (docs/pagination.md). */
-  paginationField?: string;
-  /** ms between refetches while something subscribes (docs/live-data.md). */
-  pollFrequency?: number;
-  /** Sends a failed read again: network failures and 5xx, never 4xx (docs/live-data.md#retries). Default none. */
-  retry?: RetryOptions;
-  /**
-   * The value to show at once while the request is in flight, from the cache as it starts and
-   * the request's args; the answer replaces it, a failure takes it back (docs/mutations.md).
-   */
-  getOptimisticResponse?: (snap: OptimisticSnapshot, ...args: any[]) => unknown;
-}
-
-type SearchOf<O> = O extends { searchParams: infer S extends object } ? S : unknown;
-type BodyOf<O> = O extends { body: infer B } ? B : unknown;
-type IsMutation<O> = O extends { method: 'POST' | 'PUT' | 'PATCH' | 'DELETE' } ? true : false;
 /** `sideEffect`'s type: `true` for a mutation method, `false` for a read (or no method), `boolean` for a wider method type. */
 type SideEffectOf<O> =
   IsMutation<O> extends true
@@ -64,22 +37,9 @@ type SideEffectOf<O> =
         : boolean
       : false;
 
-/** The params object an endpoint takes: its path params and its search params. */
-export type RestParams<O extends RestEndpointOptions> = PathParams<O['path']> &
-  (unknown extends SearchOf<O> ? Record<string, unknown> : SearchOf<O>);
+/** `endpoint.getPage`: the list endpoint with the page schema and the page field in its params. */
+export type PageEndpoint<O extends RestEndpointOptions> = RestEndpoint<Extended<O, PageOptions<O>>>;
 
-/** The args of an endpoint: `(params)` for reads, `(params, body)` for mutations. */
-export type RestArgs<O extends RestEndpointOptions> =
-  IsMutation<O> extends true
-    ? [params: RestParams<O>, body?: BodyOf<O>]
-    : {} extends RestParams<O>
-      ? [params?: RestParams<O>]
-      : [params: RestParams<O>];
-
-/** The options of `base.extend(options)`: `options` win. */
-export type Extended<O, E> = Omit<O, keyof E> & E extends infer R extends RestEndpointOptions ? R : never;
-
-type SchemaOption<O> = O extends { schema: infer S } ? S : undefined;
 /** The Collection of a schema: the schema itself, or a member of an object schema (`{ results: collection }`). */
 type CollectionIn<S> =
   S extends Collection<any>

@@ -8,36 +8,7 @@ import { describe, ErrorCode, inputError } from '../base/errors.js';
 import type { Collection } from '../schema/Collection.js';
 import { withoutField } from '../schema/CollectionPage.js';
 import { findCollection } from './pagination.js';
-
-/** Where a list is stored: the request key of its endpoint, and its row (the Collection's table and pk). */
-export interface ListPlace {
-  readonly key: string;
-  readonly table: string;
-  readonly row: string;
-}
-
-/** A list endpoint with `paginationField`. */
-export interface ListPagination {
-  readonly kind: 'list';
-  /** Where the list that a request with `args` writes is stored. */
-  place(args: readonly unknown[]): ListPlace;
-  /** Requests the page `param` of the list that `args` name: its `getPage` request. */
-  requestPage(args: readonly unknown[], param: unknown, signal?: AbortSignal): Promise<unknown>;
-  /** One response of the list: every response's items, in order, with the first one's other members. */
-  combine(responses: readonly unknown[]): unknown;
-}
-
-/** `endpoint.getPage`. */
-export interface PagePagination {
-  readonly kind: 'page';
-  /** Where the list that a page with `args` continues is stored. */
-  place(args: readonly unknown[]): ListPlace;
-  /** The page param in a page request's args. */
-  param(args: readonly unknown[]): unknown;
-}
-
-/** How the cache pages a list (`kind: 'list'`) or records a page (`kind: 'page'`). */
-export type Pagination = ListPagination | PagePagination;
+import type { ListPagination, ListPlace, PagePagination } from './types.js';
 
 /** What these need of the list endpoint and of its page endpoint. */
 interface Requestable {

@@ -8,7 +8,7 @@ import { Collection } from '../schema/Collection.js';
 import { CollectionPage } from '../schema/CollectionPage.js';
 import { isPlainObjectSchema } from '../schema/contract.js';
 import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
-import type { PagePagination } from './listPages.js';
+import type { PagePagination } from './types.js';
 import type { PathTemplate } from './pathParams.js';
 
 /** The Collection of `schema` and the member it sits at (`undefined`: it is the schema). */

@@ -2,10 +2,8 @@
 
 import type { Collection } from '../schema/Collection.js';
 import type { CollectionPage } from '../schema/CollectionPage.js';
-import type { Extended, RestEndpoint, RestEndpointOptions } from './RestEndpoint.js';
+import type { SchemaOption, SearchOf } from './types.js';
 
-type SchemaOption<O> = O extends { schema: infer S } ? S : undefined;
-type SearchOption<O> = O extends { searchParams: infer S extends object } ? S : unknown;
 type FieldOf<O> = O extends { paginationField: infer F extends string } ? (string extends F ? never : F) : never;
 
 /** The endpoint's schema with its Collection read as one page (a list of the page's items). */
@@ -17,11 +15,12 @@ export type PageSchema<S> =
       : never;
 
 /** The list's search params plus the page field, which a page must be given. */
-type PageSearch<O> = (unknown extends SearchOption<O> ? Record<string, unknown> : SearchOption<O>) & {
+type PageSearch<O> = (unknown extends SearchOf<O> ? Record<string, unknown> : SearchOf<O>) & {
   [K in FieldOf<O>]: string | number;
 };
 
-/** `endpoint.getPage`: the list endpoint with the page schema and the page field in its params. */
-export type PageEndpoint<O extends RestEndpointOptions> = RestEndpoint<
-  Extended<O, { schema: PageSchema<SchemaOption<O>>; searchParams: PageSearch<O> }>
->;
+/**
+ * The options `endpoint.getPage` overrides: the page schema, and the page field in its params.
+ * (`PageEndpoint`, in RestEndpoint.ts, applies them to the list endpoint's options.)
+ */
+export type PageOptions<O> = { schema: PageSchema<SchemaOption<O>>; searchParams: PageSearch<O> };

@@ -17,6 +17,7 @@ import {
   serializePk,
   type NonFilterArgumentKeys,
 } from './collectionKey.js';
+import type { CollectionLike } from './CollectionLike.js';
 import { CollectionOp, type CollectionOpName } from './CollectionOp.js';
 import { checkShape, memberKeyOf, polymorphicKey } from './collectionMember.js';
 import { isEntityClass, type EntityClass } from './Entity.js';
@@ -54,9 +55,9 @@ const listPolicy: RowPolicy = {
  * ```
  * @see docs/Collection.md
  */
-export class Collection<
-  S extends readonly [unknown] | Values<any> = readonly [unknown] | Values<any>,
-> implements SchemaConstruct {
+export class Collection<S extends readonly [unknown] | Values<any> = readonly [unknown] | Values<any>>
+  implements SchemaConstruct, CollectionLike
+{
   readonly kind = 'Collection' as const;
   readonly schema: S;
   /** The table every collection over the same member shares: `[Post]`, or `{Post}` for a map. */

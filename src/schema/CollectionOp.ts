@@ -8,7 +8,7 @@ import { describe, ErrorCode, inputError } from '../base/errors.js';
 import { copyOwn, setOwn } from '../base/dict.js';
 import type { DenormalizeDelegate, NormalizeDelegate, RootInput, RowPolicy, SchemaConstruct } from './contract.js';
 import { hasNoDefinedKeys, parsePk, pkMatches } from './collectionKey.js';
-import type { Collection } from './Collection.js';
+import type { CollectionLike } from './CollectionLike.js';
 import type { Values } from './Values.js';
 import { isUsablePk } from './pk.js';
 import { refsNotIn, sameRef } from './refs.js';
@@ -50,7 +50,7 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
   readonly rootInput: RootInput;
 
   constructor(
-    readonly collection: Collection<any>,
+    readonly collection: CollectionLike,
     readonly op: O,
   ) {
     this.schema = collection.schema as S;

@@ -6,7 +6,7 @@
 
 import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
 import type { DenormalizeDelegate, NormalizeDelegate, RootInput, SchemaConstruct } from './contract.js';
-import type { Collection } from './Collection.js';
+import type { CollectionLike } from './CollectionLike.js';
 import { deltaPolicy } from './CollectionOp.js';
 import { continuesList, refsNotIn, uniqueRefs } from './refs.js';
 
@@ -35,7 +35,7 @@ export class CollectionPage<S = unknown> implements SchemaConstruct {
   readonly rootInput: RootInput = 'list';
 
   constructor(
-    readonly collection: Collection<any>,
+    readonly collection: CollectionLike,
     readonly field: string,
     private readonly listKey: (args: readonly unknown[]) => string,
   ) {

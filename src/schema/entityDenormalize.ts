@@ -3,12 +3,11 @@
 import { isDevelopment } from '../base/env.js';
 import { hasOwn } from '../base/dict.js';
 import { INVALID, type DenormalizeDelegate } from './contract.js';
-import type { EntityClass } from './Entity.js';
-import type { EntityInfo } from './entityInfo.js';
+import type { EntityInfo, EntityLike } from './entityInfo.js';
 import { isUsablePk } from './pk.js';
 
 export function denormalizeEntity(
-  cls: EntityClass,
+  cls: EntityLike,
   info: EntityInfo,
   input: unknown,
   delegate: DenormalizeDelegate,
@@ -31,7 +30,7 @@ function isInlineEntity(input: unknown): input is object {
  * this cache): it reads as the entity. The stored row wins when the object's pk names one;
  * otherwise the object itself is the row (not memoized per row: the read memo keeps it stable).
  */
-function readInline(cls: EntityClass, info: EntityInfo, input: object, delegate: DenormalizeDelegate): unknown {
+function readInline(cls: EntityLike, info: EntityInfo, input: object, delegate: DenormalizeDelegate): unknown {
   const pk = cls.pk(input, undefined, undefined, delegate.args);
   if (isUsablePk(pk) && delegate.row(cls.key, String(pk)) !== undefined)
     return denormalizeEntity(cls, info, pk, delegate);
@@ -39,7 +38,7 @@ function readInline(cls: EntityClass, info: EntityInfo, input: object, delegate:
 }
 
 function buildInstance(
-  cls: EntityClass,
+  cls: EntityLike,
   info: EntityInfo,
   rowKey: string,
   row: object,

@@ -5,7 +5,9 @@
 
 import { warnOnce } from '../base/env.js';
 import { setOwn } from '../base/dict.js';
+import { Lru } from '../base/Lru.js';
 import { describe, ErrorCode, setupError } from '../base/errors.js';
+import type { RowPolicy } from './contract.js';
 
 export interface EntityInfo {
   /** The `static schema` object the entries were computed from (recomputed if it is replaced). */
@@ -32,19 +34,29 @@ export interface EntityInfo {
   defaultPk: boolean;
 }
 
-interface EntityLike {
+/**
+ * What the entity walkers (entityInfo, entityNormalize, entityDenormalize) use of an Entity
+ * class. Entity.ts imports the walkers, so they name the class by this shape instead of
+ * importing it: the imports stay one way (docs/architecture.md, "Layers").
+ */
+export interface EntityLike extends RowPolicy {
   new (): object;
   readonly key: string;
   readonly schema?: Record<string, unknown> | undefined;
-  readonly process: Function;
-  readonly validate: Function;
-  readonly merge: Function;
-  readonly pk: Function;
+  readonly indexes?: readonly string[] | undefined;
+  pk(value: object, parent?: unknown, key?: string, args?: readonly unknown[]): unknown;
+  process(input: object, parent: unknown, key: string | undefined, args: readonly unknown[]): object | undefined;
+  validate(processed: object): string | undefined;
   readonly prototype: { pk: Function };
 }
 
 const infos = new WeakMap<Function, EntityInfo>();
-const classesByKey = new Map<string, WeakRef<Function>>();
+/**
+ * The class last seen for each table name, for the shared-key warning (development only). Held
+ * weakly, and bounded: an app has far fewer tables, and classes made on the fly (tests, hot
+ * reloads) must not grow it without end. A twin seen more than this many keys ago goes unwarned.
+ */
+const classesByKey = new Lru<string, WeakRef<Function>>(1_000);
 
 /** `base` is the Entity class itself, passed in to keep this module free of an import cycle. */
 export function entityInfo(cls: EntityLike, base: EntityLike): EntityInfo {

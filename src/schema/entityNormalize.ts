@@ -3,13 +3,12 @@
 import { describe, ErrorCode, inputError } from '../base/errors.js';
 import { hasOwn, setOwn } from '../base/dict.js';
 import type { NormalizeDelegate, RowPolicy } from './contract.js';
-import type { EntityClass } from './Entity.js';
-import type { EntityInfo } from './entityInfo.js';
+import type { EntityInfo, EntityLike } from './entityInfo.js';
 import { isUsablePk } from './pk.js';
 import { writeIndexes } from './entityIndexes.js';
 
 export function normalizeEntity(
-  cls: EntityClass,
+  cls: EntityLike,
   info: EntityInfo,
   input: unknown,
   parent: unknown,
@@ -91,7 +90,7 @@ export function normalizeEntity(
 }
 
 /** The row key for a pk, or MISSING_PK (docs/Entity.md). */
-export function checkedPk(cls: EntityClass, info: EntityInfo, pk: unknown, value: object): string {
+export function checkedPk(cls: EntityLike, info: EntityInfo, pk: unknown, value: object): string {
   if (isUsablePk(pk)) return String(pk);
   throw inputError(
     ErrorCode.MISSING_PK,
@@ -106,14 +105,14 @@ export function checkedPk(cls: EntityClass, info: EntityInfo, pk: unknown, value
   );
 }
 
-const mergePolicies = new WeakMap<EntityClass, RowPolicy>();
+const mergePolicies = new WeakMap<EntityLike, RowPolicy>();
 
 /**
  * A custom `merge` must return a plain object: the row goes into a Redux store that stays JSON
  * (a `merge` returning `Article.fromJS(...)` would store a class instance). Its fields come from
  * the two rows, which were checked already.
  */
-function checkedMergePolicy(cls: EntityClass): RowPolicy {
+function checkedMergePolicy(cls: EntityLike): RowPolicy {
   let policy = mergePolicies.get(cls);
   if (policy) return policy;
   policy = {

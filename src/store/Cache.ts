@@ -6,16 +6,18 @@
 import type { Middleware, Reducer } from '@reduxjs/toolkit';
 import { describe, ErrorCode, setupError } from '../base/errors.js';
 import type { CacheState } from '../base/state.js';
-import type { Denormalize, Queried } from '../schema/types.js';
-import type { Controller, StoreLike } from './Controller.js';
+import type { CacheOperations } from './CacheOperations.js';
+import type { Controller } from './Controller.js';
 import type { EndpointLike } from './endpoint.js';
 import type { CacheThunk } from './reducer.js';
 import type { ListenerOptions } from './live.js';
 import type { SweepReport } from './gc.js';
-import type { FetchPromise } from './Requests.js';
 import type { RequestKeys, ResponseState } from './selectors.js';
 import type { StoreRuntime } from './StoreRuntime.js';
-import type { ResolveInput } from './writes.js';
+import type { ArgsOf, StoreLike } from './types.js';
+
+export type { CacheOperations } from './CacheOperations.js';
+export type { ArgsOf, KeyFilter, ResponseData } from './types.js';
 
 export interface CacheOptions<P extends string = 'cache'> {
   /** Where the slice is mounted in the root state (default `'cache'`). */
@@ -33,66 +35,14 @@ export interface CacheOptions<P extends string = 'cache'> {
   gcTime?: number;
 }
 
-type SchemaOf<E> = E extends { schema?: infer S } ? S : unknown;
-/** The args an endpoint takes, from its `key` (RestEndpoint: from its path and searchParams). */
-export type ArgsOf<E> = E extends { key(...args: infer A): string } ? A : unknown[];
-/** What an endpoint's response reads as: its schema denormalized, or the raw response without one. */
-export type ResponseData<E> = [SchemaOf<E>] extends [undefined]
-  ? unknown
-  : unknown extends SchemaOf<E>
-    ? unknown
-    : Denormalize<SchemaOf<E>>;
-
-/** Which stored requests `invalidateAll` and `expireAll` reach (default: all). */
-export interface KeyFilter {
-  testKey?(key: string): boolean;
-}
-
-export interface Cache<P extends string = 'cache'> {
+/**
+ * What createCache returns: the reducer and middleware to mount, the reads and writes
+ * (CacheOperations.ts), and the per-store entry points (Controller, subscriptions, retention, sweeps).
+ */
+export interface Cache<P extends string = 'cache'> extends CacheOperations {
   readonly reducerPath: P;
   readonly reducer: Reducer<CacheState>;
   readonly middleware: Middleware;
-  /**
-   * Writes `value` by `schema`, without an endpoint. A function is an updater: it receives a
-   * draft of the cached (confirmed) value, changes it or returns a new one, as with Immer's
-   * `produce`, and only the rows it changed are written (docs/store.md, "Updaters"). Throws on bad input.
-   */
-  set<S>(schema: S, ...argsAndValue: [...args: unknown[], value: unknown]): CacheThunk;
-  /** Stores `response` for `endpoint` and args as if it had just been fetched. */
-  setResponse<E extends EndpointLike>(
-    endpoint: E,
-    ...argsAndResponse: [...args: unknown[], response: unknown]
-  ): CacheThunk;
-  /** The general write: a response (or error) for args, as fetched at `fetchedAt` (epoch ms). */
-  resolve<E extends EndpointLike>(endpoint: E, input: ResolveInput): CacheThunk;
-  /** Stores `error` as the request's error. */
-  setError<E extends EndpointLike>(endpoint: E, ...argsAndError: [...args: unknown[], error: unknown]): CacheThunk;
-  /** The denormalized value of `schema` for args, or `undefined` when it is not in the cache. */
-  selectQuery<S>(rootState: unknown, schema: S, ...args: unknown[]): Queried<S> | undefined;
-  /** An endpoint's stored response: data, expiry status and error. */
-  selectResponse<E extends EndpointLike>(
-    rootState: unknown,
-    endpoint: E,
-    ...args: ArgsOf<E> | [null]
-  ): ResponseState<ResponseData<E>>;
-  /**
-   * Fetches and stores the response; resolves to it denormalized. Identical reads in flight share
-   * one request; `abort()` on the promise cancels it. Errors are stored, then rejected.
-   */
-  fetch<E extends EndpointLike>(endpoint: E, ...args: ArgsOf<E>): CacheThunk<FetchPromise<ResponseData<E>>>;
-  /** Fetches only when the stored response is missing, stale or invalid; else gives the data. */
-  fetchIfStale<E extends EndpointLike>(
-    endpoint: E,
-    ...args: ArgsOf<E>
-  ): CacheThunk<FetchPromise<ResponseData<E>> | ResponseData<E> | undefined>;
-  /** Drops the stored response for args: the next read is 'invalid' (fetch and suspend). */
-  invalidate<E extends EndpointLike>(endpoint: E, ...args: ArgsOf<E> | [null]): CacheThunk;
-  /** `invalidate` for every stored request whose key passes `testKey`. */
-  invalidateAll(filter?: KeyFilter): CacheThunk;
-  /** Makes every stored response whose key passes `testKey` stale: refetched, without suspense. */
-  expireAll(filter?: KeyFilter): CacheThunk;
-  /** Empties the cache; answers to requests started before are dropped. */
-  resetEntireStore(): CacheThunk;
   /** A Controller bound to `store`, for code outside React (the same object per store). */
   controller(store: StoreLike): Controller<P>;
   /**

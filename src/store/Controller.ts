@@ -4,19 +4,17 @@
  */
 
 import type { Queried } from '../schema/types.js';
-import type { ArgsOf, Cache, KeyFilter, ResponseData } from './createCache.js';
+import type { CacheOperations } from './CacheOperations.js';
 import type { EndpointLike } from './endpoint.js';
 import type { FetchPromise } from './Requests.js';
 import type { ResponseState } from './selectors.js';
-import type { ResolveInput } from './writes.js';
+import type { ArgsOf, KeyFilter, ResolveInput, ResponseData, StoreLike } from './types.js';
 
-/** What a Controller needs of a store: Redux's `dispatch` (with the cache middleware) and `getState`. */
-export interface StoreLike {
-  dispatch(action: any): any;
-  getState(): unknown;
-}
+export type { StoreLike } from './types.js';
 
 /**
+ * `P` is the `reducerPath` of the cache that made it (`cache.controller(store)`).
+ *
  * @example
  * ```ts
  * const controller = cache.controller(store);
@@ -27,7 +25,7 @@ export interface StoreLike {
  */
 export class Controller<P extends string = string> {
   constructor(
-    private readonly cache: Cache<P>,
+    private readonly cache: CacheOperations,
     private readonly store: StoreLike,
   ) {}
 

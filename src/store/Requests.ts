@@ -9,7 +9,7 @@ import { checkEndpointOptions, hasSchema, type EndpointLike } from './endpoint.j
 import { pagedRunner } from './pages.js';
 import { checkRetryOptions, withRetries } from './retrying.js';
 import { StartClock } from './StartClock.js';
-import type { Resolved, ResolveInput } from './writes.js';
+import type { Resolved, ResolveInput } from './types.js';
 
 /** What `cache.fetch` resolves to, with `abort()`: shared requests are aborted for every caller. */
 export type FetchPromise<T> = Promise<T> & { abort(reason?: unknown): void };

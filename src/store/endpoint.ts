@@ -3,7 +3,7 @@
 import { checkGuess, type RetryOptions } from '../base/liveOptions.js';
 import { describe, ErrorCode, setupError } from '../base/errors.js';
 import type { OptimisticSnapshot } from '../rest/OptimisticSnapshot.js';
-import type { Pagination } from '../rest/listPages.js';
+import type { Pagination } from '../rest/types.js';
 
 export type { OptimisticSnapshot };
 

@@ -11,7 +11,7 @@ import { describe, ErrorCode, setupError } from '../base/errors.js';
 import type { CacheState } from '../base/state.js';
 import type { NormalizeOptions } from '../normalize/normalize.js';
 import { ActionTypes, writeAction } from './actions.js';
-import type { StoreLike } from './Controller.js';
+import type { StoreLike } from './types.js';
 import { hasSchema, type EndpointLike } from './endpoint.js';
 import { planSweep, type KeptRead, type Sweep } from './gcSweep.js';
 import type { Optimistic } from './Optimistic.js';

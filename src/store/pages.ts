@@ -22,10 +22,10 @@ import { stableStringify } from '../base/json.js';
 import type { Patch } from '../base/patch.js';
 import type { CacheState, EndpointMeta } from '../base/state.js';
 import { toJsonValue } from '../normalize/checkRow.js';
-import type { PagePagination } from '../rest/listPages.js';
+import type { PagePagination } from '../rest/types.js';
 import { continuesList } from '../schema/refs.js';
 import type { EndpointLike } from './endpoint.js';
-import type { Resolved, ResolveInput } from './writes.js';
+import type { Resolved, ResolveInput } from './types.js';
 
 type Runner = (args: readonly unknown[], signal: AbortSignal) => Promise<unknown>;
 

@@ -9,13 +9,13 @@ import { isErrorLike } from '../base/errors.js';
 import type { CacheState } from '../base/state.js';
 import type { NormalizeOptions } from '../normalize/normalize.js';
 import { ActionTypes, writeAction } from './actions.js';
-import type { StoreLike } from './Controller.js';
 import { checkStamp, type EndpointLike } from './endpoint.js';
 import { withHeldPages } from './pages.js';
 import { thunk, type CacheThunk } from './reducer.js';
 import type { Selectors } from './selectors.js';
 import type { StoreRuntime } from './StoreRuntime.js';
-import { computeResolve, type Resolved, type ResolveInput } from './writes.js';
+import type { Resolved, ResolveInput, StoreLike } from './types.js';
+import { computeResolve } from './writes.js';
 
 export interface ResolveParts {
   slice(rootState: unknown): CacheState;

@@ -144,5 +144,3 @@ function checkTypes(schema: unknown, value: unknown): void {
     );
   }
 }
-
-export { fromEventSource, fromWebSocket, type WebSocketSourceOptions } from './streamSources.js';

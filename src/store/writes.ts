@@ -4,12 +4,13 @@
  */
 
 import { jsonEqual } from '../base/json.js';
-import { toErrorRecord, type ErrorRecord } from '../base/errors.js';
+import { toErrorRecord } from '../base/errors.js';
 import type { WriteMeta } from '../base/patch.js';
 import type { CacheState, EndpointMeta } from '../base/state.js';
 import { normalize, type NormalizeOptions } from '../normalize/normalize.js';
 import { PatchList } from '../normalize/PatchList.js';
 import type { WritePayload } from './actions.js';
+import type { Resolved, ResolveInput } from './types.js';
 import { initialState } from './initialState.js';
 import { heldPagesOf } from './pages.js';
 import {
@@ -20,6 +21,8 @@ import {
   hasSchema,
   type EndpointLike,
 } from './endpoint.js';
+
+export type { Resolved, ResolveInput } from './types.js';
 
 /** `cache.set`: rows only, no endpoint entry; throws on bad input. */
 export function computeSet(
@@ -34,28 +37,6 @@ export function computeSet(
   const meta: WriteMeta = { fetchedAt: start, date: now, expiresAt: now + SET_EXPIRY };
   const { patches, inversePatches } = normalize(schema, value, args, state, meta, options);
   return { patches, inversePatches };
-}
-
-export interface ResolveInput {
-  args: readonly unknown[];
-  response?: unknown;
-  /**
-   * The answer's stamp: a read's start, a mutation's arrival (a read that started before a
-   * mutation's answer arrived never overwrites what it wrote; docs/architecture.md, "Ordering").
-   */
-  fetchedAt: number;
-  /** The request's start stamp, when it differs from `fetchedAt` (a mutation): its guess is found by it. */
-  start?: number;
-  error?: unknown;
-}
-
-export interface Resolved extends WritePayload {
-  key: string;
-  /** The normalized result of the response (absent when an error was stored). */
-  result?: unknown;
-  /** The error stored for the request: the one given, or the one normalizing raised. */
-  error?: unknown;
-  record?: ErrorRecord;
 }
 
 /**

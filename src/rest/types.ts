@@ -1,0 +1,100 @@
+/**
+ * The types the rest layer shares between its files: an endpoint's options and the types computed
+ * from them, and what the cache asks of a paginated list (docs/pagination.md). They sit below
+ * RestEndpoint.ts and the pagination files, which all import them, so those files never import
+ * each other for a type (docs/architecture.md, "Layers").
+ */
+
+import type { RetryOptions } from '../base/liveOptions.js';
+import type { OptimisticSnapshot } from './OptimisticSnapshot.js';
+import type { PathParams } from './pathParams.js';
+
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+export interface RestEndpointOptions {
+  /** The URL path, with `:name` params (`'/:group/posts'`) and optional parts in braces. */
+  path: string;
+  /** The response's schema. Without one, the raw response is stored and returned. */
+  schema?: unknown;
+  method?: HttpMethod;
+  /** Put before the path: `'https://api.example.com'`. */
+  urlPrefix?: string;
+  /** The type of the query-string params (a type marker: `{} as { orderBy?: string }`). */
+  searchParams?: object;
+  /** The type of a mutation's body, sent as JSON from `args[1]` (a type marker). */
+  body?: unknown;
+  /** How long a response stays valid, in ms (default 60 000). */
+  dataExpiryLength?: number;
+  /** How long an error stays valid, in ms (default 1 000). */
+  errorExpiryLength?: number;
+  /** Transforms the parsed response before it is normalized: `(value, ...args) => value`. */
+  process?: (value: any, ...args: any[]) => unknown;
+  /** Extra request headers. */
+  headers?: Readonly<Record<string, string>>;
+  /** The page or cursor param: `endpoint.getPage` appends each page to the list (docs/pagination.md). */
+  paginationField?: string;
+  /** ms between refetches while something subscribes (docs/live-data.md). */
+  pollFrequency?: number;
+  /** Sends a failed read again: network failures and 5xx, never 4xx (docs/live-data.md#retries). Default none. */
+  retry?: RetryOptions;
+  /**
+   * The value to show at once while the request is in flight, from the cache as it starts and
+   * the request's args; the answer replaces it, a failure takes it back (docs/mutations.md).
+   */
+  getOptimisticResponse?: (snap: OptimisticSnapshot, ...args: any[]) => unknown;
+}
+
+/** The `searchParams` type marker of endpoint options. */
+export type SearchOf<O> = O extends { searchParams: infer S extends object } ? S : unknown;
+/** The `body` type marker of endpoint options. */
+export type BodyOf<O> = O extends { body: infer B } ? B : unknown;
+/** `true` for options whose method writes. */
+export type IsMutation<O> = O extends { method: 'POST' | 'PUT' | 'PATCH' | 'DELETE' } ? true : false;
+
+/** The params object an endpoint takes: its path params and its search params. */
+export type RestParams<O extends RestEndpointOptions> = PathParams<O['path']> &
+  (unknown extends SearchOf<O> ? Record<string, unknown> : SearchOf<O>);
+
+/** The args of an endpoint: `(params)` for reads, `(params, body)` for mutations. */
+export type RestArgs<O extends RestEndpointOptions> =
+  IsMutation<O> extends true
+    ? [params: RestParams<O>, body?: BodyOf<O>]
+    : {} extends RestParams<O>
+      ? [params?: RestParams<O>]
+      : [params: RestParams<O>];
+
+/** The options of `base.extend(options)`: `options` win. */
+export type Extended<O, E> = Omit<O, keyof E> & E extends infer R extends RestEndpointOptions ? R : never;
+
+/** The `schema` option of endpoint options (`undefined` without one). */
+export type SchemaOption<O> = O extends { schema: infer S } ? S : undefined;
+
+/** Where a list is stored: the request key of its endpoint, and its row (the Collection's table and pk). */
+export interface ListPlace {
+  readonly key: string;
+  readonly table: string;
+  readonly row: string;
+}
+
+/** A list endpoint with `paginationField`. */
+export interface ListPagination {
+  readonly kind: 'list';
+  /** Where the list that a request with `args` writes is stored. */
+  place(args: readonly unknown[]): ListPlace;
+  /** Requests the page `param` of the list that `args` name: its `getPage` request. */
+  requestPage(args: readonly unknown[], param: unknown, signal?: AbortSignal): Promise<unknown>;
+  /** One response of the list: every response's items, in order, with the first one's other members. */
+  combine(responses: readonly unknown[]): unknown;
+}
+
+/** `endpoint.getPage`. */
+export interface PagePagination {
+  readonly kind: 'page';
+  /** Where the list that a page with `args` continues is stored. */
+  place(args: readonly unknown[]): ListPlace;
+  /** The page param in a page request's args. */
+  param(args: readonly unknown[]): unknown;
+}
+
+/** How the cache pages a list (`kind: 'list'`) or records a page (`kind: 'page'`). */
+export type Pagination = ListPagination | PagePagination;

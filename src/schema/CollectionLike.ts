@@ -1,0 +1,29 @@
+/**
+ * What a Collection's op and page schemas (CollectionOp, CollectionPage) use of their Collection.
+ * Collection.ts makes its ops, so they name it by this shape instead of importing the class:
+ * the imports stay one way (docs/architecture.md, "Layers").
+ */
+
+import type { DenormalizeDelegate, NormalizeDelegate } from './contract.js';
+import type { EntityLike } from './entityInfo.js';
+
+export interface CollectionLike {
+  /** The member schema: `[Post]`, or a Values schema for a map. */
+  readonly schema: unknown;
+  /** The table of the collection's lists. */
+  readonly key: string;
+  /** True for a map (a Values collection), false for a list. */
+  readonly isValues: boolean;
+  /** Whether an args key is left out when matching lists (`nonFilterArgumentKeys`). */
+  readonly isNonFilter: (key: string) => boolean;
+  /** The row key of the list for args. */
+  pk(...args: readonly unknown[]): string;
+  /** An item's ref, as the list stores it. */
+  normalizeMember(item: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown;
+  /** A stored ref, read as a member. */
+  denormalizeMember(ref: unknown, delegate: DenormalizeDelegate): unknown;
+  /** Stored refs (a list, or a map) read as members, into `into` when given. */
+  readMembers(refs: object, delegate: DenormalizeDelegate, into?: object): unknown;
+  /** The entity class an item would be stored as, if it can be told. */
+  memberClass(item: unknown): EntityLike | undefined;
+}
