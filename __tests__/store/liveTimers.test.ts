@@ -6,7 +6,7 @@
  */
 import { ErrorCode, type RetryOptions } from '../../src/index';
 import { internalsOf } from '../../src/store/createCache';
-import { checkRetryOptions } from '../../src/store/retrying';
+import { checkRetry } from '../../src/base/liveOptions';
 import { advance, useLiveClock } from '../fixtures/liveClock';
 import { makeStore, snapshot } from '../fixtures/store';
 
@@ -79,7 +79,7 @@ test('retry options of any endpoint object are checked: attempts must be a whole
   const bads = [{ attempts: Infinity }, { attempts: -1 }, { attempts: 1.5 }, { attempts: 2, delay: 100 }, null, 3];
   for (const retry of bads) {
     const read = countedRead({ retry: retry as unknown as RetryOptions });
-    expect(() => checkRetryOptions(read, 'GET /counted')).toThrow(
+    expect(() => checkRetry(read.retry, 'GET /counted')).toThrow(
       expect.objectContaining({ code: ErrorCode.INVALID_SCHEMA }),
     );
     // Subscribing refuses it at once, with nothing held.
@@ -90,11 +90,10 @@ test('retry options of any endpoint object are checked: attempts must be a whole
     expect(snapshot(store.getState())).toEqual(before);
   }
   for (const retry of [undefined, { attempts: 0 }, { attempts: 3, delay: () => 1 }]) {
-    expect(() => checkRetryOptions(countedRead({ retry: retry as RetryOptions }), 'GET /counted')).not.toThrow();
+    expect(() => checkRetry(retry, 'GET /counted')).not.toThrow();
   }
 });
 
-// Needs the call to checkRetryOptions in Requests.fetch (see docs/live-data.md#retries).
 test('cache.fetch of a plain endpoint with attempts: Infinity is refused at the call: nothing sent, store unchanged', async () => {
   const { cache, store } = setup();
   const read = countedRead({ retry: { attempts: Infinity } }, () => busy());

@@ -158,11 +158,6 @@ export class Overlay {
       if (patch.path[0] !== 'entities' && patch.path[0] !== 'entitiesMeta') this.outsideInverse.push(patch);
   }
 
-  /** The changes now held (to keep some of them past this overlay). */
-  changed(): Changes {
-    return this.changes;
-  }
-
   /**
    * The patches from the slice to what the overlay shows (a list row item by item where it can
    * be), then the patches outside the tables, in their order. Rows before their meta.

@@ -7,7 +7,7 @@
 import { ErrorCode, setupError, describe } from '../base/errors.js';
 import { checkEndpointOptions, hasSchema, type EndpointLike } from './endpoint.js';
 import { pagedRunner } from './pages.js';
-import { checkRetryOptions, withRetries } from './retrying.js';
+import { withRetries } from './retrying.js';
 import { StartClock } from './StartClock.js';
 import type { Resolved, ResolveInput } from './types.js';
 
@@ -99,9 +99,8 @@ export class Requests {
     stopRetries?: AbortSignal,
   ): FetchPromise<unknown> {
     const plain = runnerOf(endpoint);
-    checkEndpointOptions(endpoint);
     const key = endpoint.key(...args);
-    checkRetryOptions(endpoint, key);
+    checkEndpointOptions(endpoint, key);
     // A list that holds pages fetches them again with its first page, as one response (pages.ts).
     const run = pagedRunner(endpoint, plain, () => this.hooks.heldPages?.(getState(), key));
     const shared = !endpoint.sideEffect;

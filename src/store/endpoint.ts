@@ -1,6 +1,6 @@
 /** What the cache needs of an endpoint: any object with `key(...args)` and (optionally) `schema`. */
 
-import { checkGuess, type RetryOptions } from '../base/liveOptions.js';
+import { checkGuess, checkLength, checkRetry, type RetryOptions } from '../base/liveOptions.js';
 import { describe, ErrorCode, setupError } from '../base/errors.js';
 import type { OptimisticSnapshot } from '../rest/OptimisticSnapshot.js';
 import type { Pagination } from '../rest/types.js';
@@ -61,14 +61,16 @@ export function expiryTime(now: number, length: number, option: string): number 
 }
 
 /**
- * Checks, before a request is sent, the endpoint options its answer will need: a bad one is a
- * coded error at the call, with nothing sent and nothing written (rather than a failure when the
- * answer arrives, after a guess was shown).
+ * Checks, before a request is sent, the options of any endpoint object (a RestEndpoint checked
+ * them when it was made, with the same checks): a bad one is a coded error at the call, with
+ * nothing sent and nothing written, rather than a failure when the answer arrives, after a guess
+ * was shown or a retry run started.
  */
-export function checkEndpointOptions(endpoint: EndpointLike): void {
-  if (endpoint.dataExpiryLength !== undefined) expiryTime(0, endpoint.dataExpiryLength, 'dataExpiryLength');
-  if (endpoint.errorExpiryLength !== undefined) expiryTime(0, endpoint.errorExpiryLength, 'errorExpiryLength');
-  checkGuess(endpoint.getOptimisticResponse, describe(endpoint));
+export function checkEndpointOptions(endpoint: EndpointLike, key: string): void {
+  checkLength(endpoint.dataExpiryLength, 'dataExpiryLength', key);
+  checkLength(endpoint.errorExpiryLength, 'errorExpiryLength', key);
+  checkGuess(endpoint.getOptimisticResponse, key);
+  checkRetry(endpoint.retry, key);
 }
 
 /** A start stamp handed in (`resolve`'s `fetchedAt`): a finite number, or a coded error. */

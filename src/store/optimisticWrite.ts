@@ -108,7 +108,7 @@ export function dispatchGuess(
 }
 
 /** `value`, refused with a coded error when it is a promise: `what` computes its result at once, inside one write. */
-export function synchronous<T>(value: T, what: string): T {
+function synchronous<T>(value: T, what: string): T {
   if (typeof value !== 'object' || value === null || typeof (value as { then?: unknown }).then !== 'function')
     return value;
   throw setupError(

@@ -5,9 +5,8 @@
  * the error stored is the last one.
  */
 
-import { checkDelay, checkRetry, defaultRetryDelay, isRetryable, type RetryOptions } from '../base/liveOptions.js';
+import { checkDelay, defaultRetryDelay, isRetryable, type RetryOptions } from '../base/liveOptions.js';
 import { startTimer } from '../base/timers.js';
-import type { EndpointLike } from './endpoint.js';
 
 /**
  * Runs `attempt` until it succeeds, the error is not worth another try, `retry.attempts` retries
@@ -30,16 +29,6 @@ export async function withRetries<T>(
       if (stopped(signals)) throw error;
     }
   }
-}
-
-/**
- * Throws INVALID_SCHEMA unless the endpoint's `retry`, if any, is `{ attempts, delay? }` with a
- * whole, finite `attempts` of 0 or more and `delay` a function. RestEndpoint checks it where it is
- * made; any other object used as an endpoint is checked here, when it is fetched, before anything
- * is written or sent. `where` names the request in the message (its key).
- */
-export function checkRetryOptions(endpoint: EndpointLike, where: string): void {
-  checkRetry(endpoint.retry, where);
 }
 
 function stopped(stop: readonly AbortSignal[]): boolean {
