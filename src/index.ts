@@ -51,7 +51,7 @@ export type { SweepReport } from './store/gc.js';
 export { ActionTypes, type WriteAction, type WritePayload } from './store/actions.js';
 export type { EndpointLike } from './store/endpoint.js';
 export type { ResponseState, ExpiryStatus } from './store/selectors.js';
-export type { ResolveInput } from './store/writes.js';
+export type { ResolveInput } from './store/types.js';
 export type { ListenerOptions } from './store/live.js';
 export { connectStream, type StreamEnd, type StreamOptions, type StreamSource } from './store/stream.js';
 export { fromEventSource, fromWebSocket, type WebSocketSourceOptions } from './store/streamSources.js';

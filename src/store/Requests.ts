@@ -27,7 +27,7 @@ export interface RequestHooks {
   /** The highest start stamp in the root state's slice (StartClock.ts). */
   highWater(rootState: unknown): number;
   /** The page params the list stored under `key` holds (pages.ts). */
-  heldPages?(rootState: unknown, key: string): readonly unknown[] | undefined;
+  heldPages(rootState: unknown, key: string): readonly unknown[] | undefined;
   /** Writes the endpoint's optimistic value for a request starting at `fetchedAt` (docs/mutations.md). */
   optimistic?(
     endpoint: EndpointLike,
@@ -100,14 +100,15 @@ export class Requests {
   ): FetchPromise<unknown> {
     const plain = runnerOf(endpoint);
     const key = endpoint.key(...args);
-    checkEndpointOptions(endpoint, key);
-    // A list that holds pages fetches them again with its first page, as one response (pages.ts).
-    const run = pagedRunner(endpoint, plain, () => this.hooks.heldPages?.(getState(), key));
     const shared = !endpoint.sideEffect;
     if (shared) {
+      // Joining the request in flight costs a lookup: its endpoint was checked when it started.
       const existing = this.inFlight.get(key);
       if (existing) return existing.promise;
     }
+    checkEndpointOptions(endpoint, key);
+    // A list that holds pages fetches them again with its first page, as one response (pages.ts).
+    const run = pagedRunner(endpoint, plain, () => this.hooks.heldPages(getState(), key));
     const controller = new AbortController();
     // A request is as old as its start, so a slow answer never overwrites a newer one.
     const fetchedAt = this.stamp(getState());

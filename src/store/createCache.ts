@@ -10,11 +10,11 @@ import { internals, type Cache, type CacheOptions } from './Cache.js';
 import { ActionTypes, writeAction, type WriteAction } from './actions.js';
 import { Controller, type StoreLike } from './Controller.js';
 import { draftUpdate } from './draftUpdate.js';
-import { Collector, gcTimeOf, sweepWriter } from './gc.js';
+import { Collector, gcTimeOf } from './gc.js';
+import { confirmedWrite } from './confirmedWrite.js';
 import { mountCheck } from './mountCheck.js';
 import { dispatchGuess } from './optimisticWrite.js';
 import { createResolve } from './resolve.js';
-import { heldPagesOf } from './pages.js';
 import { createMiddleware, createReducer, createSliceReader, thunk, type CacheThunk } from './reducer.js';
 import { Requests } from './Requests.js';
 import { setupListeners, subscribe } from './live.js';
@@ -56,17 +56,19 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
   const selectorsAt = (state: CacheState): Selectors => memos.of(state);
 
   const slice = createSliceReader(reducerPath, mount);
+  const writeParts = { slice, normalizeOptions, reducerPath };
   // The highest start stamp in each slice this cache's reducer made (StartClock.ts).
   const highWater = new HighWater();
   const reducer = createReducer(reducerPath, highWater, mount, (from, to) => memos.carry(from, to));
-  // One cache per reducerPath in a store: the middleware claims the path (mountCheck.ts; development only).
-  // The store's runtime is made when the middleware is mounted, and notes each slice its store holds.
+  // The middleware claims the path (mountCheck.ts), makes the store's runtime, and notes the store's slices.
   const middleware = mount.claiming(
     createMiddleware(api => {
       const runtime = runtimeOf(api);
+      let noted: unknown; // (most actions leave the slice, or the reducer passed its owner on)
       return () => {
         try {
-          memos.note(slice(api.getState()), runtime.selectors);
+          const state = slice(api.getState());
+          if (state !== noted) memos.note((noted = state), runtime.selectors);
         } catch {
           // No cache slice at reducerPath (yet): reads will say so where they happen.
         }
@@ -79,13 +81,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
   };
 
   // An answer, an error, setResponse: one write each, taking a guess's place (resolve.ts).
-  const resolve = createResolve({
-    slice,
-    selectors: memos.shared,
-    normalizeOptions,
-    reducerPath,
-    runtimeOf: store => runtimeOf(store),
-  });
+  const resolve = createResolve({ ...writeParts, selectors: memos.shared, runtimeOf: store => runtimeOf(store) });
 
   /** Reads `state` for a guess or an updater (Selectors.queryAt). */
   const readState = (state: CacheState, visible: CacheState, schema: unknown, args: readonly unknown[]): unknown =>
@@ -104,7 +100,7 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
         data: (rootState, endpoint, args, result) =>
           selectorsAt(slice(rootState)).denormalized(slice(rootState), endpoint.schema, args, result),
         highWater: rootState => highWater.of(slice(rootState)),
-        heldPages: (rootState, key) => heldPagesOf(slice(rootState).meta[key]).pages,
+        heldPages: (rootState, key) => slice(rootState).meta[key]?.pages,
         optimistic: (endpoint, args, fetchedAt) =>
           thunk((dispatch, getState) =>
             dispatchGuess(
@@ -132,7 +128,9 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
         subscriptions,
         requests,
         slice: () => slice(store.getState()),
-        write: sweepWriter(runtime.optimistic, store, { slice, reducerPath, normalizeOptions }),
+        // A sweep is a confirmed write (docs/gc.md, "Sweeps and pending guesses").
+        write: compute =>
+          confirmedWrite(writeParts, { ledger: runtime!.optimistic, ...store }, ActionTypes.gc, compute),
         forget: (endpoint, args) => runtime!.selectors.forget(endpoint, args),
         dropped,
       });
@@ -151,12 +149,10 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
       // A request already in flight started before the invalidation: the next fetch starts anew.
       for (const key of keys) requests.forget(key);
       const start = requests.stamp(getState());
-      const { payload } = runtimeOf({ getState, dispatch }).optimistic.write(
-        state,
-        confirmed => computeInvalidate(confirmed, keys, Date.now(), start),
-        normalizeOptions,
+      const target = { ledger: runtimeOf({ getState, dispatch }).optimistic, dispatch, getState };
+      confirmedWrite(writeParts, target, ActionTypes.invalidate, confirmed =>
+        computeInvalidate(confirmed, keys, Date.now(), start),
       );
-      dispatchWrite(dispatch, writeAction(ActionTypes.invalidate, reducerPath, payload, { start }));
     });
 
   const cache: Cache<P> = {
@@ -172,10 +168,12 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
         const start = runtime.requests.stamp(getState());
         // An updater edits the cache: only the rows it changed get a new expiry (docs/store.md).
         const options = updater ? { ...normalizeOptions, changedRowsOnly: true } : normalizeOptions;
-        const visible = slice(getState());
-        const { payload } = runtime.optimistic.write(
-          visible,
-          confirmed => {
+        const target = { ledger: runtime.optimistic, dispatch, getState };
+        confirmedWrite(
+          writeParts,
+          target,
+          ActionTypes.set,
+          (confirmed, visible) => {
             let next = value;
             if (updater) {
               // An updater edits the confirmed value, never a pending guess (docs/mutations.md),
@@ -187,9 +185,8 @@ export function createCache<P extends string = 'cache'>(options: CacheOptions<P>
             if (next === undefined) return undefined;
             return computeSet(confirmed, schema, args, next, Date.now(), start, options);
           },
-          normalizeOptions,
+          { start },
         );
-        dispatchWrite(dispatch, writeAction(ActionTypes.set, reducerPath, payload, { start }));
       });
     },
     setResponse(endpoint, ...argsAndResponse) {

@@ -5,16 +5,11 @@
  * flight from its Requests.
  */
 
-import type { UnknownAction } from '@reduxjs/toolkit';
 import { warn } from '../base/env.js';
 import { describe, ErrorCode, setupError } from '../base/errors.js';
 import type { CacheState } from '../base/state.js';
-import type { NormalizeOptions } from '../normalize/normalize.js';
-import { ActionTypes, writeAction } from './actions.js';
-import type { StoreLike } from './types.js';
 import { hasSchema, type EndpointLike } from './endpoint.js';
 import { planSweep, type KeptRead, type Sweep } from './gcSweep.js';
-import type { Optimistic } from './Optimistic.js';
 import type { Requests } from './Requests.js';
 import type { HeldKind, HeldRead, Subscriptions } from './Subscriptions.js';
 
@@ -185,7 +180,7 @@ export class Collector {
   /** Arms the timer for `at` (or the earliest time sweeps may run again), unless it runs sooner. */
   private schedule(at: number): void {
     if (!Number.isFinite(this.parts.gcTime) || !Number.isFinite(at)) return;
-    const gap = Math.max(SWEEP_FLOOR, Math.min(MIN_GAP, this.parts.gcTime));
+    const gap = Math.min(MIN_GAP, this.parts.gcTime);
     const when = Math.max(at, Date.now() + SWEEP_FLOOR, this.lastSweep + gap);
     if (this.timer !== undefined && this.timerAt <= when) return;
     if (this.timer !== undefined) clearTimeout(this.timer);
@@ -225,29 +220,6 @@ export class Collector {
 function splitId(id: string): [HeldKind, string] {
   const at = id.indexOf(':');
   return [id.slice(0, at) as HeldKind, id.slice(at + 1)];
-}
-
-/**
- * The `write` part of a store's Collector: the sweep runs through the store's optimistic ledger
- * like every confirmed write (docs/gc.md, "Sweeps and pending guesses"), and what the ledger
- * returns is dispatched as one `cache/gc` action, when it changes anything.
- */
-export function sweepWriter(
-  ledger: { write: Optimistic['write'] },
-  store: StoreLike,
-  cache: { slice(rootState: unknown): CacheState; reducerPath: string; normalizeOptions: NormalizeOptions },
-): CollectorParts['write'] {
-  return compute => {
-    const visible = cache.slice(store.getState());
-    const { computed, payload } = ledger.write(
-      visible,
-      confirmed => compute(confirmed, visible),
-      cache.normalizeOptions,
-    );
-    if (payload.patches.length > 0)
-      store.dispatch(writeAction(ActionTypes.gc, cache.reducerPath, payload) as unknown as UnknownAction);
-    return computed;
-  };
 }
 
 /** The default `gcTime`: five minutes, as TanStack Query. */

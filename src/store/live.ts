@@ -9,8 +9,8 @@ import { warnOnce } from '../base/env.js';
 import { describe, ErrorCode, setupError } from '../base/errors.js';
 import { isSkipArgs } from '../base/json.js';
 import type { EndpointMeta } from '../base/state.js';
-import { checkPollFrequency, checkRetry } from '../base/liveOptions.js';
-import type { EndpointLike } from './endpoint.js';
+import { checkPollFrequency } from '../base/liveOptions.js';
+import { checkEndpointOptions, type EndpointLike } from './endpoint.js';
 import type { StoreLike } from './Controller.js';
 import type { StoreRuntime } from './StoreRuntime.js';
 
@@ -50,7 +50,7 @@ export function subscribe(live: LiveStore, endpoint: EndpointLike, args: readonl
   const key = endpoint.key(...args);
   const frequency = checkPollFrequency(endpoint.pollFrequency, key);
   // Any object can be an endpoint: its options are checked here, before anything is held or sent.
-  checkRetry(endpoint.retry, key);
+  checkEndpointOptions(endpoint, key);
   if (frequency !== undefined && typeof endpoint.request !== 'function' && typeof endpoint.fetch !== 'function') {
     throw setupError(
       ErrorCode.INVALID_SCHEMA,

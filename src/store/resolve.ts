@@ -6,9 +6,8 @@
  */
 
 import { isErrorLike } from '../base/errors.js';
-import type { CacheState } from '../base/state.js';
-import type { NormalizeOptions } from '../normalize/normalize.js';
-import { ActionTypes, writeAction } from './actions.js';
+import { ActionTypes } from './actions.js';
+import { confirmedWrite, type WriteParts } from './confirmedWrite.js';
 import { checkStamp, type EndpointLike } from './endpoint.js';
 import { withHeldPages } from './pages.js';
 import { thunk, type CacheThunk } from './reducer.js';
@@ -17,15 +16,13 @@ import type { StoreRuntime } from './StoreRuntime.js';
 import type { Resolved, ResolveInput, StoreLike } from './types.js';
 import { computeResolve } from './writes.js';
 
-export interface ResolveParts {
-  slice(rootState: unknown): CacheState;
+export interface ResolveParts extends WriteParts {
   selectors: Selectors;
-  normalizeOptions: NormalizeOptions;
-  reducerPath: string;
   runtimeOf(store: StoreLike): StoreRuntime;
 }
 
-export function createResolve({ slice, selectors, normalizeOptions, reducerPath, runtimeOf }: ResolveParts) {
+export function createResolve(parts: ResolveParts) {
+  const { selectors, normalizeOptions, runtimeOf } = parts;
   return (endpoint: EndpointLike, input: ResolveInput): CacheThunk<Resolved | undefined> =>
     thunk((dispatch, getState) => {
       checkStamp(input.fetchedAt, 'fetchedAt');
@@ -36,8 +33,11 @@ export function createResolve({ slice, selectors, normalizeOptions, reducerPath,
       // guess goes in the same write, even when the answer cannot be stored.
       ledger.settle(endpoint, input.start ?? input.fetchedAt);
       let failure: { error: unknown } | undefined;
-      const { computed: resolved, payload } = ledger.write(
-        slice(getState()),
+      const type = input.error === undefined ? ActionTypes.resolve : ActionTypes.setError;
+      const resolved = confirmedWrite(
+        parts,
+        { ledger, dispatch, getState },
+        type,
         // A list's record of the pages it holds follows its writes (pages.ts).
         state => {
           try {
@@ -52,12 +52,9 @@ export function createResolve({ slice, selectors, normalizeOptions, reducerPath,
             return undefined;
           }
         },
-        normalizeOptions,
+        written => ({ key: written?.key, start: input.fetchedAt }),
       );
       if (resolved?.record && isErrorLike(resolved.error)) selectors.errors.set(resolved.record, resolved.error);
-      const type = input.error === undefined ? ActionTypes.resolve : ActionTypes.setError;
-      if (payload.patches.length > 0)
-        dispatch(writeAction(type, reducerPath, payload, { key: resolved?.key, start: input.fetchedAt }) as never);
       if (failure) throw failure.error;
       // The response's time in the cache starts now (docs/gc.md).
       if (resolved) runtime.collector?.written(resolved.key, endpoint, input.args);

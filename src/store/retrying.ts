@@ -19,14 +19,13 @@ export async function withRetries<T>(
   retry: RetryOptions,
   stop: readonly AbortSignal[],
 ): Promise<T> {
-  const signals = stop;
   for (let made = 0; ; made++) {
     try {
       return await attempt();
     } catch (error) {
-      if (made >= retry.attempts || stopped(signals) || !isRetryable(error)) throw error;
-      await pause(delayOf(retry, made + 1, error), signals);
-      if (stopped(signals)) throw error;
+      if (made >= retry.attempts || stopped(stop) || !isRetryable(error)) throw error;
+      await pause(delayOf(retry, made + 1, error), stop);
+      if (stopped(stop)) throw error;
     }
   }
 }

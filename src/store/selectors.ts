@@ -187,11 +187,9 @@ export class Selectors {
  * readers must not refetch it, the deletion is not the server's yet (docs/mutations.md).
  */
 function deletedByGuess(read: ReadResult | undefined, state: CacheState): boolean {
-  let found = false;
-  read?.forEachDep((table, key) => {
-    if (!found && state.entities[table]?.[key] === null) found = state.entitiesMeta[table]?.[key]?.optimistic === true;
-  });
-  return found;
+  return (
+    read?.someDep((table, key, row) => row === null && state.entitiesMeta[table]?.[key]?.optimistic === true) ?? false
+  );
 }
 
 /** A key is usable when defined and, for object keys, every member is, recursively. */

@@ -22,8 +22,6 @@ import {
   type EndpointLike,
 } from './endpoint.js';
 
-export type { Resolved, ResolveInput } from './types.js';
-
 /** `cache.set`: rows only, no endpoint entry; throws on bad input. */
 export function computeSet(
   state: CacheState,
