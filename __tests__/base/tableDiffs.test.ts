@@ -1,5 +1,7 @@
 /** The reducer's record of which keys each write changed per table (src/base/tableDiffs.ts). */
-import { changedKeys, recordTableDiff } from '../../src/base/tableDiffs';
+import { changedKeysSince, recordTableDiff, tableId } from '../../src/base/tableDiffs';
+
+const changedKeys = (seen: object, now: object, limit: number) => changedKeysSince(tableId(seen), now, limit);
 
 describe('tableDiffs', () => {
   test('follows a chain of recorded writes back to the table a read saw', () => {

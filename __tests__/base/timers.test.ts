@@ -26,8 +26,11 @@ test('a delay longer than setTimeout holds is waited for in full, once', () => {
 
 test('the limit itself and short delays take one timer; several steps add up exactly', () => {
   let ran = 0;
+  const timers = jest.spyOn(globalThis, 'setTimeout');
   startTimer(() => ran++, MAX_TIMEOUT);
   jest.advanceTimersByTime(MAX_TIMEOUT - 1);
+  // One setTimeout for the whole wait: the limit is waited for in one step.
+  expect(timers).toHaveBeenCalledTimes(1);
   expect(ran).toBe(0);
   jest.advanceTimersByTime(1);
   expect(ran).toBe(1);
@@ -36,9 +39,12 @@ test('the limit itself and short delays take one timer; several steps add up exa
   expect(ran).toBe(1);
   jest.advanceTimersByTime(1);
   expect(ran).toBe(2);
+  timers.mockClear();
   startTimer(() => ran++, 0);
   jest.advanceTimersByTime(0);
   expect(ran).toBe(3);
+  expect(timers).toHaveBeenCalledTimes(1);
+  timers.mockRestore();
 });
 
 test('cancel stops the wait at any step; Infinity never runs', () => {

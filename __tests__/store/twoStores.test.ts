@@ -53,7 +53,6 @@ test("a sweep in one store leaves the other's reads the same objects", () => {
   } finally {
     jest.useRealTimers();
   }
-  expect([read(b, '1'), read(b, '2')]).toEqual(before);
   expect(read(b, '1')).toBe(before[0]);
   expect(read(b, '2')).toBe(before[1]);
 });

@@ -25,9 +25,15 @@ const ids = new WeakMap<object, number>();
 const diffs = new WeakMap<object, TableDiff>();
 let lastId = 0;
 
-function idOf(table: object): number {
-  let id = ids.get(table);
-  if (id === undefined) ids.set(table, (id = ++lastId));
+/**
+ * A number naming `object` (a table, or the map of tables), the same for the same object and
+ * never reused for another. A holder that only needs to know whether it still has the object it
+ * saw keeps this number instead of the object (or a WeakRef to it, which keeps its target alive
+ * until the end of the job that made or read it).
+ */
+export function tableId(object: object): number {
+  let id = ids.get(object);
+  if (id === undefined) ids.set(object, (id = ++lastId));
   return id;
 }
 
@@ -36,7 +42,7 @@ export function recordTableDiff(from: object, to: object, keys: readonly string[
   const before = diffs.get(from);
   const linked = before !== undefined && before.length < MAX_CHAIN;
   diffs.set(to, {
-    fromId: idOf(from),
+    fromId: tableId(from),
     keys,
     previous: linked ? before : undefined,
     length: linked ? before.length + 1 : 1,
@@ -44,25 +50,9 @@ export function recordTableDiff(from: object, to: object, keys: readonly string[
 }
 
 /**
- * A number naming `object` (a table, or the map of tables), the same for the same object and
- * never reused for another. A holder that only needs to know whether it still has the object it
- * saw keeps this number instead of the object (or a WeakRef to it, which keeps its target alive
- * until the end of the job that made or read it).
+ * The keys that differ between the table named `seenId` (its `tableId`) and `now`, when `now` was
+ * made from it by recorded writes (at most `limit` keys); `undefined` when that is not known.
  */
-export function tableId(object: object): number {
-  return idOf(object);
-}
-
-/**
- * The keys that differ between `seen` and `now`, when `now` was made from `seen` by recorded
- * writes (at most `limit` keys); `undefined` when that is not known.
- */
-export function changedKeys(seen: object, now: object, limit: number): string[] | undefined {
-  const seenId = ids.get(seen);
-  return seenId === undefined ? undefined : changedKeysSince(seenId, now, limit);
-}
-
-/** `changedKeys` for a table named by its `tableId`. */
 export function changedKeysSince(seenId: number, now: object, limit: number): string[] | undefined {
   const keys: string[] = [];
   for (let diff = diffs.get(now); diff !== undefined; diff = diff.previous) {

@@ -195,7 +195,7 @@ function changesMissed(entry: Entry, entities: Entities): boolean {
   const changed = new Map<string, Set<string>>();
   for (const [table, seen, whole] of entry.tables) {
     const now = entities[table];
-    if (idOf(now) === seen) continue;
+    if (heldId(now) === seen) continue;
     // A table read whole (All) depends on every key, added ones included.
     if (whole || seen === 0 || now === undefined) return false;
     const keys = changedKeysSince(seen, now, MAX_CHANGED_KEYS);
@@ -215,7 +215,7 @@ function changesMissed(entry: Entry, entities: Entities): boolean {
       if (read !== undefined) for (const key of keys) if (read.has(key)) return false;
     }
   }
-  entry.tables = entry.tables.map(([table, , whole]) => [table, idOf(entities[table]), whole]);
+  entry.tables = entry.tables.map(([table, , whole]) => [table, heldId(entities[table]), whole]);
   return true;
 }
 
@@ -230,15 +230,15 @@ function keysReadBy(entry: Entry): Map<string, Set<string>> {
 }
 
 function tablesUnchanged(tables: readonly HeldTable[], entities: Entities): boolean {
-  for (const [table, seen] of tables) if (idOf(entities[table]) !== seen) return false;
+  for (const [table, seen] of tables) if (heldId(entities[table]) !== seen) return false;
   return true;
 }
 
 function held(tables: readonly TableRead[]): HeldTable[] {
-  return tables.map(([table, seen, whole]) => [table, idOf(seen), whole]);
+  return tables.map(([table, seen, whole]) => [table, heldId(seen), whole]);
 }
 
 /** The `tableId` of a table, or 0 for an absent one. */
-function idOf(table: unknown): number {
+function heldId(table: unknown): number {
   return typeof table === 'object' && table !== null ? tableId(table) : 0;
 }
