@@ -96,6 +96,18 @@ test('a refetch of the list fetches the first page, then each page it holds, in 
   expect(list.nextCursor).toBe('5');
 });
 
+test('a refetch that brings nothing new keeps the shown list and its rows the very same objects', async () => {
+  seed('s', 12);
+  const { cache, store, getRows, slice } = await twoPages('s');
+  const read = () => cache.selectQuery(store.getState(), getRows.schema.results, { group: 's' })!;
+  const list = read();
+  const rows = slice().entities.RefetchRow;
+  await store.dispatch(cache.fetch(getRows, { group: 's' }));
+  expect(read()).toBe(list);
+  expect(slice().entities.RefetchRow).toBe(rows);
+  expect(list).toHaveLength(10);
+});
+
 test('the pages are replaced together: the list is exactly what the server holds now in those pages', async () => {
   seed('b', 12);
   const { cache, store, getRows, ids } = await twoPages('b');
