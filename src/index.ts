@@ -18,7 +18,7 @@ export type { Denormalize, Normalize, Queried } from './schema/types.js';
 export * as schema from './schema/namespace.js';
 
 export { normalize, type Normalized, type NormalizeOptions } from './normalize/normalize.js';
-export { denormalize, type DenormalizeOptions } from './store/denormalizeState.js';
+export { denormalize, type DenormalizeOptions } from './store/reads/denormalizeState.js';
 
 export {
   RestEndpoint,
@@ -45,17 +45,17 @@ export {
   type ResponseData,
   type KeyFilter,
 } from './store/createCache.js';
-export { Controller, type StoreLike } from './store/Controller.js';
-export type { FetchPromise } from './store/Requests.js';
-export type { SweepReport } from './store/gc.js';
-export { ActionTypes, type WriteAction, type WritePayload } from './store/actions.js';
+export { Controller, type StoreLike } from './store/runtime/Controller.js';
+export type { FetchPromise } from './store/runtime/Requests.js';
+export type { SweepReport } from './store/features/gc/Collector.js';
+export { ActionTypes, type WriteAction, type WritePayload } from './store/slice/actions.js';
 export type { EndpointLike } from './store/endpoint.js';
-export type { ResponseState, ExpiryStatus } from './store/selectors.js';
+export type { ResponseState, ExpiryStatus } from './store/reads/selectors.js';
 export type { ResolveInput } from './store/types.js';
-export type { ListenerOptions } from './store/live.js';
-export { connectStream, type StreamEnd, type StreamOptions, type StreamSource } from './store/stream.js';
-export { fromEventSource, fromWebSocket, type WebSocketSourceOptions } from './store/streamSources.js';
-export type { RetryOptions } from './base/liveOptions.js';
+export type { ListenerOptions } from './store/features/live/subscribe.js';
+export { connectStream, type StreamEnd, type StreamOptions, type StreamSource } from './store/features/live/stream.js';
+export { fromEventSource, fromWebSocket, type WebSocketSourceOptions } from './store/features/live/streamSources.js';
+export type { RetryOptions } from './base/endpointOptions.js';
 
 export { LensCacheError, ErrorCode, type ErrorRecord } from './base/errors.js';
 export type { Patch, WriteMeta } from './base/patch.js';

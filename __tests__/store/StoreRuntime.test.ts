@@ -1,5 +1,5 @@
 /**
- * One runtime per cache and store (src/store/StoreRuntime.ts): requests, settled marks, the
+ * One runtime per cache and store (src/store/runtime/StoreRuntime.ts): requests, settled marks, the
  * Controller and who reads what live there, and the rules hold without React.
  */
 import { configureStore } from '@reduxjs/toolkit';

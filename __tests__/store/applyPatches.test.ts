@@ -1,9 +1,9 @@
 /**
- * The reducer's patch applier (src/store/applyPatches.ts; see docs/architecture.md, "Writes"): structural
+ * The reducer's patch applier (src/store/slice/applyPatches.ts; see docs/architecture.md, "Writes"): structural
  * sharing, one copy per container per write, and `__proto__`-safe tables.
  */
 import type { Patch } from '../../src/index';
-import { applyPatches } from '../../src/store/applyPatches';
+import { applyPatches } from '../../src/store/slice/applyPatches';
 import { Post } from '../fixtures/schemas';
 import { makeStore, snapshot } from '../fixtures/store';
 

@@ -6,7 +6,7 @@
 import { configureStore, findNonSerializableValue, type UnknownAction } from '@reduxjs/toolkit';
 import { applyPatches as immerApplyPatches, enablePatches, type Patch as ImmerPatch } from 'immer';
 import { createCache, Invalidate, LensCacheError, type WriteAction } from '../../src/index';
-import { applyPatches } from '../../src/store/applyPatches';
+import { applyPatches } from '../../src/store/slice/applyPatches';
 import { Post, User } from '../fixtures/schemas';
 import { jsonProblems, makeRecordingStore } from '../fixtures/recording';
 import { snapshot } from '../fixtures/store';

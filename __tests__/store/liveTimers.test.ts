@@ -6,7 +6,7 @@
  */
 import { ErrorCode, type RetryOptions } from '../../src/index';
 import { internalsOf } from '../../src/store/createCache';
-import { checkRetry } from '../../src/base/liveOptions';
+import { checkRetry } from '../../src/base/endpointOptions';
 import { advance, useLiveClock } from '../fixtures/liveClock';
 import { makeStore, snapshot } from '../fixtures/store';
 

@@ -5,7 +5,7 @@
  * stored is the last one.
  */
 import { Entity, ErrorCode, RestEndpoint, type RetryOptions } from '../../src/index';
-import { defaultRetryDelay, isRetryable } from '../../src/base/liveOptions';
+import { defaultRetryDelay, isRetryable } from '../../src/base/endpointOptions';
 import { internalsOf } from '../../src/store/createCache';
 import { startTimer } from '../../src/base/timers';
 import { advance, until, useLiveClock } from '../fixtures/liveClock';

@@ -2,7 +2,7 @@
 
 import type { ArgsOf, ResponseData } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';
-import type { ResponseState } from '../store/selectors.js';
+import type { ResponseState } from '../store/reads/selectors.js';
 import { useCacheContext } from './CacheProvider.js';
 import { useResponse, type SkippableArgs } from './useResponse.js';
 

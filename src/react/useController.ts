@@ -1,7 +1,7 @@
 /** useController: the Controller of the store in context (docs/useController.md). */
 
 import { useStore } from 'react-redux';
-import type { Controller } from '../store/Controller.js';
+import type { Controller } from '../store/runtime/Controller.js';
 import { useCacheContext } from './CacheProvider.js';
 
 /**

@@ -2,7 +2,7 @@
  * What useSuspense, useFetch and useCache share: an endpoint's response for args, read through
  * react-redux's `useSelector`, and the fetch decision made from it during render. The rules
  * (when a settled request must not be sent again) and the state (requests, marks, who reads
- * what) belong to the store's runtime (store/StoreRuntime.ts); this file only binds them to React.
+ * what) belong to the store's runtime (store/runtime/StoreRuntime.ts); this file only binds them to React.
  */
 
 import { useEffect, useMemo } from 'react';
@@ -11,10 +11,10 @@ import { ErrorCode, setupError, describe } from '../base/errors.js';
 import { argsKey, isSkipArgs } from '../base/json.js';
 import { internalsOf, type Cache } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';
-import type { FetchPromise } from '../store/Requests.js';
-import type { StoreRuntime } from '../store/StoreRuntime.js';
-import type { HeldKind, HeldRead } from '../store/Subscriptions.js';
-import type { RequestKeys, ResponseState } from '../store/selectors.js';
+import type { FetchPromise } from '../store/runtime/Requests.js';
+import type { StoreRuntime } from '../store/runtime/StoreRuntime.js';
+import type { HeldKind, HeldRead } from '../store/runtime/Subscriptions.js';
+import type { RequestKeys, ResponseState } from '../store/reads/selectors.js';
 
 /** Args whose params (`args[0]`) may be `null`, which skips the read and the fetch. */
 export type SkippableArgs<A> = A extends readonly [infer First, ...infer Rest]

@@ -1,7 +1,7 @@
 /** useStream: a stream of server messages written into the cache while mounted (docs/live-data.md#streams). */
 
 import { useEffect } from 'react';
-import { connectStream, type StreamOptions } from '../store/stream.js';
+import { connectStream, type StreamOptions } from '../store/features/live/stream.js';
 import { useController } from './useController.js';
 
 /**

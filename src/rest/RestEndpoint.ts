@@ -7,7 +7,7 @@ import type { Collection } from '../schema/Collection.js';
 import type { CollectionOp, CollectionOpName } from '../schema/CollectionOp.js';
 import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
 import { stableStringify } from '../base/json.js';
-import { checkGuess, checkLength, checkPollFrequency, checkRetry, type RetryOptions } from '../base/liveOptions.js';
+import { checkGuess, checkLength, checkPollFrequency, checkRetry, type RetryOptions } from '../base/endpointOptions.js';
 import { NetworkError } from './NetworkError.js';
 import { parseBody, parseLoosely } from './responseBody.js';
 import { findCollection, pageSchema, requirePageParam } from './pagination.js';

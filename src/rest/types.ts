@@ -5,7 +5,7 @@
  * each other for a type (docs/architecture.md, "Layers").
  */
 
-import type { RetryOptions } from '../base/liveOptions.js';
+import type { RetryOptions } from '../base/endpointOptions.js';
 import type { OptimisticSnapshot } from './OptimisticSnapshot.js';
 import type { PathParams } from './pathParams.js';
 

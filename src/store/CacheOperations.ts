@@ -7,9 +7,9 @@
 
 import type { Queried } from '../schema/types.js';
 import type { EndpointLike } from './endpoint.js';
-import type { CacheThunk } from './reducer.js';
-import type { FetchPromise } from './Requests.js';
-import type { ResponseState } from './selectors.js';
+import type { CacheThunk } from './slice/reducer.js';
+import type { FetchPromise } from './runtime/Requests.js';
+import type { ResponseState } from './reads/selectors.js';
 import type { ArgsOf, KeyFilter, ResolveInput, ResponseData } from './types.js';
 
 export interface CacheOperations {

@@ -7,28 +7,28 @@ import type { UnknownAction } from '@reduxjs/toolkit';
 import type { CacheState } from '../base/state.js';
 import { isSkipArgs } from '../base/json.js';
 import { internals, type Cache, type CacheOptions } from './Cache.js';
-import { ActionTypes, writeAction, type WriteAction } from './actions.js';
-import { Controller, type StoreLike } from './Controller.js';
-import { draftUpdate } from './draftUpdate.js';
-import { Collector, gcTimeOf } from './gc.js';
-import { confirmedWrite } from './confirmedWrite.js';
-import { mountCheck } from './mountCheck.js';
-import { dispatchGuess } from './optimisticWrite.js';
-import { createResolve } from './resolve.js';
-import { createMiddleware, createReducer, createSliceReader, thunk, type CacheThunk } from './reducer.js';
-import { Requests } from './Requests.js';
-import { setupListeners, subscribe } from './live.js';
-import type { Selectors } from './selectors.js';
-import { MemoOwners } from './MemoOwners.js';
-import { HighWater } from './StartClock.js';
-import { StoreRuntime } from './StoreRuntime.js';
-import { computeExpire, computeInvalidate, computeReset, computeSet } from './writes.js';
+import { ActionTypes, writeAction, type WriteAction } from './slice/actions.js';
+import { Controller, type StoreLike } from './runtime/Controller.js';
+import { draftUpdate } from './writes/draftUpdate.js';
+import { Collector, gcTimeOf } from './features/gc/Collector.js';
+import { confirmedWrite } from './writes/confirmedWrite.js';
+import { mountCheck } from './slice/mountCheck.js';
+import { dispatchGuess } from './features/optimistic/guess.js';
+import { createResolve } from './writes/resolve.js';
+import { createMiddleware, createReducer, createSliceReader, thunk, type CacheThunk } from './slice/reducer.js';
+import { Requests } from './runtime/Requests.js';
+import { setupListeners, subscribe } from './features/live/subscribe.js';
+import type { Selectors } from './reads/selectors.js';
+import { MemoOwners } from './reads/MemoOwners.js';
+import { HighWater } from './runtime/StartClock.js';
+import { StoreRuntime } from './runtime/StoreRuntime.js';
+import { computeExpire, computeInvalidate, computeReset, computeSet } from './writes/compute.js';
 
-export type { ListenerOptions } from './live.js';
+export type { ListenerOptions } from './features/live/subscribe.js';
 
 export type { ArgsOf, Cache, CacheInternals, CacheOptions, KeyFilter, ResponseData } from './Cache.js';
 export { internalsOf } from './Cache.js';
-export type { CacheThunk } from './reducer.js';
+export type { CacheThunk } from './slice/reducer.js';
 
 /**
  * Creates a cache: mount `reducer` at `reducerPath` and add `middleware`.

@@ -1,6 +1,6 @@
 /** What the cache needs of an endpoint: any object with `key(...args)` and (optionally) `schema`. */
 
-import { checkGuess, checkLength, checkRetry, type RetryOptions } from '../base/liveOptions.js';
+import { checkGuess, checkLength, checkRetry, type RetryOptions } from '../base/endpointOptions.js';
 import { describe, ErrorCode, setupError } from '../base/errors.js';
 import type { OptimisticSnapshot } from '../rest/OptimisticSnapshot.js';
 import type { Pagination } from '../rest/types.js';

@@ -1,0 +1,239 @@
+/**
+ * Garbage collection of one store (docs/gc.md): since when each request key and Query read has
+ * been unused, the sweep timer, and the sweep itself (one `cache/gc` action). Owned by the
+ * store's runtime (StoreRuntime.ts); what reads what comes from its Subscriptions, what is in
+ * flight from its Requests.
+ */
+
+import { warn } from '../../../base/env.js';
+import { describe, ErrorCode, setupError } from '../../../base/errors.js';
+import type { CacheState } from '../../../base/state.js';
+import { hasSchema, type EndpointLike } from '../../endpoint.js';
+import { planSweep, type KeptRead, type Sweep } from './sweep.js';
+import type { Requests } from '../../runtime/Requests.js';
+import type { HeldKind, HeldRead, Subscriptions } from '../../runtime/Subscriptions.js';
+
+/** What a sweep removed. */
+export interface SweepReport {
+  /** Responses dropped (their result, meta and error). */
+  requests: number;
+  /** Rows dropped (entities, collection lists, Scalar cells, index entries, tombstones). */
+  rows: number;
+}
+
+/** A request key or Query read nobody holds: since when, and what it reads (when known). */
+interface Unused {
+  since: number;
+  read: HeldRead | undefined;
+  /** Written and not held since: kept at least WRITE_GRACE, so a suspended reader can mount and hold it. */
+  written?: boolean;
+}
+
+export interface CollectorParts {
+  gcTime: number;
+  subscriptions: Subscriptions;
+  requests: Requests;
+  slice(): CacheState;
+  /**
+   * Writes a sweep as a confirmed write, as every other write of the store (docs/gc.md, "Sweeps
+   * and pending guesses"): `compute` gets the confirmed state (pending guesses taken out) and
+   * the one readers see; its patches are applied to the confirmed state, the pending guesses
+   * written over the result again, and that is dispatched as one `cache/gc` action. Returns
+   * what `compute` returned.
+   */
+  write(compute: (confirmed: CacheState, visible: CacheState) => Sweep): Sweep | undefined;
+  /** Told the endpoint and args of each response dropped: the memo forgets them. */
+  forget(endpoint: EndpointLike, args: readonly unknown[]): void;
+  /** Told each request key dropped: the runtime forgets what it knows of it. */
+  dropped(key: string): void;
+}
+
+/** How long a response just written is kept at least, whatever `gcTime`. */
+const WRITE_GRACE = 1_000;
+/** Timer sweeps never run closer together than this (or `gcTime`, when shorter, down to SWEEP_FLOOR). */
+const MIN_GAP = 10_000;
+/**
+ * Whatever `gcTime`, the timer runs a sweep no sooner than this after it is armed or after the
+ * previous sweep: a sweep walks every kept read, so releases in a burst (a screen unmounting
+ * row by row) share one (docs/gc.md, "When sweeps run").
+ */
+const SWEEP_FLOOR = 1_000;
+/** The longest delay `setTimeout` takes. */
+const MAX_DELAY = 2 ** 31 - 1;
+
+export class Collector {
+  /** Per `kind:key` nobody holds: since when (the last release or write). Bounded by the state's keys. */
+  private readonly unused = new Map<string, Unused>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timerAt = Infinity;
+  private lastSweep = -Infinity;
+
+  constructor(private readonly parts: CollectorParts) {
+    parts.subscriptions.listen((kind, key, held, read) => {
+      if (held || !Number.isFinite(parts.gcTime)) return;
+      const unused = { since: Date.now(), read };
+      this.unused.set(`${kind}:${key}`, unused);
+      this.schedule(Date.now() + (kind === 'query' ? parts.gcTime : this.graceOf(unused)));
+    });
+  }
+
+  /** A response was written for `key`: its time in the cache starts again. */
+  written(key: string, endpoint: EndpointLike, args: readonly unknown[]): void {
+    if (!Number.isFinite(this.parts.gcTime)) return;
+    const unused = { since: Date.now(), read: { target: endpoint, args }, written: true };
+    this.unused.set(`request:${key}`, unused);
+    this.schedule(Date.now() + this.graceOf(unused));
+  }
+
+  /** Forgets every key (after a reset, which empties the state). */
+  reset(): void {
+    this.unused.clear();
+  }
+
+  /** Runs a sweep now: one `cache/gc` action when something goes, none otherwise. */
+  sweep(now = Date.now()): SweepReport {
+    this.lastSweep = now;
+    let dropKeys: readonly string[] = [];
+    let written: Sweep | undefined;
+    try {
+      written = this.parts.write((confirmed, visible) => {
+        const planned = this.plan(now, confirmed, visible);
+        dropKeys = planned.dropKeys;
+        return planned.sweep;
+      });
+    } finally {
+      // What the state no longer holds is forgotten, even when a store listener threw.
+      const state = this.parts.slice();
+      for (const key of dropKeys) if (!(key in state.endpoints) && !(key in state.meta)) this.forgetKey(key);
+      this.rescheduleAfterSweep(now);
+    }
+    return { requests: written?.requests ?? 0, rows: written?.rows ?? 0 };
+  }
+
+  /** The sweep of the confirmed `state`, and the request keys it drops. */
+  private plan(now: number, state: CacheState, visible: CacheState): { sweep: Sweep; dropKeys: string[] } {
+    const { subscriptions, requests, gcTime } = this.parts;
+    const inFlight = new Set<string>();
+    let firstStart = Infinity;
+    for (const { key, start, mutation } of requests.unsettled()) {
+      inFlight.add(key);
+      // A mutation's answer is stamped at its arrival, newer than every row now stored: it cannot
+      // bring a row back stale, so a hung mutation holds no row (docs/gc.md).
+      if (!mutation) firstStart = Math.min(firstStart, start);
+    }
+    const dropKeys: string[] = [];
+    const kept: KeptRead[] = [];
+    let opaque = false;
+    const keep = (read: HeldRead | undefined, stored: unknown): void => {
+      const endpoint = read?.target as EndpointLike | undefined;
+      if (!endpoint || !read) opaque = true;
+      else if (hasSchema(endpoint)) kept.push({ schema: endpoint.schema, args: read.args, stored });
+    };
+    const keys = new Set([...Object.keys(state.endpoints), ...Object.keys(state.meta)]);
+    for (const key of keys) {
+      const stored = state.endpoints[key];
+      const held = subscriptions.read('request', key);
+      const unused = this.unused.get(`request:${key}`);
+      if (held || inFlight.has(key)) {
+        // An unheld key in flight with nothing stored and no known read has nothing to reach yet.
+        if (held || unused?.read || stored !== undefined) keep(held ?? unused?.read, stored);
+        continue;
+      }
+      // A key this runtime never saw (restored state, another cache's writes) is unused from now on.
+      if (!unused) {
+        this.unused.set(`request:${key}`, { since: now, read: undefined });
+        keep(undefined, stored);
+      } else if (now - unused.since < this.graceOf(unused)) keep(unused.read, stored);
+      else dropKeys.push(key);
+    }
+    // A held key with nothing stored yet (its first request in flight, or none needed) reads
+    // what its args find in the store (an entity by its id): those rows are shown, and stay.
+    for (const [key, read] of subscriptions.held('request')) if (!keys.has(key)) keep(read, undefined);
+    for (const [, read] of subscriptions.held('query')) kept.push({ schema: read.target, args: read.args });
+    for (const [id, unused] of this.unused) {
+      const [kind, key] = splitId(id);
+      if (kind === 'query' && unused.read && now - unused.since < gcTime)
+        kept.push({ schema: unused.read.target, args: unused.read.args });
+      // (A dropped key's record goes once the sweep is written: forgetKey reads it.)
+      else if (kind === 'query' || !keys.has(key)) this.unused.delete(id);
+    }
+    const sweep = planSweep(state, { dropKeys, kept, opaque, firstStart, visible, now, gcTime });
+    return { sweep, dropKeys };
+  }
+
+  private forgetKey(key: string): void {
+    const read = this.unused.get(`request:${key}`)?.read;
+    this.unused.delete(`request:${key}`);
+    if (read) this.parts.forget(read.target as EndpointLike, read.args);
+    this.parts.dropped(key);
+  }
+
+  /**
+   * How long an unused response stays: `gcTime` (at least WRITE_GRACE after a write), and
+   * nothing for a mutation's: its promise has resolved already (see docs/gc.md).
+   */
+  private graceOf(unused: Unused): number {
+    if ((unused.read?.target as EndpointLike | undefined)?.sideEffect) return 0;
+    return unused.written ? Math.max(this.parts.gcTime, WRITE_GRACE) : this.parts.gcTime;
+  }
+
+  /** Arms the timer for `at` (or the earliest time sweeps may run again), unless it runs sooner. */
+  private schedule(at: number): void {
+    if (!Number.isFinite(this.parts.gcTime) || !Number.isFinite(at)) return;
+    const gap = Math.min(MIN_GAP, this.parts.gcTime);
+    const when = Math.max(at, Date.now() + SWEEP_FLOOR, this.lastSweep + gap);
+    if (this.timer !== undefined && this.timerAt <= when) return;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timerAt = when;
+    // The timer holds the collector weakly: a store dropped by the app is not kept for its sweep.
+    const self = new WeakRef(this);
+    this.timer = setTimeout(
+      () => {
+        const collector = self.deref();
+        if (!collector) return;
+        collector.timer = undefined;
+        collector.timerAt = Infinity;
+        try {
+          collector.sweep();
+        } catch (error) {
+          // A timer has no caller to throw to (a store whose cache slice was removed, say).
+          if (process.env.NODE_ENV !== 'production') warn(`A garbage-collection sweep failed: ${describe(error)}`);
+        }
+      },
+      Math.min(MAX_DELAY, Math.max(0, when - Date.now())),
+    );
+    // Never keeps a Node process alive (browsers have no unref).
+    (this.timer as { unref?: () => void }).unref?.();
+  }
+
+  private rescheduleAfterSweep(now: number): void {
+    let next = Infinity;
+    for (const [id, unused] of this.unused) {
+      const [kind, key] = splitId(id);
+      if (this.parts.subscriptions.count(kind, key) > 0) continue;
+      next = Math.min(next, unused.since + (kind === 'query' ? this.parts.gcTime : this.graceOf(unused)));
+    }
+    if (next !== Infinity) this.schedule(Math.max(next, now));
+  }
+}
+
+function splitId(id: string): [HeldKind, string] {
+  const at = id.indexOf(':');
+  return [id.slice(0, at) as HeldKind, id.slice(at + 1)];
+}
+
+/** The default `gcTime`: five minutes, as TanStack Query. */
+export const DEFAULT_GC_TIME = 5 * 60_000;
+
+/** `createCache`'s `gcTime`, checked: milliseconds from 0 up, `Infinity` included. */
+export function gcTimeOf(gcTime: unknown): number {
+  if (gcTime === undefined) return DEFAULT_GC_TIME;
+  if (typeof gcTime === 'number' && gcTime >= 0) return gcTime;
+  throw setupError(
+    ErrorCode.INVALID_OPTION,
+    process.env.NODE_ENV !== 'production' && [
+      `createCache({ gcTime }) takes milliseconds from 0 up (or Infinity), but received ${describe(gcTime)}.`,
+      'Pass a number, e.g. createCache({ gcTime: 60_000 }), or Infinity to keep every response.',
+    ],
+  );
+}

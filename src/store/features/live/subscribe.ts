@@ -1,0 +1,140 @@
+/**
+ * Live data for one store (docs/live-data.md): `cache.subscribe` (a subscriber of a request key,
+ * registered with the store's Subscriptions and polled by its Pollers) and `cache.setupListeners`
+ * (refetch on window focus and on coming back online). The hooks useSubscription and useLive
+ * call `subscribe`; nothing here knows about React.
+ */
+
+import { warnOnce } from '../../../base/env.js';
+import { describe, ErrorCode, setupError } from '../../../base/errors.js';
+import { isSkipArgs } from '../../../base/json.js';
+import type { EndpointMeta } from '../../../base/state.js';
+import { checkPollFrequency } from '../../../base/endpointOptions.js';
+import { checkEndpointOptions, type EndpointLike } from '../../endpoint.js';
+import type { StoreLike } from '../../runtime/Controller.js';
+import type { StoreRuntime } from '../../runtime/StoreRuntime.js';
+
+/** What live data needs of a store beyond its runtime: the stored meta of a request key. */
+export interface LiveStore {
+  readonly runtime: StoreRuntime;
+  readonly store: StoreLike;
+  meta(key: string): EndpointMeta | undefined;
+}
+
+/** Which window events `setupListeners` refetches on (both by default). */
+export interface ListenerOptions {
+  /** Refetch when the window regains focus or the page becomes visible again (default true). */
+  refetchOnFocus?: boolean;
+  /** Refetch when the browser comes back online (default true). */
+  refetchOnReconnect?: boolean;
+}
+
+const ignore = (): void => undefined;
+
+/**
+ * Subscribes to `endpoint` for args: the request key is held (as a mounted hook holds it, so
+ * refetch-on-focus and garbage collection see it) and, when the endpoint has `pollFrequency`,
+ * polled. Returns `unsubscribe` (a second call does nothing). `null` params subscribe to nothing.
+ */
+export function subscribe(live: LiveStore, endpoint: EndpointLike, args: readonly unknown[]): () => void {
+  if (isSkipArgs(args)) return ignore;
+  if (endpoint.sideEffect) {
+    throw setupError(
+      ErrorCode.MUTATION_IN_HOOK,
+      process.env.NODE_ENV !== 'production' && [
+        `A subscription was asked for ${describe(endpoint)}, a mutation: polling it would send the mutation again every period.`,
+        'Subscribe to reads only. Send mutations from an event handler: controller.fetch(endpoint, ...args).',
+      ],
+    );
+  }
+  const key = endpoint.key(...args);
+  const frequency = checkPollFrequency(endpoint.pollFrequency, key);
+  // Any object can be an endpoint: its options are checked here, before anything is held or sent.
+  checkEndpointOptions(endpoint, key);
+  if (frequency !== undefined && typeof endpoint.request !== 'function' && typeof endpoint.fetch !== 'function') {
+    throw setupError(
+      ErrorCode.INVALID_SCHEMA,
+      process.env.NODE_ENV !== 'production' && [
+        `${key} has pollFrequency but cannot fetch: it has neither request() nor fetch().`,
+        'Poll a RestEndpoint, or give the endpoint a fetch(...args) method returning a promise of the response.',
+      ],
+    );
+  }
+  if (process.env.NODE_ENV !== 'production' && frequency === undefined) {
+    warnOnce(
+      `A subscription to ${key} polls nothing: its endpoint has no pollFrequency. Give it one (endpoint.extend({ pollFrequency: 5_000 })) to poll.`,
+    );
+  }
+  const { runtime } = live;
+  const read = { target: endpoint, args };
+  const releases = [
+    runtime.subscriptions.retain('request', key, read),
+    runtime.subscriptions.retain('subscription', key, read),
+  ];
+  if (frequency !== undefined) {
+    releases.push(
+      runtime.pollers.add(key, frequency, {
+        poll: stop =>
+          quietly(() => runtime.requests.fetch(endpoint, args, live.store.dispatch, live.store.getState, stop)),
+        pending: () => runtime.requests.pending(key),
+        written: () => {
+          const meta = live.meta(key);
+          // An invalidation is not an answer: the poll stays due.
+          return meta && !meta.invalidated ? meta.date : undefined;
+        },
+      }),
+    );
+  }
+  return () => {
+    for (const release of releases.splice(0)) release();
+  };
+}
+
+/**
+ * In a browser, refetches what is held (mounted hooks, subscriptions) and stale or invalid when
+ * the window regains focus (or the page becomes visible) and when it comes back online. Returns
+ * `remove()`. Outside a browser (Node, no `window`) it does nothing.
+ */
+export function setupListeners(runtime: StoreRuntime, options: ListenerOptions = {}): () => void {
+  const target = (globalThis as { window?: EventTarget }).window;
+  if (target === undefined || typeof target.addEventListener !== 'function') return ignore;
+  const { refetchOnFocus = true, refetchOnReconnect = true } = options;
+  const doc = (globalThis as { document?: EventTarget & { visibilityState?: string } }).document;
+  const refetch = (): void => refetchHeld(runtime);
+  const onVisible = (): void => {
+    if (doc?.visibilityState !== 'hidden') refetch();
+  };
+  const listeners: Array<[EventTarget, string, () => void]> = [];
+  if (refetchOnFocus) listeners.push([target, 'focus', refetch]);
+  if (refetchOnFocus && doc && typeof doc.addEventListener === 'function')
+    listeners.push([doc, 'visibilitychange', onVisible]);
+  if (refetchOnReconnect) listeners.push([target, 'online', refetch]);
+  for (const [on, type, listener] of listeners) on.addEventListener(type, listener);
+  return () => {
+    for (const [on, type, listener] of listeners.splice(0)) on.removeEventListener(type, listener);
+  };
+}
+
+/**
+ * Refetches every held request whose response is not valid now. Valid data is left alone; a
+ * focus and a visibility change together share one request per key (requests in flight are
+ * joined).
+ */
+export function refetchHeld(runtime: StoreRuntime): void {
+  for (const [, read] of runtime.subscriptions.held('request')) {
+    const endpoint = read.target as EndpointLike;
+    if (endpoint.sideEffect || (typeof endpoint.request !== 'function' && typeof endpoint.fetch !== 'function'))
+      continue;
+    if (runtime.controller.getResponse(endpoint, ...read.args).expiryStatus === 'valid') continue;
+    void quietly(() => runtime.controller.fetch(endpoint, ...read.args));
+  }
+}
+
+/** Runs a fetch whose failure is stored (and read through selectResponse): settles, never rejects. */
+function quietly(fetch: () => Promise<unknown>): Promise<void> {
+  try {
+    return fetch().then(ignore, ignore);
+  } catch {
+    return Promise.resolve();
+  }
+}

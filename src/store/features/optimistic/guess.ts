@@ -1,0 +1,121 @@
+/**
+ * The write of a mutation's optimistic guess (docs/mutations.md): `getOptimisticResponse(snap,
+ * ...args)` is asked for the guess as the request starts, and again whenever the confirmed state
+ * under it changes, and each guess is normalized by the endpoint's schema, like an answer
+ * (collections, Scalar cells, `Invalidate` deletions), into a layer of the store's ledger. The
+ * request's answer or failure takes the layer out.
+ */
+
+import type { UnknownAction } from '@reduxjs/toolkit';
+import { describe, ErrorCode, isErrorLike, setupError } from '../../../base/errors.js';
+import type { CacheState } from '../../../base/state.js';
+import type { NormalizeOptions } from '../../../normalize/normalize.js';
+import { nonErrorThrown } from '../../../normalize/rootChecks.js';
+import { ActionTypes, writeAction, type WriteAction } from '../../slice/actions.js';
+import { DEFAULT_DATA_EXPIRY, expiryTime, type EndpointLike, type OptimisticSnapshot } from '../../endpoint.js';
+import type { Layer, Optimistic } from './Optimistic.js';
+
+export interface OptimisticDeps {
+  slice(rootState: unknown): CacheState;
+  /** Reads `state` as `selectQuery` does (through the memo when `state` is the store's slice). */
+  query(state: CacheState, visible: CacheState, queryable: unknown, args: readonly unknown[]): unknown;
+  ledger: Optimistic;
+  normalizeOptions: NormalizeOptions;
+  reducerPath: string;
+}
+
+/**
+ * The action that shows the guess for the request `endpoint` started at `fetchedAt` with `args`,
+ * or undefined when there is none (no `getOptimisticResponse`, or it returned `undefined`).
+ * Throws what the guess throws, or fails to normalize with; nothing is then recorded.
+ */
+export function optimisticWrite(
+  deps: OptimisticDeps,
+  endpoint: EndpointLike,
+  args: readonly unknown[],
+  fetchedAt: number,
+  getState: () => unknown,
+): WriteAction | undefined {
+  const guess = endpoint.getOptimisticResponse;
+  if (typeof guess !== 'function') return undefined;
+  const now = Date.now();
+  // Shown over the confirmed rows whatever their stamps (normalize's `overwrite`), marked as a
+  // guess: a reader does not refetch what a pending guess deleted (docs/mutations.md).
+  const meta = Object.freeze({
+    fetchedAt,
+    date: now,
+    expiresAt: expiryTime(now, endpoint.dataExpiryLength ?? DEFAULT_DATA_EXPIRY, 'dataExpiryLength'),
+    optimistic: true,
+  });
+  const layer: Layer = {
+    endpoint,
+    schema: endpoint.schema,
+    args,
+    start: fetchedAt,
+    meta,
+    guess(below, visible, reading) {
+      const snap: OptimisticSnapshot = {
+        get: (queryable, ...readArgs) => {
+          reading();
+          return deps.query(below, visible, queryable, readArgs) as never;
+        },
+        fetchedAt,
+      };
+      let value: unknown;
+      try {
+        value = guess.call(endpoint, snap, ...(args as never[]));
+      } catch (error) {
+        throw isErrorLike(error) ? error : nonErrorThrown(error);
+      }
+      return synchronous(value, `getOptimisticResponse of ${describe(endpoint)}`);
+    },
+  };
+  const payload = deps.ledger.add(deps.slice(getState()), layer, deps.normalizeOptions);
+  return writeAction(ActionTypes.optimistic, deps.reducerPath, payload, {
+    key: endpoint.key(...args),
+    start: fetchedAt,
+  });
+}
+
+/**
+ * Dispatches the guess for a request starting now. When dispatching throws (a store listener
+ * failed) the guess reached the store but the request will not be sent: it is taken out at once
+ * (the reducer applies the rollback even if a listener throws again), and the first error is thrown.
+ */
+export function dispatchGuess(
+  deps: OptimisticDeps,
+  endpoint: EndpointLike,
+  args: readonly unknown[],
+  fetchedAt: number,
+  dispatch: (action: UnknownAction) => unknown,
+  getState: () => unknown,
+): void {
+  const action = optimisticWrite(deps, endpoint, args, fetchedAt, getState);
+  if (!action || action.payload.patches.length === 0) return;
+  try {
+    dispatch(action as unknown as UnknownAction);
+  } catch (error) {
+    deps.ledger.settle(endpoint, fetchedAt);
+    const { payload } = deps.ledger.write(deps.slice(getState()), () => undefined, deps.normalizeOptions);
+    try {
+      if (payload.patches.length > 0)
+        dispatch(writeAction(ActionTypes.optimistic, deps.reducerPath, payload, { start: fetchedAt }) as never);
+    } catch {
+      // The first failure is the one the caller gets.
+    }
+    throw error;
+  }
+}
+
+/** `value`, refused with a coded error when it is a promise: `what` computes its result at once, inside one write. */
+function synchronous<T>(value: T, what: string): T {
+  if (typeof value !== 'object' || value === null || typeof (value as { then?: unknown }).then !== 'function')
+    return value;
+  throw setupError(
+    ErrorCode.INVALID_OPTION,
+    process.env.NODE_ENV !== 'production' && [
+      `${what} returned a promise: its result is needed at once, inside one write.`,
+      'Return the value itself (read what you need first, or with snap.get in a guess); await anything slow before dispatching.',
+    ],
+  );
+}

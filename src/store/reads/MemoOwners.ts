@@ -1,0 +1,63 @@
+/**
+ * Which store's read memo serves a slice (docs/architecture.md, "Who owns what"). Each store
+ * mounting a cache gets a memo of its own, held by its runtime, so a reset or a sweep in one store
+ * (server rendering keeps one store per request) never touches the memo another store reads
+ * through. A read is given a root state, not a store: the cache's middleware notes the slice its
+ * store holds when it is mounted and after every action, the reducer passes the owner on from each
+ * slice to the next as it writes, and a slice no store noted (state built by hand, read without
+ * the middleware) is read through a memo the cache keeps for such reads.
+ */
+
+import type { ErrorRecord } from '../../base/errors.js';
+import type { CacheState } from '../../base/state.js';
+import { Reader } from '../../memo/Reader.js';
+import { Selectors } from './selectors.js';
+
+export interface MemoOptions {
+  argsCacheSize: number;
+  lensCacheSize: number;
+  maxEntityDepth: number;
+}
+
+export class MemoOwners {
+  /** Original errors by their stored record: one map for every store (records are never shared between stores' writes). */
+  private readonly errors = new WeakMap<ErrorRecord, Error>();
+  /** The memo of each slice a store noted, weakly: a slice the store let go is forgotten with it. */
+  private readonly owners = new WeakMap<CacheState, Selectors>();
+  /** For slices no store noted. */
+  readonly shared: Selectors;
+
+  constructor(private readonly options: MemoOptions) {
+    this.shared = this.make();
+  }
+
+  /** A new memo, for a store. */
+  make(): Selectors {
+    const { argsCacheSize, lensCacheSize, maxEntityDepth } = this.options;
+    return new Selectors(
+      new Reader({ argsCacheSize, lensCacheSize, maxEntityDepth }),
+      argsCacheSize,
+      maxEntityDepth,
+      this.errors,
+    );
+  }
+
+  /** The memo that reads `slice`. */
+  of(slice: CacheState): Selectors {
+    return this.owners.get(slice) ?? this.shared;
+  }
+
+  /**
+   * `to` was written over `from`: it belongs to the same store. (The reducer tells, before the
+   * store's listeners read the new slice; the middleware's note comes only after them.)
+   */
+  carry(from: CacheState, to: CacheState): void {
+    const owner = this.owners.get(from);
+    if (owner !== undefined && from !== to) this.owners.set(to, owner);
+  }
+
+  /** `slice` is held by the store whose memo is `selectors`. */
+  note(slice: CacheState, selectors: Selectors): void {
+    this.owners.set(slice, selectors);
+  }
+}

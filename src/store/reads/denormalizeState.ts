@@ -1,0 +1,48 @@
+/**
+ * The read without a memo, for code that reads once: a server render, a script, a test. It builds
+ * nothing a later read could reuse, so it is cheaper than a first memoized read, and two calls
+ * give equal values, never the same objects (docs/architecture.md, "Reads").
+ */
+
+import { denormalize as denormalizePlain } from '../../denormalize/denormalize.js';
+import { INVALID } from '../../schema/contract.js';
+import type { Denormalize } from '../../schema/types.js';
+import { describe, ErrorCode, setupError } from '../../base/errors.js';
+import type { CacheState } from '../../base/state.js';
+import { toLiveSlice } from '../slice/sliceShape.js';
+
+export interface DenormalizeOptions {
+  /** Entities nested deeper than this are left as their stored refs (default 64, as createCache). */
+  maxEntityDepth?: number;
+}
+
+/**
+ * `input` (a stored result: `state.endpoints[key]`, or what `normalize` returned) read back by
+ * `schema` against the cache slice `state`. `args` are the request's (lenses, Collection pks).
+ * `undefined` when the value is missing or reads as deleted.
+ *
+ * @example
+ * ```ts
+ * const slice = store.getState().cache;
+ * const posts = denormalize(getPosts.schema, slice.endpoints[getPosts.key()], [], slice);
+ * ```
+ */
+export function denormalize<S>(
+  schema: S,
+  input: unknown,
+  args: readonly unknown[],
+  state: CacheState,
+  options: DenormalizeOptions = {},
+): Denormalize<S> | undefined {
+  const live = toLiveSlice(state, what => {
+    throw setupError(
+      ErrorCode.CACHE_NOT_MOUNTED,
+      process.env.NODE_ENV !== 'production' && [
+        `denormalize() expected a cache slice as its state, but received ${describe(state)}: ${what}.`,
+        'Pass the slice itself, e.g. store.getState().cache (or a JSON copy of it).',
+      ],
+    );
+  });
+  const value = denormalizePlain(schema, input, args, live.entities, options);
+  return value === INVALID ? undefined : (value as Denormalize<S>);
+}

@@ -1,0 +1,200 @@
+/** selectQuery and selectResponse (docs/store.md, "Reading a response"), on top of the memoized Reader. */
+
+import { INVALID } from '../../schema/contract.js';
+import { denormalizeQuery } from '../../denormalize/denormalize.js';
+import { fromErrorRecord, type ErrorRecord } from '../../base/errors.js';
+import { argsKey, isSkipArgs } from '../../base/json.js';
+import { Lru } from '../../base/Lru.js';
+import { tableId } from '../../base/tableDiffs.js';
+import type { WriteMeta } from '../../base/patch.js';
+import type { CacheState } from '../../base/state.js';
+import type { Dict } from '../../base/dict.js';
+import type { Reader, ReadResult } from '../../memo/Reader.js';
+import { hasSchema, type EndpointLike } from '../endpoint.js';
+
+export type ExpiryStatus = 'valid' | 'stale' | 'invalid';
+
+/** What `selectResponse` returns. */
+export interface ResponseState<T = unknown> {
+  data: T | undefined;
+  expiryStatus: ExpiryStatus;
+  expiresAt: number;
+  error: Error | undefined;
+}
+
+const SKIPPED: ResponseState<never> = Object.freeze({
+  data: undefined,
+  expiryStatus: 'valid',
+  expiresAt: Infinity,
+  error: undefined,
+});
+
+/** An endpoint read's two keys: the request key (`endpoint.key(...args)`) and the args' memo key. */
+export interface RequestKeys {
+  request: string;
+  memo: string;
+}
+
+export class Selectors {
+  /** Errors by their stored record: the original instance where this cache stored it (docs/store.md); shared by the cache's stores. */
+  readonly errors: WeakMap<ErrorRecord, Error>;
+  /**
+   * Each read's expiry, with the entitiesMeta map it was computed from named by its `tableId`: an
+   * old map must not stay in memory, and a WeakRef would keep it until the end of the job.
+   */
+  private readonly expiries = new WeakMap<ReadResult, { meta: number; expiresAt: number }>();
+  private responses = new WeakMap<object, Lru<string, ResponseState>>();
+
+  constructor(
+    private readonly reader: Reader,
+    private readonly argsCacheSize: number,
+    private readonly maxEntityDepth: number,
+    errors = new WeakMap<ErrorRecord, Error>(),
+  ) {
+    this.errors = errors;
+  }
+
+  /** `memoKey` is `argsKey(args)`, for callers (the hooks) that computed it once already. */
+  query(state: CacheState, schema: unknown, args: readonly unknown[], memoKey = argsKey(args)): unknown {
+    if (isSkipArgs(args)) return undefined;
+    const { value } = this.reader.query(state, schema, args, memoKey);
+    return value === INVALID ? undefined : value;
+  }
+
+  /**
+   * `query` over `state`, which may be a view that is not the store's slice (the confirmed state
+   * under pending guesses, docs/mutations.md): read through the memo when it is the store's
+   * slice `visible`, plainly otherwise (a view is new on every write; memoizing it would only
+   * fill the caches).
+   */
+  queryAt(state: CacheState, visible: CacheState, schema: unknown, args: readonly unknown[]): unknown {
+    if (state === visible) return this.query(visible, schema, args);
+    if (isSkipArgs(args)) return undefined;
+    const value = denormalizeQuery(schema, args, state.entities, { maxEntityDepth: this.maxEntityDepth });
+    return value === INVALID ? undefined : value;
+  }
+
+  /** A normalized result read back for args (what a fetch resolves to); `undefined` when invalid. */
+  denormalized(state: CacheState, schema: unknown, args: readonly unknown[], result: unknown): unknown {
+    if (result === undefined) return undefined;
+    const { value } = this.reader.result(state, schema, args, result);
+    return value === INVALID ? undefined : value;
+  }
+
+  /** `keys` are `endpoint.key(...args)` and `argsKey(args)`, for callers (the hooks) that computed them once already. */
+  response(
+    state: CacheState,
+    endpoint: EndpointLike,
+    args: readonly unknown[],
+    now: number,
+    keys?: RequestKeys,
+  ): ResponseState {
+    if (isSkipArgs(args)) return SKIPPED;
+    const key = keys?.request ?? endpoint.key(...args);
+    const meta = state.meta[key];
+    const schema = endpoint.schema;
+    const normalizes = hasSchema(endpoint);
+    const stored = state.endpoints[key];
+    let data: unknown = stored;
+    let read: ReadResult | undefined;
+    let usable = true;
+    // Computed once: the read memo and the response memo are both keyed by it.
+    const memoKey = keys?.memo ?? argsKey(args);
+    if (normalizes) {
+      read =
+        stored !== undefined
+          ? this.reader.result(state, schema, args, stored, memoKey)
+          : this.reader.query(state, schema, args, memoKey);
+      data = read.value;
+      if (stored === undefined) usable = isUsableKey(read.key);
+    }
+    const expiresAt = meta?.expiresAt ? meta.expiresAt : !usable ? 1 : this.rowsExpiry(read, state.entitiesMeta);
+    const dataInvalid = (data === INVALID && !deletedByGuess(read, state)) || (stored === undefined && !normalizes);
+    const expired = now > expiresAt;
+    const expiryStatus: ExpiryStatus =
+      meta?.invalidated || (dataInvalid && !meta?.error) || ((dataInvalid || !usable) && expired)
+        ? 'invalid'
+        : expired
+          ? 'stale'
+          : 'valid';
+    const next: ResponseState = {
+      data: expiryStatus === 'invalid' || data === INVALID ? undefined : data,
+      expiryStatus,
+      expiresAt,
+      error: meta?.error ? this.errorOf(meta.error) : undefined,
+    };
+    return this.stable(endpoint, memoKey, next);
+  }
+
+  /** Forgets every memoized read and response (after a reset). */
+  clear(): void {
+    this.responses = new WeakMap();
+    this.reader.clear();
+  }
+
+  /**
+   * Forgets what the memo keeps for an endpoint's args (the response object with its data and
+   * original error, and the read): garbage collection dropped their request.
+   */
+  forget(endpoint: EndpointLike, args: readonly unknown[]): void {
+    const memoKey = argsKey(args);
+    this.responses.get(endpoint)?.delete(memoKey);
+    this.reader.forget(endpoint.schema, memoKey);
+  }
+
+  /** The same response object while its fields are the same, so selector consumers see no change. */
+  private stable(endpoint: EndpointLike, memoKey: string, next: ResponseState): ResponseState {
+    let slot = this.responses.get(endpoint);
+    if (!slot) this.responses.set(endpoint, (slot = new Lru(this.argsCacheSize)));
+    const previous = slot.get(memoKey);
+    if (
+      previous &&
+      previous.data === next.data &&
+      previous.expiryStatus === next.expiryStatus &&
+      previous.expiresAt === next.expiresAt &&
+      previous.error === next.error
+    ) {
+      return previous;
+    }
+    slot.set(memoKey, next);
+    return next;
+  }
+
+  /** The earliest expiry among the rows a read visited; Infinity when it read none. */
+  private rowsExpiry(read: ReadResult | undefined, entitiesMeta: Dict<Dict<WriteMeta>>): number {
+    if (!read) return Infinity;
+    const cached = this.expiries.get(read);
+    const metaId = tableId(entitiesMeta);
+    if (cached && cached.meta === metaId) return cached.expiresAt;
+    let expiresAt = Infinity;
+    read.forEachDep((table, key) => {
+      const rowMeta = entitiesMeta[table]?.[key];
+      if (rowMeta && rowMeta.expiresAt < expiresAt) expiresAt = rowMeta.expiresAt;
+    });
+    this.expiries.set(read, { meta: metaId, expiresAt });
+    return expiresAt;
+  }
+
+  private errorOf(record: ErrorRecord): Error {
+    let error = this.errors.get(record);
+    if (!error) this.errors.set(record, (error = fromErrorRecord(record)));
+    return error;
+  }
+}
+
+/**
+ * Whether a read that came out deleted reached a row a pending optimistic guess deleted: its
+ * readers must not refetch it, the deletion is not the server's yet (docs/mutations.md).
+ */
+function deletedByGuess(read: ReadResult | undefined, state: CacheState): boolean {
+  return (
+    read?.someDep((table, key, row) => row === null && state.entitiesMeta[table]?.[key]?.optimistic === true) ?? false
+  );
+}
+
+/** A key is usable when defined and, for object keys, every member is, recursively. */
+function isUsableKey(key: unknown): boolean {
+  if (key === undefined) return false;
+  if (typeof key !== 'object' || key === null || Array.isArray(key)) return true;
+  return Object.values(key).every(isUsableKey);
+}

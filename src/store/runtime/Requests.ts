@@ -1,0 +1,237 @@
+/**
+ * The requests of one cache in one store (docs/store.md, "Requests"): identical reads in flight share one
+ * request, every request can be aborted, and each settles as one write. In-flight requests live
+ * here, not in the state: starting a fetch dispatches nothing.
+ */
+
+import { ErrorCode, setupError, describe } from '../../base/errors.js';
+import { checkEndpointOptions, hasSchema, type EndpointLike } from '../endpoint.js';
+import { pagedRunner } from './pages.js';
+import { withRetries } from '../features/retries/retrying.js';
+import { StartClock } from './StartClock.js';
+import type { Resolved, ResolveInput } from '../types.js';
+
+/** What `cache.fetch` resolves to, with `abort()`: shared requests are aborted for every caller. */
+export type FetchPromise<T> = Promise<T> & { abort(reason?: unknown): void };
+
+type Dispatch = (action: any) => unknown;
+
+export interface RequestHooks {
+  /** Writes a settled request (the cache's `resolve` thunk), returning what was written. */
+  resolve(
+    endpoint: EndpointLike,
+    input: ResolveInput,
+  ): (dispatch: Dispatch, getState: () => unknown) => Resolved | undefined;
+  /** The stored result denormalized for args (what the promise resolves to). */
+  data(rootState: unknown, endpoint: EndpointLike, args: readonly unknown[], result: unknown): unknown;
+  /** The highest start stamp in the root state's slice (StartClock.ts). */
+  highWater(rootState: unknown): number;
+  /** The page params the list stored under `key` holds (pages.ts). */
+  heldPages(rootState: unknown, key: string): readonly unknown[] | undefined;
+  /** Writes the endpoint's optimistic value for a request starting at `fetchedAt` (docs/mutations.md). */
+  optimistic?(
+    endpoint: EndpointLike,
+    args: readonly unknown[],
+    fetchedAt: number,
+  ): (dispatch: Dispatch, getState: () => unknown) => void;
+}
+
+/** A request not settled yet: its key, its start stamp, and whether it is a mutation (answered with its arrival's stamp). */
+export interface Unsettled {
+  readonly key: string;
+  readonly start: number;
+  readonly mutation: boolean;
+}
+
+interface InFlight {
+  readonly promise: FetchPromise<unknown>;
+  readonly controller: AbortController;
+}
+
+export class Requests {
+  private readonly inFlight = new Map<string, InFlight>();
+  /** Counts resets: a request from an earlier one writes nothing, even within the same millisecond. */
+  private generation = 0;
+  /** This store's start stamps: requests, and the cache's other writes through `stamp`. */
+  private readonly clock = new StartClock();
+  /** Aborted by a reset: retries waiting to be sent give up (a new one is made for the next run). */
+  private resets = new AbortController();
+  /** Every request not settled yet (shared or not), with its key and start: what a sweep must keep. */
+  private readonly running = new Map<AbortController, Unsettled>();
+
+  constructor(private readonly hooks: RequestHooks) {}
+
+  /** The start stamp of a write or request starting now in this store. */
+  stamp(rootState: unknown): number {
+    return this.clock.next(this.hooks.highWater(rootState), Date.now());
+  }
+
+  /** Forgets requests in flight (after a reset: their answers are dropped, new fetches start anew). */
+  clear(): void {
+    this.inFlight.clear();
+    this.running.clear();
+    this.generation++;
+    this.resets.abort();
+    this.resets = new AbortController();
+  }
+
+  /** The request in flight for `key` (pollers join it rather than send another). */
+  pending(key: string): Promise<unknown> | undefined {
+    return this.inFlight.get(key)?.promise;
+  }
+
+  /** The requests not settled yet (garbage collection keeps their keys and what they may write). */
+  unsettled(): Iterable<Unsettled> {
+    return this.running.values();
+  }
+
+  /** Lets the next fetch of `key` start a new request (after `invalidate`, an abort). */
+  forget(key: string): void {
+    this.inFlight.delete(key);
+  }
+
+  fetch(
+    endpoint: EndpointLike,
+    args: readonly unknown[],
+    dispatch: Dispatch,
+    getState: () => unknown,
+    /** Also ends the request's retries (a poll's: they stop with its poller, Pollers.ts). */
+    stopRetries?: AbortSignal,
+  ): FetchPromise<unknown> {
+    const plain = runnerOf(endpoint);
+    const key = endpoint.key(...args);
+    const shared = !endpoint.sideEffect;
+    if (shared) {
+      // Joining the request in flight costs a lookup: its endpoint was checked when it started.
+      const existing = this.inFlight.get(key);
+      if (existing) return existing.promise;
+    }
+    checkEndpointOptions(endpoint, key);
+    // A list that holds pages fetches them again with its first page, as one response (pages.ts).
+    const run = pagedRunner(endpoint, plain, () => this.hooks.heldPages(getState(), key));
+    const controller = new AbortController();
+    // A request is as old as its start, so a slow answer never overwrites a newer one.
+    const fetchedAt = this.stamp(getState());
+    const generation = this.generation;
+    if (this.hooks.optimistic && typeof endpoint.getOptimisticResponse === 'function') {
+      // The guess is written at once, before the request is sent; a guess that cannot be
+      // written (it throws, or does not fit the schema) fails the call, and nothing is sent.
+      try {
+        dispatch(this.hooks.optimistic(endpoint, args, fetchedAt));
+      } catch (error) {
+        return Object.assign(Promise.reject(error), { abort: () => {} });
+      }
+    }
+    // Frees the key for the next fetch, unless a newer request holds it already.
+    const release = (): void => {
+      if (this.inFlight.get(key)?.controller === controller) this.inFlight.delete(key);
+    };
+    const settle = async (): Promise<unknown> => {
+      try {
+        return await write();
+      } finally {
+        this.running.delete(controller);
+      }
+    };
+    const write = async (): Promise<unknown> => {
+      let response: unknown;
+      let failure: { error: unknown } | undefined;
+      try {
+        // Started in a microtask, after the request is registered below: hooks start fetches
+        // during render, and no endpoint code (nor an app's fetch wrapper) may run inside a
+        // render. A fetch that throws synchronously, or returns a plain value, settles like any other.
+        const once = (): Promise<unknown> =>
+          Promise.resolve().then(() => {
+            controller.signal.throwIfAborted();
+            return run(args, controller.signal);
+          });
+        // A read with `retry` is sent again on network failures and 5xx (retrying.ts), still as
+        // this one request: the key stays in flight, and what is stored is the last outcome.
+        const request =
+          shared && endpoint.retry
+            ? withRetries(once, endpoint.retry, [
+                controller.signal,
+                this.resets.signal,
+                ...(stopRetries ? [stopRetries] : []),
+              ])
+            : once();
+        response = await untilAborted(request, controller.signal);
+      } catch (error) {
+        failure = {
+          error:
+            error ??
+            setupError(
+              ErrorCode.NETWORK_ERROR,
+              process.env.NODE_ENV !== 'production' && [
+                `The request ${key} failed without a reason: it was rejected with ${describe(error)}.`,
+                'Make the endpoint reject with an Error that says what went wrong.',
+              ],
+            ),
+        };
+      } finally {
+        release();
+      }
+      // The store was reset since this request started; its answer is dropped.
+      if (generation !== this.generation) {
+        if (failure) throw failure.error;
+        return undefined;
+      }
+      // A mutation's answer is as new as its arrival: the server may have served a read that
+      // started before then without it, so such a read must not overwrite what it writes
+      // (docs/architecture.md, "Ordering"). A read's answer is as old as its start.
+      const stamp = endpoint.sideEffect ? this.stamp(getState()) : fetchedAt;
+      if (failure) {
+        dispatch(this.hooks.resolve(endpoint, { args, error: failure.error, fetchedAt: stamp, start: fetchedAt }));
+        throw failure.error;
+      }
+      const written = dispatch(this.hooks.resolve(endpoint, { args, response, fetchedAt: stamp, start: fetchedAt })) as
+        Resolved | undefined;
+      if (written?.error !== undefined) throw written.error;
+      // A request from before a reset writes nothing; its promise settles with nothing.
+      if (!written) return undefined;
+      // Without a schema the store keeps its own frozen copy: resolve to it, as selectResponse reads it.
+      if (!hasSchema(endpoint)) return response === undefined ? undefined : written.result;
+      return this.hooks.data(getState(), endpoint, args, written.result);
+    };
+    const abort = (reason?: unknown): void => {
+      // A fetch right after an abort starts anew rather than joining the aborted request.
+      release();
+      controller.abort(reason);
+    };
+    this.running.set(controller, { key, start: fetchedAt, mutation: endpoint.sideEffect === true });
+    const promise = Object.assign(settle(), { abort });
+    if (shared) this.inFlight.set(key, { promise, controller });
+    return promise;
+  }
+}
+
+function runnerOf(endpoint: EndpointLike): (args: readonly unknown[], signal: AbortSignal) => Promise<unknown> {
+  if (typeof endpoint.request === 'function') return (args, signal) => endpoint.request!(args, signal);
+  if (typeof endpoint.fetch === 'function') return args => endpoint.fetch!(...args);
+  throw setupError(
+    ErrorCode.INVALID_SCHEMA,
+    process.env.NODE_ENV !== 'production' && [
+      `cache.fetch needs an endpoint that can fetch, but received ${describe(endpoint)} without fetch().`,
+      'Use a RestEndpoint, or give the endpoint a fetch(...args) method returning a promise of the response.',
+    ],
+  );
+}
+
+/** Settles with the request, or rejects as soon as the signal aborts (whether or not it listens). */
+function untilAborted<T>(request: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    request.then(
+      value => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      error => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

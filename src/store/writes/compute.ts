@@ -1,0 +1,153 @@
+/**
+ * The writes, computed against the current slice before anything is dispatched (docs/store.md, "Writes"):
+ * each returns the patches of one action, or throws without touching the store.
+ */
+
+import { jsonEqual } from '../../base/json.js';
+import { toErrorRecord } from '../../base/errors.js';
+import type { WriteMeta } from '../../base/patch.js';
+import type { CacheState, EndpointMeta } from '../../base/state.js';
+import { normalize, type NormalizeOptions } from '../../normalize/normalize.js';
+import { PatchList } from '../../normalize/PatchList.js';
+import type { WritePayload } from '../slice/actions.js';
+import type { Resolved, ResolveInput } from '../types.js';
+import { initialState } from '../slice/initialState.js';
+import { heldPagesOf } from '../runtime/pages.js';
+import {
+  DEFAULT_DATA_EXPIRY,
+  DEFAULT_ERROR_EXPIRY,
+  SET_EXPIRY,
+  expiryTime,
+  hasSchema,
+  type EndpointLike,
+} from '../endpoint.js';
+
+/** `cache.set`: rows only, no endpoint entry; throws on bad input. */
+export function computeSet(
+  state: CacheState,
+  schema: unknown,
+  args: readonly unknown[],
+  value: unknown,
+  now: number,
+  start: number,
+  options: NormalizeOptions,
+): WritePayload {
+  const meta: WriteMeta = { fetchedAt: start, date: now, expiresAt: now + SET_EXPIRY };
+  const { patches, inversePatches } = normalize(schema, value, args, state, meta, options);
+  return { patches, inversePatches };
+}
+
+/**
+ * `cache.resolve` (and so `setResponse`, `setError` and fetches): a response's rows, result and
+ * meta; or, when `error` is given or normalizing fails, only the request's error record.
+ * Returns undefined when the request started before the last reset.
+ */
+export function computeResolve(
+  state: CacheState,
+  endpoint: EndpointLike,
+  input: ResolveInput,
+  now: number,
+  options: NormalizeOptions,
+): Resolved | undefined {
+  const { args, fetchedAt } = input;
+  if (fetchedAt < state.lastReset) return undefined;
+  const key = endpoint.key(...args);
+  let error = input.error;
+  // Without a schema the response is stored as it is; "no response" is stored as null, so the
+  // entry exists and reads as valid (an absent entry would be fetched again, without end).
+  const response = input.response === undefined && !hasSchema(endpoint) ? null : input.response;
+  if (error === undefined) {
+    const expiresAt = expiryTime(now, endpoint.dataExpiryLength ?? DEFAULT_DATA_EXPIRY, 'dataExpiryLength');
+    try {
+      const normalized = normalize(
+        endpoint.schema,
+        response,
+        args,
+        state,
+        { fetchedAt, date: now, expiresAt },
+        options,
+      );
+      const older = isOlder(state.meta[key], fetchedAt);
+      const payload = older
+        ? normalized
+        : withEndpoint(normalized, state, key, normalized.result, { fetchedAt, date: now, expiresAt });
+      return { key, result: normalized.result, ...payload };
+    } catch (caught) {
+      error = caught;
+    }
+  }
+  const record = toErrorRecord(error);
+  const list = new PatchList();
+  if (!isOlder(state.meta[key], fetchedAt)) {
+    const expiresAt = expiryTime(now, endpoint.errorExpiryLength ?? DEFAULT_ERROR_EXPIRY, 'errorExpiryLength');
+    list.set(['meta', key], { fetchedAt, date: now, expiresAt, error: record }, state.meta[key]);
+  }
+  return { key, patches: list.patches, inversePatches: list.inversePatches, error, record };
+}
+
+/** An older response's rows still merge row by row, but it never replaces the entry. */
+function isOlder(meta: EndpointMeta | undefined, fetchedAt: number): boolean {
+  return meta !== undefined && fetchedAt < meta.fetchedAt;
+}
+
+function withEndpoint(
+  normalized: WritePayload,
+  state: CacheState,
+  key: string,
+  result: unknown,
+  meta: EndpointMeta,
+): WritePayload {
+  const list = new PatchList();
+  const stored = state.endpoints[key];
+  if (result === undefined) list.remove(['endpoints', key], stored);
+  else if (stored === undefined || !jsonEqual(stored, result)) list.set(['endpoints', key], result, stored);
+  list.set(['meta', key], meta, state.meta[key]);
+  return {
+    patches: [...normalized.patches, ...list.patches],
+    inversePatches: [...list.inversePatches, ...normalized.inversePatches],
+  };
+}
+
+/**
+ * `invalidate` / `invalidateAll`: the results go, and the entries are marked invalidated as of
+ * the stamp `start`, so an answer to a request that started earlier cannot make them valid again.
+ */
+export function computeInvalidate(state: CacheState, keys: Iterable<string>, now: number, start: number): WritePayload {
+  const list = new PatchList();
+  for (const key of keys) {
+    const previous = state.meta[key];
+    if (previous?.invalidated && state.endpoints[key] === undefined) continue;
+    list.remove(['endpoints', key], state.endpoints[key]);
+    // Stamped by the store's start clock: later than every request that started before it, and
+    // earlier than every one that starts after, whatever the wall clocks (StartClock.ts).
+    // A list invalidated still holds its pages: the refetch fetches them all (pages.ts).
+    const next: EndpointMeta = {
+      fetchedAt: start,
+      date: now,
+      expiresAt: 0,
+      invalidated: true,
+      ...heldPagesOf(previous),
+    };
+    list.set(['meta', key], next, previous);
+  }
+  return { patches: list.patches, inversePatches: list.inversePatches };
+}
+
+/** `expireAll`: present responses become stale (refetched without suspense). */
+export function computeExpire(state: CacheState, testKey: (key: string) => boolean): WritePayload {
+  const list = new PatchList();
+  for (const key of Object.keys(state.meta)) {
+    const previous = state.meta[key]!;
+    if (testKey(key) && previous.expiresAt !== 1 && !previous.invalidated)
+      list.set(['meta', key], { ...previous, expiresAt: 1 }, previous);
+  }
+  return { patches: list.patches, inversePatches: list.inversePatches };
+}
+
+/** `resetEntireStore`: the initial state, remembering its start stamp, so older requests are dropped. */
+export function computeReset(state: CacheState, start: number): WritePayload {
+  return {
+    patches: [{ op: 'replace', path: [], value: initialState(start) }],
+    inversePatches: [{ op: 'replace', path: [], value: state }],
+  };
+}
