@@ -45,14 +45,17 @@ export {
   type ResponseData,
   type KeyFilter,
 } from './store/createCache.js';
+export { createLeanCache, type LeanCacheOptions } from './store/createLeanCache.js';
+export { garbageCollection, liveData, optimisticUpdates, retries } from './store/features/index.js';
+export { subscribe, setupListeners } from './store/features/live/index.js';
+export type { Feature } from './store/runtime/StoreRuntime.js';
+export type { FeatureName, FeatureHooks, ListenerOptions, SweepReport } from './store/runtime/Feature.js';
 export { Controller, type StoreLike } from './store/runtime/Controller.js';
 export type { FetchPromise } from './store/runtime/Requests.js';
-export type { SweepReport } from './store/features/gc/Collector.js';
 export { ActionTypes, type WriteAction, type WritePayload } from './store/slice/actions.js';
 export type { EndpointLike } from './store/endpoint.js';
 export type { ResponseState, ExpiryStatus } from './store/reads/selectors.js';
 export type { ResolveInput } from './store/types.js';
-export type { ListenerOptions } from './store/features/live/subscribe.js';
 export { connectStream, type StreamEnd, type StreamOptions, type StreamSource } from './store/features/live/stream.js';
 export { fromEventSource, fromWebSocket, type WebSocketSourceOptions } from './store/features/live/streamSources.js';
 export type { RetryOptions } from './base/endpointOptions.js';

@@ -11,11 +11,11 @@ import { act, screen } from '@testing-library/react';
 import { Suspense } from 'react';
 import { Entity, ErrorCode, RestEndpoint } from '../../src/index';
 import { useCache, useLive, useSubscription } from '../../src/react/index';
-import { internalsOf } from '../../src/store/createCache';
 import { advance, until, useLiveClock } from '../fixtures/liveClock';
 import { Boundary, quietErrors, renderWithCache } from '../fixtures/render';
 import { startServer, type TestServer } from '../fixtures/server';
 import { makeStore } from '../fixtures/store';
+import { runtimeOf, pollersOf } from '../fixtures/runtime';
 
 class Quote extends Entity {
   id = '';
@@ -51,7 +51,7 @@ const getQuote = (pollFrequency?: number) =>
 const sent = (id = 'a') => server.count(`GET /quotes/${id}`);
 
 function live(setup: ReturnType<typeof makeStore>) {
-  const runtime = internalsOf(setup.cache).runtime(setup.store);
+  const runtime = runtimeOf(setup.cache, setup.store);
   /** Waits, inside act, until no request is in flight for the quotes given. */
   const idle = (...ids: string[]) =>
     act(() =>
@@ -86,7 +86,7 @@ test('useSubscription: 1, 2 and 3 mounted subscribers at different frequencies m
       <Subscriber every={1_000} />
     </>,
   );
-  expect(runtime.pollers.frequency(key)).toBe(1_000);
+  expect(pollersOf(runtime).frequency(key)).toBe(1_000);
   for (let i = 0; i < 3; i++) {
     await tick(1_000);
     await idle('a');
@@ -100,7 +100,7 @@ test('useSubscription: 1, 2 and 3 mounted subscribers at different frequencies m
     </>,
   );
   expect(runtime.subscriptions.count('subscription', key)).toBe(3);
-  expect(runtime.pollers.frequency(key)).toBe(1_000);
+  expect(pollersOf(runtime).frequency(key)).toBe(1_000);
   await tick(1_000);
   await idle('a');
   expect(sent()).toBe(6); // t = 7000
@@ -110,12 +110,12 @@ test('useSubscription: 1, 2 and 3 mounted subscribers at different frequencies m
       <Subscriber every={2_000} />
     </>,
   );
-  expect(runtime.pollers.frequency(key)).toBe(2_000);
+  expect(pollersOf(runtime).frequency(key)).toBe(2_000);
   await tick(2_000);
   await idle('a');
   expect(sent()).toBe(7); // t = 9000
   view.unmount();
-  expect(runtime.pollers.size).toBe(0);
+  expect(pollersOf(runtime).size).toBe(0);
   expect(runtime.subscriptions.held('subscription')).toEqual([]);
   await tick(30_000);
   expect(sent()).toBe(7);
@@ -134,7 +134,7 @@ test('useSubscription under StrictMode keeps one subscription; null params and a
   await idle('a');
   expect(sent('a')).toBe(1);
   view.rerender(<Maybe id={null} />);
-  expect(runtime.pollers.size).toBe(0);
+  expect(pollersOf(runtime).size).toBe(0);
   view.rerender(<Maybe id="b" />);
   await tick(0);
   await idle('b');

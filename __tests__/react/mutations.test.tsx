@@ -9,12 +9,12 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { Suspense, useState } from 'react';
 import { Provider } from 'react-redux';
-import { internalsOf } from '../../src/store/createCache';
 import { CacheProvider, useDLE, useMutation, useQuery } from '../../src/react/index';
 import { Note, postServer } from '../fixtures/postServer';
 import { Boundary, renderWithCache, settle } from '../fixtures/render';
 import { startServer, type TestServer } from '../fixtures/server';
 import { makeStore } from '../fixtures/store';
+import { runtimeOf } from '../fixtures/runtime';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -225,7 +225,7 @@ describe('useDLE', () => {
     expect(renders.counts).toEqual({ dle: 2 });
     expect(screen.queryByText('suspended')).toBeNull();
     // Retained while mounted, as useSuspense's reads are.
-    expect(internalsOf(setup.cache).runtime(setup.store).subscriptions.count('request', api.getNotes.key())).toBe(1);
+    expect(runtimeOf(setup.cache, setup.store).subscriptions.count('request', api.getNotes.key())).toBe(1);
   });
 
   test('an error is returned, not thrown; null params skip', async () => {

@@ -5,9 +5,9 @@
 import { act } from '@testing-library/react';
 import { Entity, Query } from '../../src/index';
 import { useCache, useQuery } from '../../src/react/index';
-import { internalsOf } from '../../src/store/createCache';
 import { renderWithCache } from '../fixtures/render';
 import { makeStore } from '../fixtures/store';
+import { runtimeOf } from '../fixtures/runtime';
 
 class Item extends Entity {
   id = '';
@@ -24,7 +24,7 @@ function Reader({ id }: { id: string | null }) {
 
 test('each mounted reader holds its request key and Query read; unmounting and skipping release them', () => {
   const setup = makeStore();
-  const { subscriptions } = internalsOf(setup.cache).runtime(setup.store);
+  const { subscriptions } = runtimeOf(setup.cache, setup.store);
   const view = renderWithCache(
     <>
       <Reader id="1" />

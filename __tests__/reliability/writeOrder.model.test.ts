@@ -30,6 +30,7 @@ import {
   type EndpointLike,
 } from '../../src/index';
 import { internalsOf } from '../../src/store/createCache';
+import { runtimeOf, ledgerOf } from '../fixtures/runtime';
 
 const SCHEDULES = Number(process.env.MODEL_SCHEDULES ?? 2000);
 const STEPS = 30;
@@ -147,7 +148,7 @@ function sliceOf(app: App) {
 
 function confirmedOf(app: App) {
   const slice = sliceOf(app);
-  return internalsOf(app.cache).runtime(app.store).optimistic.confirmed(slice);
+  return ledgerOf(runtimeOf(app.cache, app.store)).confirmed(slice);
 }
 
 /** A table as plain JSON (views and null-prototype objects compare as their rows). */
@@ -393,7 +394,7 @@ async function runSchedule(seed: number): Promise<void> {
     await flush();
     if (process.env.MODEL_DEBUG)
       log.push(
-        `   pending=${internalsOf(a.cache).runtime(a.store).optimistic.pending} A=${JSON.stringify(allTables(confirmedOf(a).entities as never))} B=${JSON.stringify(allTables(sliceOf(b).entities as never))}`,
+        `   pending=${ledgerOf(runtimeOf(a.cache, a.store)).pending} A=${JSON.stringify(allTables(confirmedOf(a).entities as never))} B=${JSON.stringify(allTables(sliceOf(b).entities as never))}`,
       );
     check(`after step ${step}`);
   }

@@ -7,6 +7,7 @@
 import { createCache, Entity, Invalidate, type EndpointLike } from '../../src/index';
 import { internalsOf } from '../../src/store/createCache';
 import { makeStore, snapshot } from '../fixtures/store';
+import { runtimeOf, ledgerOf } from '../fixtures/runtime';
 
 class Post extends Entity {
   id = '';
@@ -83,7 +84,7 @@ test('guesses are computed again on each confirmed write: two increments answere
   api.calls[0]!.resolve({ id: '1', count: 2 });
   await first;
   expect(post()!.count).toBe(2);
-  expect(internalsOf(cache).runtime(store).optimistic.active).toBe(false);
+  expect(ledgerOf(runtimeOf(cache, store)).active).toBe(false);
 });
 
 test("a read that started before a mutation's answer arrived never overwrites it (a delete, a patch)", async () => {
@@ -140,7 +141,7 @@ test('a store listener that throws while the guess is dispatched: the guess goes
   expect(api.calls).toHaveLength(0);
   expect(post()!.title).toBe('one');
   expect(snapshot(slice())).toEqual(before);
-  expect(internalsOf(cache).runtime(store).optimistic.active).toBe(false);
+  expect(ledgerOf(runtimeOf(cache, store)).active).toBe(false);
 });
 
 describe('bad input is a coded error at the call; the store is unchanged', () => {

@@ -4,11 +4,13 @@
  * unsubscribe, never overlapping a request in flight, writing nothing new for identical answers,
  * and keeping the data when a poll fails.
  */
+
+import { configureStore } from '@reduxjs/toolkit';
 import { Entity, ErrorCode, RestEndpoint } from '../../src/index';
-import { internalsOf } from '../../src/store/createCache';
 import { advance, until, useLiveClock } from '../fixtures/liveClock';
 import { gate, startServer, type TestServer } from '../fixtures/server';
 import { makeStore, snapshot } from '../fixtures/store';
+import { runtimeOf, pollersOf } from '../fixtures/runtime';
 
 class Price extends Entity {
   id = '';
@@ -47,7 +49,7 @@ const endpointAt = (pollFrequency?: number) =>
 
 function setup() {
   const { cache, store } = makeStore();
-  const runtime = internalsOf(cache).runtime(store);
+  const runtime = runtimeOf(cache, store);
   const key = endpointAt().key({ id: 'a' });
   const polls = () => server.count('GET /prices/a');
   /** Waits until the request in flight for the key (if any) is answered and written. */
@@ -58,7 +60,7 @@ function setup() {
 test('one subscriber: a poll at once when nothing is stored, then one per period; none after unsubscribe', async () => {
   const { cache, store, runtime, key, polls, idle } = setup();
   const unsubscribe = cache.subscribe(store, endpointAt(1_000), { id: 'a' });
-  expect(runtime.pollers.frequency(key)).toBe(1_000);
+  expect(pollersOf(runtime).frequency(key)).toBe(1_000);
   expect(runtime.subscriptions.count('subscription', key)).toBe(1);
   expect(runtime.subscriptions.count('request', key)).toBe(1);
   await advance(0);
@@ -77,7 +79,7 @@ test('one subscriber: a poll at once when nothing is stored, then one per period
   expect(polls()).toBe(3);
   unsubscribe();
   unsubscribe();
-  expect(runtime.pollers.size).toBe(0);
+  expect(pollersOf(runtime).size).toBe(0);
   expect(runtime.subscriptions.count('subscription', key)).toBe(0);
   expect(runtime.subscriptions.count('request', key)).toBe(0);
   await advance(10_000);
@@ -95,8 +97,8 @@ test('two and three subscribers at different frequencies: one poller at the shor
   expect(polls()).toBe(2); // t = 3000
   // A second subscriber asking every second: one poller, now at 1 s, counted from the last answer.
   const fast = cache.subscribe(store, endpointAt(1_000), { id: 'a' });
-  expect(runtime.pollers.size).toBe(1);
-  expect(runtime.pollers.frequency(key)).toBe(1_000);
+  expect(pollersOf(runtime).size).toBe(1);
+  expect(pollersOf(runtime).frequency(key)).toBe(1_000);
   for (let i = 0; i < 3; i++) {
     await advance(1_000);
     await idle();
@@ -104,27 +106,27 @@ test('two and three subscribers at different frequencies: one poller at the shor
   expect(polls()).toBe(5); // t = 4000, 5000, 6000
   // A third at 2 s changes nothing while the 1 s one is there.
   const middle = cache.subscribe(store, endpointAt(2_000), { id: 'a' });
-  expect(runtime.pollers.frequency(key)).toBe(1_000);
+  expect(pollersOf(runtime).frequency(key)).toBe(1_000);
   expect(runtime.subscriptions.count('subscription', key)).toBe(3);
   await advance(1_000);
   await idle();
   expect(polls()).toBe(6); // t = 7000
   fast();
-  expect(runtime.pollers.frequency(key)).toBe(2_000);
+  expect(pollersOf(runtime).frequency(key)).toBe(2_000);
   await advance(1_000);
   expect(polls()).toBe(6); // t = 8000: not due before 9000
   await advance(1_000);
   await idle();
   expect(polls()).toBe(7); // t = 9000
   middle();
-  expect(runtime.pollers.frequency(key)).toBe(3_000);
+  expect(pollersOf(runtime).frequency(key)).toBe(3_000);
   await advance(2_999);
   expect(polls()).toBe(7);
   await advance(1);
   await idle();
   expect(polls()).toBe(8); // t = 12000
   slow();
-  expect(runtime.pollers.frequency(key)).toBeUndefined();
+  expect(pollersOf(runtime).frequency(key)).toBeUndefined();
   await advance(30_000);
   expect(polls()).toBe(8);
 });
@@ -133,7 +135,7 @@ test('each request key has its own poller', async () => {
   const { cache, store, runtime } = setup();
   const a = cache.subscribe(store, endpointAt(1_000), { id: 'a' });
   const b = cache.subscribe(store, endpointAt(2_000), { id: 'b' });
-  expect(runtime.pollers.size).toBe(2);
+  expect(pollersOf(runtime).size).toBe(2);
   const idleBoth = () =>
     until(
       () =>
@@ -150,9 +152,9 @@ test('each request key has its own poller', async () => {
   expect(server.count('GET /prices/a')).toBe(5); // t = 0, 1000, 2000, 3000, 4000
   expect(server.count('GET /prices/b')).toBe(3); // t = 0, 2000, 4000
   a();
-  expect(runtime.pollers.frequency(endpointAt().key({ id: 'b' }))).toBe(2_000);
+  expect(pollersOf(runtime).frequency(endpointAt().key({ id: 'b' }))).toBe(2_000);
   b();
-  expect(runtime.pollers.size).toBe(0);
+  expect(pollersOf(runtime).size).toBe(0);
 });
 
 test('a poll never overlaps a slow request: the next poll is one period after its answer', async () => {
@@ -282,7 +284,7 @@ test('an answer dated ahead of this clock (state from a server whose clock runs 
   const state = snapshot(first.store.getState()) as { cache: { meta: Record<string, { date: number }> } };
   state.cache.meta[first.key]!.date = Date.now() + 3_600_000;
   const { cache, store } = makeStore({}, { preloadedState: state });
-  const runtime = internalsOf(cache).runtime(store);
+  const runtime = runtimeOf(cache, store);
   const polls = () => server.count('GET /prices/a');
   const idle = () => until(() => runtime.requests.pending(first.key) === undefined, 'the poll');
   const unsubscribe = cache.subscribe(store, endpointAt(1_000), { id: 'a' });
@@ -300,7 +302,7 @@ test('an answer dated ahead of this clock (state from a server whose clock runs 
 test('null params subscribe to nothing; a mutation, a bad pollFrequency or a store without the cache is refused with nothing registered', () => {
   const { cache, store, runtime } = setup();
   const none = cache.subscribe(store, endpointAt(1_000), null);
-  expect(runtime.pollers.size).toBe(0);
+  expect(pollersOf(runtime).size).toBe(0);
   none();
   const create = new RestEndpoint({ urlPrefix: server.origin, path: '/prices', method: 'POST', pollFrequency: 1_000 });
   const before = snapshot(store.getState());
@@ -314,16 +316,24 @@ test('null params subscribe to nothing; a mutation, a bad pollFrequency or a sto
   }
   const cannotFetch = { key: () => 'GET /nothing', pollFrequency: 1_000 };
   expect(() => cache.subscribe(store, cannotFetch)).toThrow(/neither request\(\) nor fetch\(\)/);
-  expect(runtime.pollers.size).toBe(0);
+  expect(pollersOf(runtime).size).toBe(0);
   expect(runtime.subscriptions.held('subscription')).toEqual([]);
   expect(runtime.subscriptions.held('request')).toEqual([]);
   expect(snapshot(store.getState())).toEqual(before);
   // A store the cache is not mounted in is refused at once, not when the first poll runs.
   const elsewhere = { getState: () => ({}), dispatch: () => undefined };
   expect(() => cache.subscribe(elsewhere, endpointAt(1_000), { id: 'a' })).toThrow(
+    expect.objectContaining({ code: ErrorCode.MIDDLEWARE_MISSING }),
+  );
+  // Its middleware without its reducer: refused too.
+  const noSlice = configureStore({
+    reducer: { other: () => 0 },
+    middleware: getDefault => getDefault().concat(cache.middleware),
+  });
+  expect(() => cache.subscribe(noSlice, endpointAt(1_000), { id: 'a' })).toThrow(
     expect.objectContaining({ code: ErrorCode.CACHE_NOT_MOUNTED }),
   );
-  expect(internalsOf(cache).runtime(elsewhere).pollers.size).toBe(0);
+  expect(pollersOf(runtimeOf(cache, noSlice)).size).toBe(0);
 });
 
 test('without pollFrequency a subscription holds the key and polls nothing (with a development warning)', async () => {
@@ -332,7 +342,7 @@ test('without pollFrequency a subscription holds the key and polls nothing (with
   try {
     const unsubscribe = cache.subscribe(store, endpointAt(), { id: 'a' });
     expect(runtime.subscriptions.count('request', key)).toBe(1);
-    expect(runtime.pollers.size).toBe(0);
+    expect(pollersOf(runtime).size).toBe(0);
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('polls nothing'));
     await advance(60_000);
     expect(polls()).toBe(0);

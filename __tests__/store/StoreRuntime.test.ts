@@ -4,8 +4,8 @@
  */
 import { configureStore } from '@reduxjs/toolkit';
 import { createCache, Entity, type CacheState } from '../../src/index';
-import { internalsOf } from '../../src/store/createCache';
 import { makeStore } from '../fixtures/store';
+import { runtimeOf } from '../fixtures/runtime';
 
 class Note extends Entity {
   id = '';
@@ -19,10 +19,10 @@ test('one runtime per store: the same Controller, requests and registry for thun
   const cache = createCache();
   const one = makeStore({}, { cache });
   const two = makeStore({}, { cache });
-  const runtime = internalsOf(cache).runtime(one.store);
-  expect(internalsOf(cache).runtime(one.store)).toBe(runtime);
+  const runtime = runtimeOf(cache, one.store);
+  expect(runtimeOf(cache, one.store)).toBe(runtime);
   expect(cache.controller(one.store)).toBe(runtime.controller);
-  expect(internalsOf(cache).runtime(two.store)).not.toBe(runtime);
+  expect(runtimeOf(cache, two.store)).not.toBe(runtime);
   let calls = 0;
   const endpoint = { key: () => 'GET /n', schema: Note, fetch: () => (calls++, Promise.resolve({ id: 'n' })) };
   // Identical reads dispatched through the store and through the Controller share one request.
@@ -36,7 +36,7 @@ test('one runtime per store: the same Controller, requests and registry for thun
 /** A store whose runtime watched one request for `key` that settled with its root entity deleted. */
 async function settledGone(key = 'GET /gone') {
   const { cache, store } = makeStore();
-  const runtime = internalsOf(cache).runtime(store);
+  const runtime = runtimeOf(cache, store);
   const endpoint = { key: () => key, schema: Note, fetch: () => Promise.resolve({ id: 'g', gone: true }) };
   const request = store.dispatch(cache.fetch(endpoint));
   runtime.watch(key, request);
@@ -70,7 +70,7 @@ test('settled marks are bounded: the oldest go first', async () => {
     reducer: { [cache.reducerPath]: cache.reducer },
     middleware: getDefault => getDefault({ immutableCheck: false, serializableCheck: false }).concat(cache.middleware),
   });
-  const runtime = internalsOf(cache).runtime(store);
+  const runtime = runtimeOf(cache, store);
   const keys = Array.from({ length: 1_001 }, (_, i) => `GET /gone/${i}`);
   // Each key gets a meta record (a stored error), and a settled request that left it.
   for (const key of keys) {
@@ -87,7 +87,7 @@ test('settled marks are bounded: the oldest go first', async () => {
 
 test('the registry counts holders per key and forgets a key its last holder releases', () => {
   const { cache, store } = makeStore();
-  const { subscriptions } = internalsOf(cache).runtime(store);
+  const { subscriptions } = runtimeOf(cache, store);
   const read = { target: Note, args: [] };
   const first = subscriptions.retain('request', 'GET /a', read);
   const second = subscriptions.retain('request', 'GET /a', read);

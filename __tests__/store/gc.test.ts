@@ -16,10 +16,10 @@ import {
   Values,
   type CacheState,
 } from '../../src/index';
-import { internalsOf } from '../../src/store/createCache';
 import { Post, User } from '../fixtures/schemas';
 import { makeRecordingStore } from '../fixtures/recording';
 import { makeStore, snapshot } from '../fixtures/store';
+import { runtimeOf, collectorOf } from '../fixtures/runtime';
 
 enablePatches();
 
@@ -143,7 +143,7 @@ test('nested entities, collections, Scalar cells and All are reached through kep
     cache.setResponse({ key: () => 'GET /d', schema: Company }, { p: 'x' }, { id: 'd', name: 'D', weight: 4 }),
   );
   expect(slice().entities.Company!.d).toBeDefined();
-  const runtime = internalsOf(cache).runtime(store);
+  const runtime = runtimeOf(cache, store);
   const unhold = runtime.subscriptions.retain('query', runtime.subscriptions.queryKey(all, '[]'), {
     target: all,
     args: [],
@@ -285,8 +285,8 @@ test('bounded: 10,000 distinct keys written and released leave only what gcTime 
   // Without RTK's development checks, which walk the whole state on every action.
   const gcTime = 5_000;
   const { cache, store, slice } = setup({ gcTime }, false);
-  const runtime = internalsOf(cache).runtime(store);
-  const unusedSize = () => (runtime.collector as unknown as { unused: Map<string, unknown> }).unused.size;
+  const runtime = runtimeOf(cache, store);
+  const unusedSize = () => (collectorOf(runtime) as unknown as { unused: Map<string, unknown> }).unused.size;
   let most = 0;
   for (let i = 0; i < 10_000; i++) {
     const release = cache.retain(store, getPost, String(i));

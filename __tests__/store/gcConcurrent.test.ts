@@ -5,9 +5,9 @@
  * releases in a burst cost one sweep.
  */
 import { Collection, type CacheState } from '../../src/index';
-import { internalsOf } from '../../src/store/createCache';
 import { Post, User } from '../fixtures/schemas';
 import { makeRecordingStore } from '../fixtures/recording';
+import { runtimeOf, collectorOf } from '../fixtures/runtime';
 
 const GC = 60_000;
 
@@ -204,7 +204,7 @@ test('a key held with nothing stored yet (its first request in flight) keeps the
 
 test('releases in a burst cost one sweep, and timer sweeps are at least a second apart whatever gcTime', () => {
   const { cache, store, slice } = setup({ gcTime: 0 });
-  const sweep = jest.spyOn(internalsOf(cache).runtime(store).collector!, 'sweep');
+  const sweep = jest.spyOn(collectorOf(runtimeOf(cache, store)), 'sweep');
   for (let i = 0; i < 100; i++) store.dispatch(cache.setResponse(getPost, String(i), post(String(i))));
   const releases = Array.from({ length: 100 }, (_, i) => cache.retain(store, getPost, String(i)));
   jest.advanceTimersByTime(10_000);

@@ -1,7 +1,7 @@
 /** setupListeners outside a browser: Node has no window, so nothing is listened to or refetched. */
 import { Entity } from '../../src/index';
-import { internalsOf } from '../../src/store/createCache';
 import { makeStore } from '../fixtures/store';
+import { runtimeOf } from '../fixtures/runtime';
 
 class Item extends Entity {
   id = '';
@@ -13,7 +13,7 @@ test('setupListeners in Node does nothing and its remove() is safe to call', () 
   const { cache, store } = makeStore();
   const fetch = jest.fn(async () => ({ id: '1' }));
   const getItem = { key: () => 'GET /item', schema: Item, fetch };
-  const release = internalsOf(cache).runtime(store).subscriptions.retain('request', 'GET /item', {
+  const release = runtimeOf(cache, store).subscriptions.retain('request', 'GET /item', {
     target: getItem,
     args: [],
   });

@@ -5,10 +5,10 @@
  * subscriber leaves. Plain endpoint objects count their requests; the clock is fake.
  */
 import { ErrorCode, type RetryOptions } from '../../src/index';
-import { internalsOf } from '../../src/store/createCache';
 import { checkRetry } from '../../src/base/endpointOptions';
 import { advance, useLiveClock } from '../fixtures/liveClock';
 import { makeStore, snapshot } from '../fixtures/store';
+import { runtimeOf } from '../fixtures/runtime';
 
 useLiveClock();
 
@@ -36,7 +36,7 @@ function countedRead(
 
 function setup() {
   const { cache, store } = makeStore();
-  return { cache, store, runtime: internalsOf(cache).runtime(store) };
+  return { cache, store, runtime: runtimeOf(cache, store) };
 }
 
 test('a 30-day pollFrequency polls once per 30 days, not once per millisecond', async () => {

@@ -6,11 +6,11 @@
  */
 import { Entity, ErrorCode, RestEndpoint, type RetryOptions } from '../../src/index';
 import { defaultRetryDelay, isRetryable } from '../../src/base/endpointOptions';
-import { internalsOf } from '../../src/store/createCache';
 import { startTimer } from '../../src/base/timers';
 import { advance, until, useLiveClock } from '../fixtures/liveClock';
 import { startServer, type Answer, type TestServer } from '../fixtures/server';
 import { makeStore, snapshot } from '../fixtures/store';
+import { runtimeOf } from '../fixtures/runtime';
 
 class Item extends Entity {
   id = '';
@@ -45,7 +45,7 @@ const linear: RetryOptions = { attempts: 3, delay: attempt => 100 * attempt };
 
 function setup() {
   const { cache, store } = makeStore();
-  const runtime = internalsOf(cache).runtime(store);
+  const runtime = runtimeOf(cache, store);
   const key = getItem().key({ id: '1' });
   const sent = () => server.count('GET /items/1');
   return { cache, store, runtime, key, sent };

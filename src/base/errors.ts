@@ -27,6 +27,8 @@ export const ErrorCode = {
   STREAM_FAILED: 'STREAM_FAILED',
   STREAM_DROPPED: 'STREAM_DROPPED',
   INVALID_OPTION: 'INVALID_OPTION',
+  FEATURE_MISSING: 'FEATURE_MISSING',
+  MIDDLEWARE_MISSING: 'MIDDLEWARE_MISSING',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -24,8 +24,8 @@ export function useFetch<E extends ReadEndpoint>(
 ): Promise<ResponseData<E> | undefined> | undefined;
 export function useFetch(endpoint: EndpointLike, ...args: unknown[]): Promise<unknown> | undefined {
   const cache = useCacheContext('useFetch');
-  const { request, runtime } = useResponse(cache, 'useFetch', endpoint, args, sameDecision, true);
-  return request && runtime.settledOf(request);
+  const { request, controller } = useResponse(cache, 'useFetch', endpoint, args, sameDecision, true);
+  return request && controller.settled(request);
 }
 
 /** The hook renders again only when whether to fetch changes. */

@@ -1,12 +1,12 @@
 /** useQuery: any queryable read from the cache, never fetching . */
 
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useSelector, useStore } from 'react-redux';
 import { argsKey, isSkipArgs } from '../base/json.js';
 import type { Queried } from '../schema/types.js';
 import { internalsOf } from '../store/createCache.js';
 import { useCacheContext } from './CacheProvider.js';
-import { unlessSliceChanged, useHold } from './useResponse.js';
+import { unlessSliceChanged } from './useResponse.js';
 
 /**
  * `cache.selectQuery` for the store in context: the denormalized value, or `undefined` when it
@@ -29,11 +29,13 @@ export function useQuery<S>(queryable: S, ...args: unknown[]): Queried<S> | unde
     const reads = internalsOf(cache);
     return unlessSliceChanged(cache, state => reads.query(state, queryable, args, key) as Queried<S> | undefined);
   }, [cache, queryable, key]);
-  const runtime = internalsOf(cache).runtime(useStore());
-  const held =
-    isSkipArgs(args) || (typeof queryable !== 'object' && typeof queryable !== 'function')
-      ? undefined
-      : runtime.subscriptions.queryKey(queryable as object, key);
-  useHold(runtime, 'query', held, () => ({ target: queryable, args }));
+  const controller = cache.controller(useStore());
+  const held = !isSkipArgs(args) && (typeof queryable === 'object' || typeof queryable === 'function');
+  // Held while mounted: garbage collection keeps what it reads.
+  useEffect(
+    () => (held ? controller.retainQuery(queryable as object, ...args) : undefined),
+    // `args` is represented by its memo key.
+    [controller, queryable, key, held],
+  );
   return useSelector(selector);
 }

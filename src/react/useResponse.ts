@@ -12,8 +12,7 @@ import { argsKey, isSkipArgs } from '../base/json.js';
 import { internalsOf, type Cache } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';
 import type { FetchPromise } from '../store/runtime/Requests.js';
-import type { StoreRuntime } from '../store/runtime/StoreRuntime.js';
-import type { HeldKind, HeldRead } from '../store/runtime/Subscriptions.js';
+import type { Controller } from '../store/runtime/Controller.js';
 import type { RequestKeys, ResponseState } from '../store/reads/selectors.js';
 
 /** Args whose params (`args[0]`) may be `null`, which skips the read and the fetch. */
@@ -45,8 +44,8 @@ export interface ResponseRead {
   stored: boolean;
   /** The last request settled, nothing changed since, and the response is still invalid: no new request was started. */
   settledInvalid: boolean;
-  /** The store's runtime (requests, settled marks, who reads what). */
-  runtime: StoreRuntime;
+  /** The store's Controller (requests, retention, the settled outcome for Suspense). */
+  controller: Controller;
 }
 
 /**
@@ -86,8 +85,9 @@ export function useResponse(
     // `args` is represented by its memo key.
   }, [cache, endpoint, memoKey]);
   const response = useSelector(selector, same);
-  const runtime = reads.runtime(store);
-  useHold(runtime, 'request', keys?.request, () => ({ target: endpoint, args }));
+  const controller = cache.controller(store);
+  // Held while mounted: garbage collection keeps it, refetch-on-focus refetches it.
+  useEffect(() => (keys ? controller.retain(endpoint, ...(args as never[])) : undefined), [controller, keys]);
   if (!keys)
     return {
       response,
@@ -96,7 +96,7 @@ export function useResponse(
       key: undefined,
       stored: false,
       settledInvalid: false,
-      runtime,
+      controller,
     };
   // The decision reads the store again, at this render's time: the selection is only re-run on
   // store changes, and its equality ignores `expiresAt`, but expiry depends on the clock.
@@ -104,25 +104,10 @@ export function useResponse(
   const state = store.getState();
   const current = reads.response(state, endpoint, args, keys);
   const key = keys.request;
-  const slice = reads.slice(state);
-  const read = { response, current, key, stored: slice.endpoints[key] !== undefined, runtime };
-  if (fetch && runtime.settledInvalid(key, slice.meta[key], current.expiryStatus === 'invalid')) {
-    return { ...read, request: undefined, settledInvalid: true };
-  }
-  const request =
-    fetch && current.expiryStatus !== 'valid'
-      ? (runtime.controller.fetch(endpoint, ...args) as FetchPromise<unknown>)
-      : undefined;
-  if (request) runtime.watch(key, request);
-  return { ...read, request, settledInvalid: false };
-}
-
-/** Registers a mounted reader of `key` with the store's runtime for as long as it is mounted. */
-export function useHold(runtime: StoreRuntime, kind: HeldKind, key: string | undefined, read: () => HeldRead): void {
-  useEffect(
-    () => (key === undefined ? undefined : runtime.subscriptions.retain(kind, key, read())),
-    [runtime, kind, key],
-  );
+  const read = { response, current, key, stored: reads.slice(state).endpoints[key] !== undefined, controller };
+  const decided = fetch ? controller.revalidate(endpoint, args, current, key) : undefined;
+  if (decided === 'stuck') return { ...read, request: undefined, settledInvalid: true };
+  return { ...read, request: decided, settledInvalid: false };
 }
 
 /**

@@ -32,7 +32,7 @@ export function useSuspense(endpoint: EndpointLike, ...args: unknown[]): unknown
   // Background revalidation (stale) needs no handling here: the request is watched, and its
   // failure is stored.
   if (current.expiryStatus === 'invalid') {
-    if (request) throw read.runtime.settledOf(request);
+    if (request) throw read.controller.settled(request);
     if (read.settledInvalid) {
       throw (
         current.error ??

@@ -6,7 +6,7 @@
 
 import { describe, ErrorCode, inputError } from '../base/errors.js';
 import type { Collection } from '../schema/Collection.js';
-import { withoutField } from '../schema/CollectionPage.js';
+import { withoutField } from '../schema/collectionKey.js';
 import { findCollection } from './pagination.js';
 import type { ListPagination, ListPlace, PagePagination } from './types.js';
 

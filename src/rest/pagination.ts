@@ -4,7 +4,8 @@
  * `endpoint.getPage` uses (docs/pagination.md).
  */
 
-import { Collection } from '../schema/Collection.js';
+import type { Collection } from '../schema/Collection.js';
+import { isCollection } from '../schema/CollectionLike.js';
 import { CollectionPage } from '../schema/CollectionPage.js';
 import { isPlainObjectSchema } from '../schema/contract.js';
 import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
@@ -13,9 +14,9 @@ import type { PathTemplate } from './pathParams.js';
 
 /** The Collection of `schema` and the member it sits at (`undefined`: it is the schema). */
 export function findCollection(schema: unknown): { collection: Collection<any>; at: string | undefined } | undefined {
-  if (schema instanceof Collection) return { collection: schema, at: undefined };
+  if (isCollection(schema)) return { collection: schema as Collection<any>, at: undefined };
   if (!isPlainObjectSchema(schema)) return undefined;
-  const found = Object.keys(schema).filter(name => schema[name] instanceof Collection);
+  const found = Object.keys(schema).filter(name => isCollection(schema[name]));
   // Two lists in one response: which one a create or a page belongs to cannot be told.
   if (found.length !== 1) return undefined;
   return { collection: schema[found[0]!] as Collection<any>, at: found[0] };

@@ -27,3 +27,11 @@ export interface CollectionLike {
   /** The entity class an item would be stored as, if it can be told. */
   memberClass(item: unknown): EntityLike | undefined;
 }
+
+/**
+ * Whether `value` is a Collection, told by its `kind` rather than `instanceof`: code that only
+ * looks for a Collection in a schema (RestEndpoint's pagination) then does not bundle the class.
+ */
+export function isCollection(value: unknown): value is CollectionLike {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'Collection';
+}

@@ -6,24 +6,14 @@
 
 import { describe, ErrorCode, inputError } from '../base/errors.js';
 import { copyOwn, setOwn } from '../base/dict.js';
-import type { DenormalizeDelegate, NormalizeDelegate, RootInput, RowPolicy, SchemaConstruct } from './contract.js';
+import type { DenormalizeDelegate, NormalizeDelegate, RootInput, SchemaConstruct } from './contract.js';
 import { hasNoDefinedKeys, parsePk, pkMatches } from './collectionKey.js';
 import type { CollectionLike } from './CollectionLike.js';
 import type { Values } from './Values.js';
 import { isUsablePk } from './pk.js';
-import { refsNotIn, sameRef } from './refs.js';
+import { deltaPolicy, refsNotIn, sameRef } from './refs.js';
 
 export type CollectionOpName = 'push' | 'unshift' | 'assign' | 'remove' | 'move';
-
-/**
- * Ops are deltas against the list as this write finds it: they apply whatever their age (a late
- * push still appends), and an older one leaves the list's newer meta in place (docs/Collection.md).
- */
-export const deltaPolicy: RowPolicy = {
-  merge: (existing, incoming) => incoming,
-  shouldReorder: () => false,
-  delta: true,
-};
 
 const rootInputs: Record<CollectionOpName, RootInput> = {
   push: 'object-or-list',

@@ -7,16 +7,8 @@
 import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
 import type { DenormalizeDelegate, NormalizeDelegate, RootInput, SchemaConstruct } from './contract.js';
 import type { CollectionLike } from './CollectionLike.js';
-import { deltaPolicy } from './CollectionOp.js';
-import { continuesList, refsNotIn, uniqueRefs } from './refs.js';
-
-/** Args without the page field: the args of the list the page belongs to. */
-export function withoutField(args: readonly unknown[], field: string): unknown[] {
-  const params = args[0];
-  if (params === undefined || params === null || typeof params !== 'object' || Array.isArray(params)) return [...args];
-  const { [field]: _page, ...rest } = params as Record<string, unknown>;
-  return [rest, ...args.slice(1)];
-}
+import { withoutField } from './collectionKey.js';
+import { continuesList, deltaPolicy, refsNotIn, uniqueRefs } from './refs.js';
 
 /**
  * The page schema of `collection`, for the field `field`. `listKey(args)` is the request key of

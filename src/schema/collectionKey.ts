@@ -126,3 +126,11 @@ export function hasNoDefinedKeys(params: unknown): boolean {
   for (const key of Object.keys(params)) if ((params as Record<string, unknown>)[key] !== undefined) return false;
   return true;
 }
+
+/** Args without the page field: the args of the list the page belongs to. */
+export function withoutField(args: readonly unknown[], field: string): unknown[] {
+  const params = args[0];
+  if (params === undefined || params === null || typeof params !== 'object' || Array.isArray(params)) return [...args];
+  const { [field]: _page, ...rest } = params as Record<string, unknown>;
+  return [rest, ...args.slice(1)];
+}

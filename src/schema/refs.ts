@@ -5,6 +5,7 @@
 
 import { hasOwn } from '../base/dict.js';
 import type { EndpointMeta } from '../base/state.js';
+import type { RowPolicy } from './contract.js';
 
 /** Refs compare by pk, and polymorphic refs by `id` and `schema`. */
 export function sameRef(a: unknown, b: unknown): boolean {
@@ -62,3 +63,13 @@ export function refsNotIn(list: readonly unknown[], added: readonly unknown[]): 
 export function continuesList(row: unknown, list: EndpointMeta | undefined, start: number): boolean {
   return Array.isArray(row) && !(list !== undefined && list.fetchedAt > start);
 }
+
+/**
+ * Ops are deltas against the list as this write finds it: they apply whatever their age (a late
+ * push still appends), and an older one leaves the list's newer meta in place (docs/Collection.md).
+ */
+export const deltaPolicy: RowPolicy = {
+  merge: (existing, incoming) => incoming,
+  shouldReorder: () => false,
+  delta: true,
+};

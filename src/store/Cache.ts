@@ -10,10 +10,8 @@ import type { CacheOperations } from './CacheOperations.js';
 import type { Controller } from './runtime/Controller.js';
 import type { EndpointLike } from './endpoint.js';
 import type { CacheThunk } from './slice/reducer.js';
-import type { ListenerOptions } from './features/live/subscribe.js';
-import type { SweepReport } from './features/gc/Collector.js';
 import type { RequestKeys, ResponseState } from './reads/selectors.js';
-import type { StoreRuntime } from './runtime/StoreRuntime.js';
+import type { ListenerOptions, SweepReport } from './runtime/Feature.js';
 import type { ArgsOf, StoreLike } from './types.js';
 
 export type { CacheOperations } from './CacheOperations.js';
@@ -78,8 +76,6 @@ export interface CacheInternals {
   slice(rootState: unknown): CacheState;
   query(rootState: unknown, schema: unknown, args: readonly unknown[], memoKey: string): unknown;
   response(rootState: unknown, endpoint: EndpointLike, args: readonly unknown[], keys: RequestKeys): ResponseState;
-  /** The store's runtime: requests, settled marks, the Controller, subscriptions. */
-  runtime(store: StoreLike): StoreRuntime;
 }
 /** Set once by createCache for each cache it makes; read by the hooks. */
 export const internals = new WeakMap<object, CacheInternals>();

@@ -3,12 +3,28 @@
  * React (and behind `useController`). Reads use the store's current state.
  */
 
+import { argsKey, isSkipArgs } from '../../base/json.js';
+import type { CacheState } from '../../base/state.js';
 import type { Queried } from '../../schema/types.js';
 import type { CacheOperations } from '../CacheOperations.js';
 import type { EndpointLike } from '../endpoint.js';
 import type { FetchPromise } from './Requests.js';
 import type { ResponseState } from '../reads/selectors.js';
 import type { ArgsOf, KeyFilter, ResolveInput, ResponseData, StoreLike } from '../types.js';
+import type { FeatureApis, ListenerOptions, SweepReport } from './Feature.js';
+import type { Subscriptions } from './Subscriptions.js';
+
+/** What a Controller needs of its store's runtime (StoreRuntime.ts). */
+export interface ControllerRuntime {
+  readonly subscriptions: Subscriptions;
+  state(): CacheState;
+  api<N extends keyof FeatureApis>(name: N, use: string): FeatureApis[N];
+  watch(key: string, request: Promise<unknown>): void;
+  settledInvalid(key: string, meta: object | undefined, invalid: boolean): boolean;
+  settledOf<T>(request: Promise<T>): Promise<T | undefined>;
+}
+
+const ignore = (): void => undefined;
 
 export type { StoreLike } from '../types.js';
 
@@ -27,6 +43,7 @@ export class Controller<P extends string = string> {
   constructor(
     private readonly cache: CacheOperations,
     private readonly store: StoreLike,
+    private readonly runtime: ControllerRuntime,
   ) {}
 
   /** `cache.selectQuery` on the current state. */
@@ -70,4 +87,58 @@ export class Controller<P extends string = string> {
   readonly expireAll = (filter?: KeyFilter): void => this.store.dispatch(this.cache.expireAll(filter));
 
   readonly resetEntireStore = (): void => this.store.dispatch(this.cache.resetEntireStore());
+
+  /**
+   * Keeps `endpoint`'s response for args (and the rows it reaches) from garbage collection, and
+   * refetched on focus, until `release()` is called, as a mounted hook does. `release` may be
+   * called more than once. `null` params hold nothing.
+   */
+  readonly retain = <E extends EndpointLike>(endpoint: E, ...args: ArgsOf<E> | [null]): (() => void) => {
+    if (isSkipArgs(args)) return ignore;
+    return this.runtime.subscriptions.retain('request', endpoint.key(...args), { target: endpoint, args });
+  };
+
+  /** Keeps what a Query (or any schema) reads for args from garbage collection, as a mounted useQuery does. */
+  readonly retainQuery = (schema: object, ...args: unknown[]): (() => void) => {
+    if (isSkipArgs(args)) return ignore;
+    const { subscriptions } = this.runtime;
+    return subscriptions.retain('query', subscriptions.queryKey(schema, argsKey(args)), { target: schema, args });
+  };
+
+  /**
+   * Subscribes to `endpoint` for args: polled every `endpoint.pollFrequency` ms while subscribed
+   * (docs/live-data.md). Returns `unsubscribe()`. Needs the liveData feature.
+   */
+  readonly subscribe = <E extends EndpointLike>(endpoint: E, ...args: ArgsOf<E> | [null]): (() => void) =>
+    this.runtime.api('liveData', 'A subscription (subscribe, useSubscription, useLive)').subscribe(endpoint, args);
+
+  /** Refetches what is held and not valid when the window regains focus or goes online. Needs liveData. */
+  readonly setupListeners = (options?: ListenerOptions): (() => void) =>
+    this.runtime.api('liveData', 'setupListeners').setupListeners(options);
+
+  /** Runs a garbage-collection sweep now. Needs the garbageCollection feature. */
+  readonly gc = (): SweepReport => this.runtime.api('garbageCollection', 'A sweep (cache.gc)').sweep();
+
+  /**
+   * What a reader rendering `endpoint`'s response does (useSuspense, useFetch): with `response`
+   * read now not valid, starts (or joins) its request and returns it; returns `'stuck'` instead
+   * when the last request for the key settled, nothing was written for it since, and it still
+   * reads invalid (fetching again would loop without end); returns undefined when it is valid.
+   */
+  readonly revalidate = (
+    endpoint: EndpointLike,
+    args: readonly unknown[],
+    response: ResponseState,
+    key: string = endpoint.key(...args),
+  ): FetchPromise<unknown> | 'stuck' | undefined => {
+    const invalid = response.expiryStatus === 'invalid';
+    if (this.runtime.settledInvalid(key, this.runtime.state().meta[key], invalid)) return 'stuck';
+    if (response.expiryStatus === 'valid') return undefined;
+    const request = this.fetch(endpoint, ...(args as never[])) as FetchPromise<unknown>;
+    this.runtime.watch(key, request);
+    return request;
+  };
+
+  /** A promise that settles with `request` and never rejects (what Suspense waits on); the same one per request. */
+  readonly settled = <T>(request: Promise<T>): Promise<T | undefined> => this.runtime.settledOf(request);
 }

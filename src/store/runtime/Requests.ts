@@ -7,33 +7,30 @@
 import { ErrorCode, setupError, describe } from '../../base/errors.js';
 import { checkEndpointOptions, hasSchema, type EndpointLike } from '../endpoint.js';
 import { pagedRunner } from './pages.js';
-import { withRetries } from '../features/retries/retrying.js';
 import { StartClock } from './StartClock.js';
 import type { Resolved, ResolveInput } from '../types.js';
+import type { OutgoingRequest } from './Feature.js';
 
 /** What `cache.fetch` resolves to, with `abort()`: shared requests are aborted for every caller. */
 export type FetchPromise<T> = Promise<T> & { abort(reason?: unknown): void };
 
-type Dispatch = (action: any) => unknown;
-
-export interface RequestHooks {
-  /** Writes a settled request (the cache's `resolve` thunk), returning what was written. */
-  resolve(
-    endpoint: EndpointLike,
-    input: ResolveInput,
-  ): (dispatch: Dispatch, getState: () => unknown) => Resolved | undefined;
+/**
+ * The fetch path's parts from the store's runtime (StoreRuntime.ts): the one write of a settled
+ * request, the read its promise resolves to, and the features' hook points (Feature.ts).
+ */
+export interface FetchPath {
+  /** Writes a settled request (writes/resolve.ts), returning what was written. */
+  resolve(endpoint: EndpointLike, input: ResolveInput): Resolved | undefined;
   /** The stored result denormalized for args (what the promise resolves to). */
-  data(rootState: unknown, endpoint: EndpointLike, args: readonly unknown[], result: unknown): unknown;
-  /** The highest start stamp in the root state's slice (StartClock.ts). */
-  highWater(rootState: unknown): number;
+  data(endpoint: EndpointLike, args: readonly unknown[], result: unknown): unknown;
+  /** The highest start stamp in the store's slice (StartClock.ts). */
+  highWater(): number;
   /** The page params the list stored under `key` holds (pages.ts). */
-  heldPages(rootState: unknown, key: string): readonly unknown[] | undefined;
-  /** Writes the endpoint's optimistic value for a request starting at `fetchedAt` (docs/mutations.md). */
-  optimistic?(
-    endpoint: EndpointLike,
-    args: readonly unknown[],
-    fetchedAt: number,
-  ): (dispatch: Dispatch, getState: () => unknown) => void;
+  heldPages(key: string): readonly unknown[] | undefined;
+  /** Before a request is sent: a throw fails the call, and nothing is sent (optimistic guesses). */
+  starting(request: OutgoingRequest): void;
+  /** Sends a read whose endpoint has `retry` (retries). */
+  sending(request: OutgoingRequest, send: () => Promise<unknown>, stop: readonly AbortSignal[]): Promise<unknown>;
 }
 
 /** A request not settled yet: its key, its start stamp, and whether it is a mutation (answered with its arrival's stamp). */
@@ -59,11 +56,11 @@ export class Requests {
   /** Every request not settled yet (shared or not), with its key and start: what a sweep must keep. */
   private readonly running = new Map<AbortController, Unsettled>();
 
-  constructor(private readonly hooks: RequestHooks) {}
+  constructor(private readonly path: FetchPath) {}
 
   /** The start stamp of a write or request starting now in this store. */
-  stamp(rootState: unknown): number {
-    return this.clock.next(this.hooks.highWater(rootState), Date.now());
+  stamp(): number {
+    return this.clock.next(this.path.highWater(), Date.now());
   }
 
   /** Forgets requests in flight (after a reset: their answers are dropped, new fetches start anew). */
@@ -93,8 +90,6 @@ export class Requests {
   fetch(
     endpoint: EndpointLike,
     args: readonly unknown[],
-    dispatch: Dispatch,
-    getState: () => unknown,
     /** Also ends the request's retries (a poll's: they stop with its poller, Pollers.ts). */
     stopRetries?: AbortSignal,
   ): FetchPromise<unknown> {
@@ -108,19 +103,18 @@ export class Requests {
     }
     checkEndpointOptions(endpoint, key);
     // A list that holds pages fetches them again with its first page, as one response (pages.ts).
-    const run = pagedRunner(endpoint, plain, () => this.hooks.heldPages(getState(), key));
+    const run = pagedRunner(endpoint, plain, () => this.path.heldPages(key));
     const controller = new AbortController();
     // A request is as old as its start, so a slow answer never overwrites a newer one.
-    const fetchedAt = this.stamp(getState());
+    const fetchedAt = this.stamp();
     const generation = this.generation;
-    if (this.hooks.optimistic && typeof endpoint.getOptimisticResponse === 'function') {
-      // The guess is written at once, before the request is sent; a guess that cannot be
-      // written (it throws, or does not fit the schema) fails the call, and nothing is sent.
-      try {
-        dispatch(this.hooks.optimistic(endpoint, args, fetchedAt));
-      } catch (error) {
-        return Object.assign(Promise.reject(error), { abort: () => {} });
-      }
+    const request = { endpoint, args, key, start: fetchedAt };
+    // The features' first hook point (an optimistic guess is written here, before the request is
+    // sent); a throw there fails the call, and nothing is sent.
+    try {
+      this.path.starting(request);
+    } catch (error) {
+      return Object.assign(Promise.reject(error), { abort: () => {} });
     }
     // Frees the key for the next fetch, unless a newer request holds it already.
     const release = (): void => {
@@ -147,15 +141,15 @@ export class Requests {
           });
         // A read with `retry` is sent again on network failures and 5xx (retrying.ts), still as
         // this one request: the key stays in flight, and what is stored is the last outcome.
-        const request =
+        const sent =
           shared && endpoint.retry
-            ? withRetries(once, endpoint.retry, [
+            ? this.path.sending(request, once, [
                 controller.signal,
                 this.resets.signal,
                 ...(stopRetries ? [stopRetries] : []),
               ])
             : once();
-        response = await untilAborted(request, controller.signal);
+        response = await untilAborted(sent, controller.signal);
       } catch (error) {
         failure = {
           error:
@@ -179,19 +173,18 @@ export class Requests {
       // A mutation's answer is as new as its arrival: the server may have served a read that
       // started before then without it, so such a read must not overwrite what it writes
       // (docs/architecture.md, "Ordering"). A read's answer is as old as its start.
-      const stamp = endpoint.sideEffect ? this.stamp(getState()) : fetchedAt;
+      const stamp = endpoint.sideEffect ? this.stamp() : fetchedAt;
       if (failure) {
-        dispatch(this.hooks.resolve(endpoint, { args, error: failure.error, fetchedAt: stamp, start: fetchedAt }));
+        this.path.resolve(endpoint, { args, error: failure.error, fetchedAt: stamp, start: fetchedAt });
         throw failure.error;
       }
-      const written = dispatch(this.hooks.resolve(endpoint, { args, response, fetchedAt: stamp, start: fetchedAt })) as
-        Resolved | undefined;
+      const written = this.path.resolve(endpoint, { args, response, fetchedAt: stamp, start: fetchedAt });
       if (written?.error !== undefined) throw written.error;
       // A request from before a reset writes nothing; its promise settles with nothing.
       if (!written) return undefined;
       // Without a schema the store keeps its own frozen copy: resolve to it, as selectResponse reads it.
       if (!hasSchema(endpoint)) return response === undefined ? undefined : written.result;
-      return this.hooks.data(getState(), endpoint, args, written.result);
+      return this.path.data(endpoint, args, written.result);
     };
     const abort = (reason?: unknown): void => {
       // A fetch right after an abort starts anew rather than joining the aborted request.

@@ -1,31 +1,68 @@
 /**
- * Everything one cache knows about one store outside the Redux state: its requests in flight and
- * its start clock (Requests), what the last settled request of each key left, the Controller, and
- * who reads what (Subscriptions). One object per cache and store, made on first use and held
- * weakly by the store's `getState`, so it lives exactly as long as the store. The React hooks
- * only register with it; the same rules hold without React. See docs/architecture.md, "Who owns what".
+ * Everything one cache knows about one store outside the Redux state (docs/architecture.md, "Who
+ * owns what"): its requests in flight and start clock (Requests), who reads what (Subscriptions),
+ * its read memo (Selectors), what the last settled request of each key left, its Controller, and
+ * the features installed into it. One per cache and store, made when the cache's middleware is
+ * mounted on the store, and living as long as the store. The React hooks only call its Controller;
+ * the same rules hold without React.
  */
 
+import { ErrorCode, setupError } from '../../base/errors.js';
 import { Lru } from '../../base/Lru.js';
-import type { Controller } from './Controller.js';
-import { Pollers } from '../features/live/Pollers.js';
-import { Optimistic } from '../features/optimistic/Optimistic.js';
-import type { Collector } from '../features/gc/Collector.js';
-import type { Requests } from './Requests.js';
+import type { CacheState } from '../../base/state.js';
+import type { NormalizeOptions } from '../../normalize/normalize.js';
+import type { CacheOperations } from '../CacheOperations.js';
+import type { EndpointLike } from '../endpoint.js';
 import type { Selectors } from '../reads/selectors.js';
+import type { ActionType, WritePayload } from '../slice/actions.js';
+import type { StoreLike } from '../types.js';
+import { confirmedWrite, type ActionMeta } from '../writes/confirmedWrite.js';
+import { resolveWrite } from '../writes/resolve.js';
+import { Controller } from './Controller.js';
+import type { ConfirmedWriter, FeatureApis, FeatureHooks, FeatureName, OutgoingRequest } from './Feature.js';
+import { Requests } from './Requests.js';
 import { Subscriptions } from './Subscriptions.js';
 
 /** Settled marks kept at most (least recently marked out first): one per key a hook fetched. */
 const SETTLED_MARKS = 1_000;
 
+/**
+ * A capability installed into each store's runtime (docs/features.md): `install` runs once per
+ * store, as the cache's middleware is mounted, and returns the hook points it fills.
+ */
+export interface Feature {
+  readonly name: FeatureName;
+  install(runtime: StoreRuntime): FeatureHooks;
+}
+
+/** What the cache gives each store's runtime: its parts shared by every store. */
+export interface CacheParts {
+  readonly reducerPath: string;
+  readonly normalizeOptions: NormalizeOptions;
+  /** `createCache`'s `gcTime`, checked. */
+  readonly gcTime: number;
+  readonly features: readonly Feature[];
+  /** The cache's reads and writes, for the Controller. */
+  readonly operations: CacheOperations;
+  slice(rootState: unknown): CacheState;
+  /** The highest start stamp in a slice (StartClock.ts). */
+  highWater(slice: CacheState): number;
+  /** A new read memo, for a store. */
+  memo(): Selectors;
+  /** Reads `state` as `selectQuery` does; `visible` is the slice the store shows. */
+  readState(state: CacheState, visible: CacheState, schema: unknown, args: readonly unknown[]): unknown;
+}
+
 export class StoreRuntime {
   readonly subscriptions = new Subscriptions();
-  /** One poller per subscribed request key (docs/live-data.md#polling). */
-  readonly pollers = new Pollers();
-  /** Optimistic values of mutations in flight, over the confirmed state (Optimistic.ts). */
-  readonly optimistic = new Optimistic();
-  /** Garbage collection (features/gc/Collector.ts): since when each key has been unused, and the sweep timer. Set by createCache. */
-  collector: Collector | undefined;
+  readonly requests: Requests;
+  readonly controller: Controller;
+  /** This store's read memo: a reset or sweep here never touches another store's. */
+  readonly selectors: Selectors;
+  /** The confirmed-write computation a feature supplies (optimistic updates), if any. */
+  readonly writer: ConfirmedWriter | undefined;
+  private readonly hooks: FeatureHooks[] = [];
+  private readonly apis = new Map<FeatureName, unknown>();
   /**
    * Per request key: the meta record the last settled request left. While that very record is
    * still the key's meta, nothing was written for the key since.
@@ -35,19 +72,94 @@ export class StoreRuntime {
   private readonly quiet = new WeakMap<Promise<unknown>, Promise<unknown>>();
 
   constructor(
-    readonly requests: Requests,
-    readonly controller: Controller,
-    private readonly metaOf: (key: string) => object | undefined,
-    /** This store's read memo: a reset or sweep here never touches another store's (docs/architecture.md). */
-    readonly selectors: Selectors,
-  ) {}
+    readonly parts: CacheParts,
+    readonly store: StoreLike,
+  ) {
+    this.selectors = parts.memo();
+    this.requests = new Requests({
+      resolve: (endpoint, input) => resolveWrite(this, endpoint, input),
+      data: (endpoint, args, result) => this.selectors.denormalized(this.state(), endpoint.schema, args, result),
+      highWater: () => parts.highWater(this.state()),
+      heldPages: key => this.state().meta[key]?.pages,
+      starting: request => this.starting(request),
+      sending: (request, send, stop) => this.sending(request, send, stop),
+    });
+    this.controller = new Controller(parts.operations, store, this);
+    let writer: ConfirmedWriter | undefined;
+    for (const feature of parts.features) {
+      const hooks = feature.install(this);
+      this.hooks.push(hooks);
+      if (hooks.api !== undefined) this.apis.set(feature.name, hooks.api);
+      writer ??= hooks.writer;
+    }
+    this.writer = writer;
+  }
+
+  /** The store's slice now. */
+  state(): CacheState {
+    return this.parts.slice(this.store.getState());
+  }
+
+  /** Whether the cache was built with the feature. */
+  has(name: FeatureName): boolean {
+    return this.parts.features.some(feature => feature.name === name);
+  }
+
+  /** The API of a feature; FEATURE_MISSING when the cache was built without it. */
+  api<N extends keyof FeatureApis>(name: N, use: string): FeatureApis[N] {
+    const api = this.apis.get(name);
+    if (api === undefined) throw featureMissing(name, use);
+    return api as FeatureApis[N];
+  }
+
+  /** What the feature `name` offers (its `api`), when the cache has it: for diagnostics and tests. */
+  installed(name: FeatureName): unknown {
+    return this.apis.get(name);
+  }
+
+  /**
+   * A confirmed write (writes/confirmedWrite.ts): `compute` gets the confirmed state and the one
+   * the store shows, and what it returns is dispatched as one `type` action.
+   */
+  write<T extends WritePayload>(
+    type: ActionType,
+    compute: (confirmed: CacheState, visible: CacheState) => T | undefined,
+    meta?: ActionMeta | ((computed: T | undefined) => ActionMeta),
+  ): T | undefined {
+    return confirmedWrite(this.parts, this.writer, this.store, type, compute, meta);
+  }
+
+  /** The fetch path's first hook point: the features' `starting`, after checking none is missing. */
+  private starting(request: OutgoingRequest): void {
+    const { endpoint } = request;
+    if (endpoint.retry && !endpoint.sideEffect && !this.hooks.some(hooks => hooks.sending))
+      throw featureMissing('retries', `The endpoint ${request.key}, with retry,`);
+    if (typeof endpoint.getOptimisticResponse === 'function' && !this.has('optimisticUpdates'))
+      throw featureMissing('optimisticUpdates', `The endpoint ${request.key}, with getOptimisticResponse,`);
+    for (const hooks of this.hooks) hooks.starting?.(request);
+  }
+
+  private sending(request: OutgoingRequest, send: () => Promise<unknown>, stop: readonly AbortSignal[]) {
+    const sender = this.hooks.find(hooks => hooks.sending);
+    return sender ? sender.sending!(request, send, stop) : send();
+  }
+
+  /** The request `endpoint` started at `start` settled (its outcome is written next). */
+  settling(endpoint: EndpointLike, start: number): void {
+    for (const hooks of this.hooks) hooks.settling?.(endpoint, start);
+  }
+
+  /** A request's outcome was written for `key`. */
+  written(key: string, endpoint: EndpointLike, args: readonly unknown[]): void {
+    for (const hooks of this.hooks) hooks.written?.(key, endpoint, args);
+  }
 
   /** Notes the meta record `request` leaves for `key` when it settles (once per request). */
   watch(key: string, request: Promise<unknown>): void {
     if (this.watched.has(request)) return;
     this.watched.add(request);
     const note = (): void => {
-      const meta = this.metaOf(key);
+      const meta = this.state().meta[key];
       if (meta) this.settled.set(key, meta);
     };
     request.then(note, note);
@@ -83,16 +195,29 @@ export class StoreRuntime {
     return settled as Promise<T | undefined>;
   }
 
-  /** After `resetEntireStore`: requests in flight are dropped, and so are the settled marks. */
+  /** After `resetEntireStore`: requests in flight, settled marks and the memo go, and each feature is told. */
   reset(): void {
     this.requests.clear();
     this.settled.clear();
-    this.optimistic.clear();
-    this.collector?.reset();
+    // The memo would hold the old rows until evicted (docs/gc.md, "Outside the state").
+    this.selectors.clear();
+    for (const hooks of this.hooks) hooks.reset?.();
   }
 
   /** A sweep collected `key`: what was noted about it goes too. */
   dropped(key: string): void {
     this.settled.delete(key);
   }
+}
+
+/** The set-up error of a method or endpoint option whose feature the cache was built without. */
+export function featureMissing(name: FeatureName, use: string): Error {
+  return setupError(
+    ErrorCode.FEATURE_MISSING,
+    process.env.NODE_ENV !== 'production' && [
+      `${use} needs the ${name} feature, but this cache was built without it.`,
+      `Add it where the cache is built: createLeanCache({ features: [${name}, ...] }) (import { ${name} } from 'lenscache'), or use createCache(), which has every feature.`,
+    ],
+    name,
+  );
 }

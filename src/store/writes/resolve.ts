@@ -1,63 +1,68 @@
 /**
- * `cache.resolve`, the one write of a settled request (and of `setResponse`, `setError`): the
- * answer or the error for its key, taking the place of the request's optimistic guess, computed
- * against the confirmed state through the store's ledger (docs/mutations.md). A request's answer
- * is stamped by its start (a read) or its arrival (a mutation): docs/architecture.md, "Ordering".
+ * The one write of a settled request (and of `resolve`, `setResponse`, `setError`): the answer or
+ * the error for its key, taking the place of the request's optimistic guess, as a confirmed write
+ * (docs/mutations.md). A request's answer is stamped by its start (a read) or its arrival (a
+ * mutation): docs/architecture.md, "Ordering".
  */
 
 import { isErrorLike } from '../../base/errors.js';
-import { ActionTypes } from '../slice/actions.js';
-import { confirmedWrite, type WriteParts } from './confirmedWrite.js';
+import type { CacheState } from '../../base/state.js';
+import type { NormalizeOptions } from '../../normalize/normalize.js';
 import { checkStamp, type EndpointLike } from '../endpoint.js';
-import { withHeldPages } from '../runtime/pages.js';
-import { thunk, type CacheThunk } from '../slice/reducer.js';
 import type { Selectors } from '../reads/selectors.js';
-import type { StoreRuntime } from '../runtime/StoreRuntime.js';
-import type { Resolved, ResolveInput, StoreLike } from '../types.js';
+import { withHeldPages } from '../runtime/pages.js';
+import { ActionTypes, type ActionType, type WritePayload } from '../slice/actions.js';
+import type { Resolved, ResolveInput } from '../types.js';
+import type { ActionMeta } from './confirmedWrite.js';
 import { computeResolve } from './compute.js';
 
-export interface ResolveParts extends WriteParts {
-  selectors: Selectors;
-  runtimeOf(store: StoreLike): StoreRuntime;
+/** What the write of a settled request needs of the store's runtime (runtime/StoreRuntime.ts). */
+export interface ResolveTarget {
+  readonly parts: { readonly normalizeOptions: NormalizeOptions };
+  readonly selectors: Selectors;
+  settling(endpoint: EndpointLike, start: number): void;
+  written(key: string, endpoint: EndpointLike, args: readonly unknown[]): void;
+  write<T extends WritePayload>(
+    type: ActionType,
+    compute: (confirmed: CacheState, visible: CacheState) => T | undefined,
+    meta?: ActionMeta | ((computed: T | undefined) => ActionMeta),
+  ): T | undefined;
 }
 
-export function createResolve(parts: ResolveParts) {
-  const { selectors, normalizeOptions, runtimeOf } = parts;
-  return (endpoint: EndpointLike, input: ResolveInput): CacheThunk<Resolved | undefined> =>
-    thunk((dispatch, getState) => {
-      checkStamp(input.fetchedAt, 'fetchedAt');
-      if (input.start !== undefined) checkStamp(input.start, 'start');
-      const runtime = runtimeOf({ getState, dispatch });
-      const ledger = runtime.optimistic;
-      // The answer to an optimistic request takes its guess's place (docs/mutations.md): the
-      // guess goes in the same write, even when the answer cannot be stored.
-      ledger.settle(endpoint, input.start ?? input.fetchedAt);
-      let failure: { error: unknown } | undefined;
-      const type = input.error === undefined ? ActionTypes.resolve : ActionTypes.setError;
-      const resolved = confirmedWrite(
-        parts,
-        { ledger, dispatch, getState },
-        type,
-        // A list's record of the pages it holds follows its writes (pages.ts).
-        state => {
-          try {
-            return withHeldPages(
-              state,
-              endpoint,
-              input,
-              computeResolve(state, endpoint, input, Date.now(), normalizeOptions),
-            );
-          } catch (error) {
-            failure = { error };
-            return undefined;
-          }
-        },
-        written => ({ key: written?.key, start: input.fetchedAt }),
-      );
-      if (resolved?.record && isErrorLike(resolved.error)) selectors.errors.set(resolved.record, resolved.error);
-      if (failure) throw failure.error;
-      // The response's time in the cache starts now (docs/gc.md).
-      if (resolved) runtime.collector?.written(resolved.key, endpoint, input.args);
-      return resolved;
-    });
+/** Writes `input` for `endpoint`, returning what was written (undefined when nothing was). Throws a bad stamp, or what storing the answer threw. */
+export function resolveWrite(
+  runtime: ResolveTarget,
+  endpoint: EndpointLike,
+  input: ResolveInput,
+): Resolved | undefined {
+  checkStamp(input.fetchedAt, 'fetchedAt');
+  if (input.start !== undefined) checkStamp(input.start, 'start');
+  // The answer to an optimistic request takes its guess's place (docs/mutations.md): the guess
+  // goes in the same write, even when the answer cannot be stored.
+  runtime.settling(endpoint, input.start ?? input.fetchedAt);
+  let failure: { error: unknown } | undefined;
+  const type = input.error === undefined ? ActionTypes.resolve : ActionTypes.setError;
+  const resolved = runtime.write(
+    type,
+    // A list's record of the pages it holds follows its writes (pages.ts).
+    state => {
+      try {
+        return withHeldPages(
+          state,
+          endpoint,
+          input,
+          computeResolve(state, endpoint, input, Date.now(), runtime.parts.normalizeOptions),
+        );
+      } catch (error) {
+        failure = { error };
+        return undefined;
+      }
+    },
+    written => ({ key: written?.key, start: input.fetchedAt }),
+  );
+  if (resolved?.record && isErrorLike(resolved.error)) runtime.selectors.errors.set(resolved.record, resolved.error);
+  if (failure) throw failure.error;
+  // The response's time in the cache starts now (docs/gc.md).
+  if (resolved) runtime.written(resolved.key, endpoint, input.args);
+  return resolved;
 }

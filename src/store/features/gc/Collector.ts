@@ -6,20 +6,13 @@
  */
 
 import { warn } from '../../../base/env.js';
-import { describe, ErrorCode, setupError } from '../../../base/errors.js';
+import { describe } from '../../../base/errors.js';
 import type { CacheState } from '../../../base/state.js';
 import { hasSchema, type EndpointLike } from '../../endpoint.js';
 import { planSweep, type KeptRead, type Sweep } from './sweep.js';
+import type { SweepReport } from '../../runtime/Feature.js';
 import type { Requests } from '../../runtime/Requests.js';
 import type { HeldKind, HeldRead, Subscriptions } from '../../runtime/Subscriptions.js';
-
-/** What a sweep removed. */
-export interface SweepReport {
-  /** Responses dropped (their result, meta and error). */
-  requests: number;
-  /** Rows dropped (entities, collection lists, Scalar cells, index entries, tombstones). */
-  rows: number;
-}
 
 /** A request key or Query read nobody holds: since when, and what it reads (when known). */
 interface Unused {
@@ -220,20 +213,4 @@ export class Collector {
 function splitId(id: string): [HeldKind, string] {
   const at = id.indexOf(':');
   return [id.slice(0, at) as HeldKind, id.slice(at + 1)];
-}
-
-/** The default `gcTime`: five minutes, as TanStack Query. */
-export const DEFAULT_GC_TIME = 5 * 60_000;
-
-/** `createCache`'s `gcTime`, checked: milliseconds from 0 up, `Infinity` included. */
-export function gcTimeOf(gcTime: unknown): number {
-  if (gcTime === undefined) return DEFAULT_GC_TIME;
-  if (typeof gcTime === 'number' && gcTime >= 0) return gcTime;
-  throw setupError(
-    ErrorCode.INVALID_OPTION,
-    process.env.NODE_ENV !== 'production' && [
-      `createCache({ gcTime }) takes milliseconds from 0 up (or Infinity), but received ${describe(gcTime)}.`,
-      'Pass a number, e.g. createCache({ gcTime: 60_000 }), or Infinity to keep every response.',
-    ],
-  );
 }

@@ -8,26 +8,11 @@
 import { warnOnce } from '../../../base/env.js';
 import { describe, ErrorCode, setupError } from '../../../base/errors.js';
 import { isSkipArgs } from '../../../base/json.js';
-import type { EndpointMeta } from '../../../base/state.js';
 import { checkPollFrequency } from '../../../base/endpointOptions.js';
 import { checkEndpointOptions, type EndpointLike } from '../../endpoint.js';
-import type { StoreLike } from '../../runtime/Controller.js';
+import type { ListenerOptions } from '../../runtime/Feature.js';
 import type { StoreRuntime } from '../../runtime/StoreRuntime.js';
-
-/** What live data needs of a store beyond its runtime: the stored meta of a request key. */
-export interface LiveStore {
-  readonly runtime: StoreRuntime;
-  readonly store: StoreLike;
-  meta(key: string): EndpointMeta | undefined;
-}
-
-/** Which window events `setupListeners` refetches on (both by default). */
-export interface ListenerOptions {
-  /** Refetch when the window regains focus or the page becomes visible again (default true). */
-  refetchOnFocus?: boolean;
-  /** Refetch when the browser comes back online (default true). */
-  refetchOnReconnect?: boolean;
-}
+import type { Pollers } from './Pollers.js';
 
 const ignore = (): void => undefined;
 
@@ -36,7 +21,12 @@ const ignore = (): void => undefined;
  * refetch-on-focus and garbage collection see it) and, when the endpoint has `pollFrequency`,
  * polled. Returns `unsubscribe` (a second call does nothing). `null` params subscribe to nothing.
  */
-export function subscribe(live: LiveStore, endpoint: EndpointLike, args: readonly unknown[]): () => void {
+export function subscribe(
+  runtime: StoreRuntime,
+  pollers: Pollers,
+  endpoint: EndpointLike,
+  args: readonly unknown[],
+): () => void {
   if (isSkipArgs(args)) return ignore;
   if (endpoint.sideEffect) {
     throw setupError(
@@ -65,7 +55,6 @@ export function subscribe(live: LiveStore, endpoint: EndpointLike, args: readonl
       `A subscription to ${key} polls nothing: its endpoint has no pollFrequency. Give it one (endpoint.extend({ pollFrequency: 5_000 })) to poll.`,
     );
   }
-  const { runtime } = live;
   const read = { target: endpoint, args };
   const releases = [
     runtime.subscriptions.retain('request', key, read),
@@ -73,12 +62,11 @@ export function subscribe(live: LiveStore, endpoint: EndpointLike, args: readonl
   ];
   if (frequency !== undefined) {
     releases.push(
-      runtime.pollers.add(key, frequency, {
-        poll: stop =>
-          quietly(() => runtime.requests.fetch(endpoint, args, live.store.dispatch, live.store.getState, stop)),
+      pollers.add(key, frequency, {
+        poll: stop => quietly(() => runtime.requests.fetch(endpoint, args, stop)),
         pending: () => runtime.requests.pending(key),
         written: () => {
-          const meta = live.meta(key);
+          const meta = runtime.state().meta[key];
           // An invalidation is not an answer: the poll stays due.
           return meta && !meta.invalidated ? meta.date : undefined;
         },

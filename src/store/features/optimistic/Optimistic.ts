@@ -19,6 +19,7 @@ import { createDict, type Dict } from '../../../base/dict.js';
 import type { Patch, WriteMeta } from '../../../base/patch.js';
 import type { CacheState } from '../../../base/state.js';
 import { normalize, type NormalizeOptions } from '../../../normalize/normalize.js';
+import type { ConfirmedWriter, Rebuilt } from '../../runtime/Feature.js';
 import type { WritePayload } from '../../slice/actions.js';
 import { Overlay, tableId, type Changes, type TableMap } from './Overlay.js';
 
@@ -48,13 +49,7 @@ interface Computed {
 /** Marks every table as changed (a layer whose writes are unknown was taken out). */
 const EVERY_TABLE = '*';
 
-/** What a write computed (undefined when it wrote nothing), and the patches that take the slice there. */
-export interface Rebuilt<T> {
-  computed: T | undefined;
-  payload: WritePayload;
-}
-
-export class Optimistic {
+export class Optimistic implements ConfirmedWriter {
   private layers: Layer[] = [];
   /** The confirmed value of every row the slice shows differently (a guess covers it), by map and table. */
   private base: Changes = new Map();

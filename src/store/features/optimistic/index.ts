@@ -1,0 +1,33 @@
+/**
+ * The optimisticUpdates feature (docs/mutations.md): a mutation's `getOptimisticResponse` is
+ * shown at once, as a layer over the confirmed state kept by the store's ledger, until its answer
+ * or failure. With it, every confirmed write of the store goes through the ledger.
+ */
+
+import type { Feature } from '../../runtime/StoreRuntime.js';
+import { dispatchGuess } from './guess.js';
+import { Optimistic } from './Optimistic.js';
+
+/** Optimistic updates: install with `createLeanCache({ features: [optimisticUpdates] })` (createCache has it). */
+export const optimisticUpdates: Feature = {
+  name: 'optimisticUpdates',
+  install(runtime) {
+    const ledger = new Optimistic();
+    const { parts, store } = runtime;
+    const deps = {
+      slice: parts.slice,
+      query: parts.readState,
+      ledger,
+      normalizeOptions: parts.normalizeOptions,
+      reducerPath: parts.reducerPath,
+    };
+    return {
+      writer: ledger,
+      starting: ({ endpoint, args, start }) =>
+        dispatchGuess(deps, endpoint, args, start, store.dispatch, store.getState),
+      settling: (endpoint, start) => void ledger.settle(endpoint, start),
+      reset: () => ledger.clear(),
+      api: ledger,
+    };
+  },
+};

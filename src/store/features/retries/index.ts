@@ -1,0 +1,15 @@
+/**
+ * The retries feature (docs/RestEndpoint.md, "Retries"): a read whose endpoint has `retry` is
+ * sent again on network failures and 5xx, as one request.
+ */
+
+import type { Feature } from '../../runtime/StoreRuntime.js';
+import { withRetries } from './retrying.js';
+
+/** Retries: install with `createLeanCache({ features: [retries] })` (createCache has it). */
+export const retries: Feature = {
+  name: 'retries',
+  install: () => ({
+    sending: (request, send, stop) => withRetries(send, request.endpoint.retry!, stop),
+  }),
+};
