@@ -91,19 +91,33 @@ test('a method that needs a missing feature is FEATURE_MISSING, naming it, and c
   release();
 });
 
-test('an endpoint option whose feature is missing fails the fetch before anything is sent or written', async () => {
-  const { cache, store } = makeStore({}, { cache: createLeanCache() as Cache });
+test('an endpoint option whose feature is missing is refused at fetch and at subscribe, before anything is sent or held', () => {
+  const { cache, store } = makeStore({}, { cache: createLeanCache({ features: [liveData] }) as Cache });
   const before = snapshot(store.getState());
   const guessing = counted({ sideEffect: true, getOptimisticResponse: () => post('1', 'guess') });
-  await expect(store.dispatch(cache.fetch(guessing.endpoint, '1'))).rejects.toMatchObject({
+  const retrying = counted({ retry: { attempts: 2 }, pollFrequency: 1_000 });
+  const thrown = (run: () => unknown) => {
+    try {
+      run();
+    } catch (error) {
+      return error as Error & { code?: string };
+    }
+    throw new Error('expected a throw');
+  };
+  // Thrown where the call is made (during a render for useSuspense, in the effect for
+  // useSubscription), not swallowed by a poll or a rejected promise nobody reads.
+  expect(thrown(() => store.dispatch(cache.fetch(guessing.endpoint, '1')))).toMatchObject({
     code: ErrorCode.FEATURE_MISSING,
     message: expect.stringContaining('optimisticUpdates'),
   });
-  const retrying = counted({ retry: { attempts: 2 } });
-  await expect(store.dispatch(cache.fetch(retrying.endpoint, '1'))).rejects.toMatchObject({
+  expect(thrown(() => store.dispatch(cache.fetch(retrying.endpoint, '1')))).toMatchObject({
     code: ErrorCode.FEATURE_MISSING,
     message: expect.stringContaining('retries'),
   });
+  expect(thrown(() => cache.subscribe(store, retrying.endpoint, '1'))).toMatchObject({
+    code: ErrorCode.FEATURE_MISSING,
+  });
+  expect(runtimeOf(cache, store).subscriptions.held('request')).toEqual([]);
   expect(guessing.sent).toEqual([]);
   expect(retrying.sent).toEqual([]);
   expect(snapshot(store.getState())).toEqual(before);

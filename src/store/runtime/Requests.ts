@@ -27,6 +27,8 @@ export interface FetchPath {
   highWater(): number;
   /** The page params the list stored under `key` holds (pages.ts). */
   heldPages(key: string): readonly unknown[] | undefined;
+  /** Refuses an endpoint whose options need a feature the cache lacks (FEATURE_MISSING). */
+  check(endpoint: EndpointLike, key: string): void;
   /** Before a request is sent: a throw fails the call, and nothing is sent (optimistic guesses). */
   starting(request: OutgoingRequest): void;
   /** Sends a read whose endpoint has `retry` (retries). */
@@ -102,6 +104,7 @@ export class Requests {
       if (existing) return existing.promise;
     }
     checkEndpointOptions(endpoint, key);
+    this.path.check(endpoint, key);
     // A list that holds pages fetches them again with its first page, as one response (pages.ts).
     const run = pagedRunner(endpoint, plain, () => this.path.heldPages(key));
     const controller = new AbortController();

@@ -81,6 +81,7 @@ export class StoreRuntime {
       data: (endpoint, args, result) => this.selectors.denormalized(this.state(), endpoint.schema, args, result),
       highWater: () => parts.highWater(this.state()),
       heldPages: key => this.state().meta[key]?.pages,
+      check: (endpoint, key) => this.checkFeatures(endpoint, key),
       starting: request => this.starting(request),
       sending: (request, send, stop) => this.sending(request, send, stop),
     });
@@ -129,13 +130,19 @@ export class StoreRuntime {
     return confirmedWrite(this.parts, this.writer, this.store, type, compute, meta);
   }
 
-  /** The fetch path's first hook point: the features' `starting`, after checking none is missing. */
-  private starting(request: OutgoingRequest): void {
-    const { endpoint } = request;
-    if (endpoint.retry && !endpoint.sideEffect && !this.hooks.some(hooks => hooks.sending))
-      throw featureMissing('retries', `The endpoint ${request.key}, with retry,`);
+  /**
+   * Refuses an endpoint whose options need a feature the cache lacks (FEATURE_MISSING), when it
+   * is fetched or subscribed to: before anything is held, sent or written.
+   */
+  checkFeatures(endpoint: EndpointLike, key: string): void {
+    if (endpoint.retry && !endpoint.sideEffect && !this.has('retries'))
+      throw featureMissing('retries', `The endpoint ${key}, with retry,`);
     if (typeof endpoint.getOptimisticResponse === 'function' && !this.has('optimisticUpdates'))
-      throw featureMissing('optimisticUpdates', `The endpoint ${request.key}, with getOptimisticResponse,`);
+      throw featureMissing('optimisticUpdates', `The endpoint ${key}, with getOptimisticResponse,`);
+  }
+
+  /** The fetch path's first hook point: each feature's `starting`. */
+  private starting(request: OutgoingRequest): void {
     for (const hooks of this.hooks) hooks.starting?.(request);
   }
 
