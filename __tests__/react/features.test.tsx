@@ -27,10 +27,13 @@ function endpoint(options: Record<string, unknown>) {
   };
 }
 
+/** The hooks under test, called loosely: the endpoints here are plain objects. */
+const call = (hook: unknown, e: unknown) => () => (hook as (...args: unknown[]) => unknown)(e, '1');
+
 test.each([
-  ['useSuspense of an endpoint with retry', 'retries', (e: never) => () => useSuspense(e, '1')],
-  ['useLive on a cache without live data', 'liveData', (e: never) => () => useLive(e, '1')],
-  ['useSubscription on a cache without live data', 'liveData', (e: never) => () => useSubscription(e, '1')],
+  ['useSuspense of an endpoint with retry', 'retries', (e: unknown) => call(useSuspense, e)],
+  ['useLive on a cache without live data', 'liveData', (e: unknown) => call(useLive, e)],
+  ['useSubscription on a cache without live data', 'liveData', (e: unknown) => call(useSubscription, e)],
 ])('%s: FEATURE_MISSING in the error boundary, naming %s, and nothing sent', async (_, feature, hook) => {
   const quiet = quietErrors();
   try {
@@ -43,7 +46,7 @@ test.each([
       setup.store.dispatch(
         setup.cache.setResponse(e, '1', { id: '1', title: 'post', author: { id: 'u1', name: 'Ann' }, comments: [] }),
       );
-    const { caught } = mountReader(hook(e as never), setup);
+    const { caught } = mountReader(hook(e), setup);
     await settle();
     expect(caught).toHaveLength(1);
     expect((caught[0] as LensCacheError).code).toBe(ErrorCode.FEATURE_MISSING);

@@ -9,7 +9,7 @@ import type { CacheState } from '../base/state.js';
 import type { CacheOperations } from './CacheOperations.js';
 import type { Controller } from './runtime/Controller.js';
 import type { EndpointLike } from './endpoint.js';
-import type { CacheThunk } from './slice/reducer.js';
+import type { CacheThunk } from './slice/middleware.js';
 import type { RequestKeys, ResponseState } from './reads/selectors.js';
 import type { ListenerOptions, SweepReport } from './runtime/Feature.js';
 import type { ArgsOf, StoreLike } from './types.js';

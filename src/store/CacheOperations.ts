@@ -7,7 +7,7 @@
 
 import type { Queried } from '../schema/types.js';
 import type { EndpointLike } from './endpoint.js';
-import type { CacheThunk } from './slice/reducer.js';
+import type { CacheThunk } from './slice/middleware.js';
 import type { FetchPromise } from './runtime/Requests.js';
 import type { ResponseState } from './reads/selectors.js';
 import type { ArgsOf, KeyFilter, ResolveInput, ResponseData } from './types.js';

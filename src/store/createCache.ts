@@ -9,7 +9,7 @@ import { garbageCollection, liveData, optimisticUpdates, retries } from './featu
 
 export type { ArgsOf, Cache, CacheInternals, CacheOptions, KeyFilter, ResponseData } from './Cache.js';
 export { internalsOf } from './Cache.js';
-export type { CacheThunk } from './slice/reducer.js';
+export type { CacheThunk } from './slice/middleware.js';
 export type { ListenerOptions } from './runtime/Feature.js';
 
 /** Every feature, as createCache installs them. */

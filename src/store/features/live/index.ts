@@ -9,7 +9,7 @@
 import { describe, ErrorCode, setupError } from '../../../base/errors.js';
 import type { ListenerOptions } from '../../runtime/Feature.js';
 import { featureMissing, type Feature, type StoreRuntime } from '../../runtime/StoreRuntime.js';
-import { RUNTIMES } from '../../slice/reducer.js';
+import { RUNTIMES } from '../../slice/middleware.js';
 import type { ArgsOf, StoreLike } from '../../types.js';
 import type { EndpointLike } from '../../endpoint.js';
 import { Pollers } from './Pollers.js';
