@@ -198,6 +198,59 @@ test('"Load more" appends the next page to the list: no post twice, still sorted
   });
 });
 
+test('a refetch on focus, once the list is stale, fetches every page again and keeps them all on screen', async () => {
+  // A page of its own, with a clock the test can move: the list goes stale a minute after it lands.
+  const other = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  try {
+    await other.clock.install();
+    const start = (await serverLog()).length;
+    await other.goto(url);
+    const titles = () => other.locator('[data-testid=posts] li strong').allTextContents();
+    await step('focus-pages-loaded', async () => {
+      await other.waitForSelector('[data-testid=load-more]');
+      while ((await other.locator('[data-testid=load-more]').count()) > 0) {
+        await Promise.all([
+          other.waitForResponse(response => response.url().includes('cursor=')),
+          other.click('[data-testid=load-more]'),
+        ]);
+        await other.waitForFunction(() => {
+          const button = document.querySelector('[data-testid=load-more]');
+          return !button || !button.disabled;
+        });
+      }
+    });
+    const shown = await titles();
+    const before = await serverLog();
+    const isPage = entry => entry.path === '/api/react/posts' && entry.search.includes('cursor=');
+    const cursors = before.slice(start).filter(isPage).length;
+    assert.ok(cursors >= 1, 'pages were loaded');
+    await step('focus-refetch', async () => {
+      await other.clock.fastForward(61_000);
+      await other.evaluate(() => window.dispatchEvent(new Event('focus')));
+      // The first page and then each page held, one after another.
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const log = (await serverLog()).slice(before.length);
+        const list = log.filter(entry => entry.path === '/api/react/posts');
+        if (list.length >= 1 + cursors) break;
+        assert.ok(Date.now() < deadline, `the refetch sent the list and its ${cursors} pages (${list.length} so far)`);
+        await new Promise(resolve => setTimeout(resolve, 200));
+      }
+      const list = (await serverLog()).slice(before.length).filter(entry => entry.path === '/api/react/posts');
+      assert.equal(list.filter(isPage).length, cursors, 'each held page once, with the first page');
+      await other.waitForFunction(
+        expected =>
+          [...document.querySelectorAll('[data-testid=posts] li strong')].map(e => e.textContent).join('|') ===
+          expected,
+        shown.join('|'),
+      );
+      assert.equal(await other.locator('[data-testid=load-more]').count(), 0, 'still at the end of the list');
+    });
+  } finally {
+    await other.close();
+  }
+});
+
 test("a create shows at once as saving; a refused one is taken back with the server's message", async () => {
   const titles = () => page.locator('[data-testid=posts] li strong').allTextContents();
   // The POST is held here until the page has been checked, so the pending state is seen for sure.

@@ -35,6 +35,8 @@ const guidePages = [
   'live-data.md',
   'useMutation.md',
   'useDLE.md',
+  'useInfinite.md',
+  'boundaries.md',
   'mutations.md',
   'gc.md',
 ];

@@ -1,15 +1,16 @@
 /** The example page: one panel per example of the spec, each reading the one cache. */
-import { Component, Suspense, useState, type FormEvent, type ReactNode } from 'react';
+import { Suspense, useState, type FormEvent, type ReactNode } from 'react';
 import { useSelector } from 'react-redux';
 import {
-  useCache,
-  useController,
+  AsyncBoundary,
   useFetch,
+  useInfinite,
   useLive,
   useMutation,
   useQuery,
   useStream,
   useSuspense,
+  type ErrorViewProps,
 } from 'lenscache/react';
 import {
   adminCount,
@@ -78,27 +79,21 @@ function Panel({ title, id, wide, children }: { title: string; id: string; wide?
   return (
     <section className={wide ? 'panel wide' : 'panel'} data-testid={`panel-${id}`}>
       <h2>{title}</h2>
-      <ErrorBoundary>
-        <Suspense fallback={<p className="loading">Loading…</p>}>{children}</Suspense>
-      </ErrorBoundary>
+      {/* Suspense and an error boundary in one; its Try again fetches what failed again. */}
+      <AsyncBoundary fallback={<p className="loading">Loading…</p>} errorComponent={ErrorView}>
+        {children}
+      </AsyncBoundary>
     </section>
   );
 }
 
-class ErrorBoundary extends Component<{ children: ReactNode }, { error: Error | null }> {
-  override state = { error: null as Error | null };
-  static getDerivedStateFromError(error: Error) {
-    return { error };
-  }
-  override render() {
-    if (!this.state.error) return this.props.children;
-    return (
-      <div role="alert" className="error">
-        <p>{this.state.error.message.split('\n')[0]}</p>
-        <button onClick={() => this.setState({ error: null })}>Try again</button>
-      </div>
-    );
-  }
+function ErrorView({ error, resetErrorBoundary }: ErrorViewProps) {
+  return (
+    <div role="alert" className="error">
+      <p>{error.message.split('\n')[0]}</p>
+      <button onClick={resetErrorBoundary}>Try again</button>
+    </div>
+  );
 }
 
 function PostsPanel() {
@@ -132,9 +127,10 @@ function PostsPanel() {
 }
 
 function PostList({ group, orderBy }: { group: Group; orderBy: OrderBy }) {
-  // Fetches the list's first page once per group and order (suspends until it lands)...
-  const first = useSuspense(getPosts, { group, orderBy });
-  // ...and reads the whole list sorted: pages and creates append to it, the Query sorts it again.
+  // The list, a page at a time: suspends for the first page, and loadMore appends the next one.
+  // A refetch (on focus, once stale) fetches every page loaded, so the list keeps them all.
+  const { loadMore, hasMore, loadingMore, error } = useInfinite(getPosts, { group, orderBy });
+  // The whole list read sorted: pages and creates append to it, the Query sorts it again.
   const posts = useQuery(sortedPosts, { group, orderBy }) ?? [];
   return (
     <>
@@ -158,42 +154,15 @@ function PostList({ group, orderBy }: { group: Group; orderBy: OrderBy }) {
           </li>
         ))}
       </ol>
-      <LoadMore group={group} orderBy={orderBy} firstCursor={first.nextCursor} />
+      {hasMore && (
+        <div className="controls">
+          <button onClick={() => void loadMore()} disabled={loadingMore} data-testid="load-more">
+            {loadingMore ? 'Loading…' : 'Load more'}
+          </button>
+          {error && <span className="error">{error.message.split('\n')[0]}</span>}
+        </div>
+      )}
     </>
-  );
-}
-
-/** Fetches the next page of the list; its posts are appended to the cached list (docs/pagination.md). */
-function LoadMore({ group, orderBy, firstCursor }: { group: Group; orderBy: OrderBy; firstCursor: string | null }) {
-  const controller = useController();
-  // The cursors of the pages loaded. A refetch of the list (on focus, once it is stale) fetches
-  // those pages again with the first one, so the list keeps them and paging goes on from the last.
-  const [cursors, setCursors] = useState<string[]>([]);
-  const last = cursors[cursors.length - 1];
-  const lastPage = useCache(getPosts.getPage, last === undefined ? null : { group, orderBy, cursor: last });
-  const next = last === undefined ? firstCursor : lastPage?.nextCursor;
-  const [loading, setLoading] = useState(false);
-  const [error, setError] = useState('');
-  if (!next) return null;
-  const loadMore = async () => {
-    setLoading(true);
-    setError('');
-    try {
-      await controller.fetch(getPosts.getPage, { group, orderBy, cursor: next });
-      setCursors([...cursors, next]);
-    } catch (failure) {
-      setError((failure as Error).message.split('\n')[0]!);
-    } finally {
-      setLoading(false);
-    }
-  };
-  return (
-    <div className="controls">
-      <button onClick={loadMore} disabled={loading} data-testid="load-more">
-        {loading ? 'Loading…' : 'Load more'}
-      </button>
-      {error && <span className="error">{error}</span>}
-    </div>
   );
 }
 

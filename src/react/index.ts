@@ -13,4 +13,12 @@ export { useLive } from './useLive.js';
 export { useStream } from './useStream.js';
 export { useMutation, type MutationState, type UseMutationResult } from './useMutation.js';
 export { useDLE, type DLE } from './useDLE.js';
+export {
+  AsyncBoundary,
+  ErrorBoundary,
+  type AsyncBoundaryProps,
+  type ErrorBoundaryProps,
+  type ErrorViewProps,
+} from './AsyncBoundary.js';
+export { useInfinite, type Infinite, type PagedEndpoint } from './useInfinite.js';
 export type { SkippableArgs } from './useResponse.js';

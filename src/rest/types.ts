@@ -33,6 +33,12 @@ export interface RestEndpointOptions {
   headers?: Readonly<Record<string, string>>;
   /** The page or cursor param: `endpoint.getPage` appends each page to the list (docs/pagination.md). */
   paginationField?: string;
+  /**
+   * The param of the page after `page` (a page's response, or the list's for the first), for
+   * `useInfinite`; `null` or `undefined` when there is none. Default: its `next<Field>` member
+   * (`nextCursor` for `paginationField: 'cursor'`), else its `next` member (docs/useInfinite.md).
+   */
+  nextPageParam?: (page: any) => unknown;
   /** ms between refetches while something subscribes (docs/live-data.md). */
   pollFrequency?: number;
   /** Sends a failed read again: network failures and 5xx, never 4xx (docs/live-data.md#retries). Default none. */

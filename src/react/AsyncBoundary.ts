@@ -1,0 +1,126 @@
+/**
+ * `<ErrorBoundary>` and `<AsyncBoundary>` (docs/boundaries.md): an error boundary whose error view
+ * can retry, and Suspense plus that boundary in one, as data-client's. A retry fetches again what
+ * failed with nothing to show, then renders the children anew.
+ */
+
+import {
+  Component,
+  createElement,
+  Suspense,
+  useCallback,
+  type ComponentType,
+  type ErrorInfo,
+  type ReactNode,
+} from 'react';
+import { useStore } from 'react-redux';
+import { internalsOf } from '../store/Cache.js';
+import { useCacheContext } from './CacheProvider.js';
+
+/** What an error view gets. */
+export interface ErrorViewProps {
+  error: Error;
+  /**
+   * Fetches again every response that failed with no data to show (what a reader threw), and
+   * renders the boundary's children again: they suspend for the new requests.
+   */
+  resetErrorBoundary(): void;
+}
+
+export interface ErrorBoundaryProps {
+  children?: ReactNode;
+  /** The view of a caught error (default: its message and a Retry button). */
+  fallbackComponent?: ComponentType<ErrorViewProps>;
+  /** Told each error caught (to log it). */
+  onError?(error: Error, info: ErrorInfo): void;
+}
+
+export interface AsyncBoundaryProps {
+  children?: ReactNode;
+  /** What shows while a reader inside suspends. */
+  fallback?: ReactNode;
+  /** The view of a caught error (default: its message and a Retry button). */
+  errorComponent?: ComponentType<ErrorViewProps>;
+  /** Told each error caught. */
+  onError?(error: Error, info: ErrorInfo): void;
+}
+
+/** The default error view: the message's first line and a Retry button. */
+function DefaultErrorView({ error, resetErrorBoundary }: ErrorViewProps): ReactNode {
+  return createElement(
+    'div',
+    { role: 'alert' },
+    createElement('p', null, error.message.split('\n')[0]),
+    createElement('button', { type: 'button', onClick: resetErrorBoundary }, 'Retry'),
+  );
+}
+
+interface CatcherProps extends ErrorBoundaryProps {
+  retry(): void;
+}
+
+class Catcher extends Component<CatcherProps, { error: Error | null }> {
+  override state = { error: null as Error | null };
+
+  static getDerivedStateFromError(error: unknown): { error: Error } {
+    return { error: error instanceof Error ? error : new Error(String(error)) };
+  }
+
+  override componentDidCatch(error: Error, info: ErrorInfo): void {
+    this.props.onError?.(error, info);
+  }
+
+  private readonly reset = (): void => {
+    this.props.retry();
+    this.setState({ error: null });
+  };
+
+  override render(): ReactNode {
+    const { error } = this.state;
+    if (!error) return this.props.children;
+    return createElement(this.props.fallbackComponent ?? DefaultErrorView, { error, resetErrorBoundary: this.reset });
+  }
+}
+
+/**
+ * Catches what the readers inside throw (a failed request with no data to show, a set-up error)
+ * and shows `fallbackComponent`; its `resetErrorBoundary` fetches the failed responses again.
+ *
+ * @example
+ * ```tsx
+ * <ErrorBoundary fallbackComponent={({ error, resetErrorBoundary }) => <button onClick={resetErrorBoundary}>{error.message}: retry</button>}>
+ *   <Suspense fallback={<Spinner />}><Post id="1" /></Suspense>
+ * </ErrorBoundary>
+ * ```
+ */
+export function ErrorBoundary(props: ErrorBoundaryProps): ReactNode {
+  const cache = useCacheContext('ErrorBoundary');
+  const store = useStore();
+  const retry = useCallback(() => {
+    // What a reader threw is a response that failed and has no data (a failure beside shown data
+    // is returned, not thrown): invalidated, it is fetched again as the children render.
+    const state = internalsOf(cache).slice(store.getState());
+    const failed = (key: string) => state.meta[key]?.error !== undefined && state.endpoints[key] === undefined;
+    store.dispatch(cache.invalidateAll({ testKey: failed }) as never);
+  }, [cache, store]);
+  return createElement(Catcher, { ...props, retry });
+}
+
+/**
+ * Suspense and an ErrorBoundary in one: `fallback` while a reader inside suspends, `errorComponent`
+ * (with a retry) when one throws.
+ *
+ * @example
+ * ```tsx
+ * <AsyncBoundary fallback={<Spinner />} errorComponent={ErrorView}>
+ *   <PostList group="react" />
+ * </AsyncBoundary>
+ * ```
+ */
+export function AsyncBoundary({ children, fallback, errorComponent, onError }: AsyncBoundaryProps): ReactNode {
+  return createElement(
+    ErrorBoundary,
+    { ...(errorComponent ? { fallbackComponent: errorComponent } : {}), ...(onError ? { onError } : {}) },
+    createElement(Suspense, { fallback: fallback ?? null }, children),
+  );
+}

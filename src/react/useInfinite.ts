@@ -1,0 +1,132 @@
+/** useInfinite: a paginated list, with the next page one call away (docs/useInfinite.md). */
+
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { useSelector } from 'react-redux';
+import { warnOnce } from '../base/env.js';
+import { describe, ErrorCode, setupError } from '../base/errors.js';
+import { argsKey } from '../base/json.js';
+import type { ArgsOf, ResponseData } from '../store/createCache.js';
+import type { EndpointLike } from '../store/endpoint.js';
+import { internalsOf } from '../store/Cache.js';
+import { useCacheContext } from './CacheProvider.js';
+import { useController } from './useController.js';
+import { unlessSliceChanged, type ReadEndpoint } from './useResponse.js';
+import { useSuspense } from './useSuspense.js';
+
+/** A list endpoint with `paginationField` (a RestEndpoint, or any endpoint shaped like one). */
+export type PagedEndpoint = ReadEndpoint & {
+  readonly getPage: EndpointLike;
+  readonly options: { readonly paginationField?: string; readonly nextPageParam?: (page: any) => unknown };
+};
+
+export interface Infinite<T> {
+  /** The list with every page loaded so far (what `useSuspense(endpoint, ...args)` reads). */
+  data: T;
+  /** Fetches the next page and appends it; does nothing while one loads or when there is none. */
+  loadMore(): Promise<void>;
+  /** Whether the last page loaded names a next one. */
+  hasMore: boolean;
+  /** True while `loadMore`'s page is in flight. */
+  loadingMore: boolean;
+  /** The last `loadMore` failure, or a failed refetch of the list (its data stays shown). */
+  error: Error | undefined;
+}
+
+/**
+ * A paginated list: suspends for the first page like `useSuspense`, and returns every page loaded
+ * so far with `loadMore()`, `hasMore`, `loadingMore` and `error`. The next page's param comes from
+ * the last page loaded: its `next<Field>` member (`nextCursor` for `paginationField: 'cursor'`)
+ * or `next`, or the endpoint's `nextPageParam(page)`. A refetch of the list (focus, a poll, an
+ * invalidation) fetches every page it holds again, so the list never drops back to one page.
+ *
+ * @example
+ * ```tsx
+ * const { data, loadMore, hasMore, loadingMore } = useInfinite(getPosts, { group: 'react' });
+ * ```
+ * @see docs/useInfinite.md
+ */
+export function useInfinite<E extends PagedEndpoint>(endpoint: E, ...args: ArgsOf<E>): Infinite<ResponseData<E>>;
+export function useInfinite(endpoint: PagedEndpoint, ...args: unknown[]): Infinite<unknown> {
+  const cache = useCacheContext('useInfinite');
+  const field = endpoint.options?.paginationField;
+  if (typeof field !== 'string' || field === '') {
+    throw setupError(
+      ErrorCode.INVALID_SCHEMA,
+      process.env.NODE_ENV !== 'production' && [
+        `useInfinite was given ${describe(endpoint)}, which has no paginationField: it cannot tell how to ask for a page.`,
+        "Give the list endpoint the param that names a page: new RestEndpoint({ ..., paginationField: 'cursor' }).",
+      ],
+    );
+  }
+  const data = useSuspense(endpoint, ...(args as never[])) as unknown;
+  const controller = useController();
+  const memoKey = argsKey(args);
+  // The next page's param: from the last page the list holds (its stored response), else from
+  // the list's own response. A primitive, so the hook renders only when it changes.
+  const selectNext = useMemo(() => {
+    const reads = internalsOf(cache);
+    const listKey = endpoint.key(...args);
+    const params = (args[0] ?? {}) as Record<string, unknown>;
+    return unlessSliceChanged(cache, state => {
+      const pages = reads.slice(state).meta[listKey]?.pages;
+      const last = pages?.[pages.length - 1];
+      const page =
+        last === undefined
+          ? cache.selectResponse(state, endpoint, ...(args as never[])).data
+          : cache.selectResponse(state, endpoint.getPage, { ...params, [field]: last } as never).data;
+      return nextParam(endpoint, field, page);
+    });
+    // `args` is represented by its memo key.
+  }, [cache, endpoint, field, memoKey]);
+  const next = useSelector(selectNext);
+  const [loading, setLoading] = useState<unknown>(undefined);
+  const [failure, setFailure] = useState<Error | undefined>(undefined);
+  // One page at a time, whatever the renders in between: the ref answers at once.
+  const inFlight = useRef<unknown>(undefined);
+  const loadMore = useCallback(async (): Promise<void> => {
+    if (next === undefined || next === null || inFlight.current !== undefined) return;
+    const params = (args[0] ?? {}) as Record<string, unknown>;
+    const marker = {};
+    inFlight.current = marker;
+    setLoading(marker);
+    setFailure(undefined);
+    try {
+      await controller.fetch(endpoint.getPage, { ...params, [field]: next } as never);
+    } catch (error) {
+      setFailure(error instanceof Error ? error : new Error(String(error)));
+    } finally {
+      inFlight.current = undefined;
+      setLoading(undefined);
+    }
+    // `args` is represented by its memo key.
+  }, [controller, endpoint, field, memoKey, next]);
+  const listError = useSelector(
+    useMemo(
+      () => unlessSliceChanged(cache, state => cache.selectResponse(state, endpoint, ...(args as never[])).error),
+      [cache, endpoint, memoKey],
+    ),
+  );
+  const hasMore = next !== undefined && next !== null;
+  const error = failure ?? listError;
+  return useMemo(
+    () => ({ data, loadMore, hasMore, loadingMore: loading !== undefined, error }),
+    [data, loadMore, hasMore, loading, error],
+  );
+}
+
+/** The param of the page after `page`: `nextPageParam(page)`, else its `next<Field>` or `next` member. */
+function nextParam(endpoint: PagedEndpoint, field: string, page: unknown): unknown {
+  if (page === undefined) return undefined;
+  const custom = endpoint.options.nextPageParam;
+  if (typeof custom === 'function') return custom(page);
+  if (typeof page !== 'object' || page === null) return undefined;
+  const named = `next${field.charAt(0).toUpperCase()}${field.slice(1)}`;
+  const members = page as Record<string, unknown>;
+  if (named in members) return members[named];
+  if ('next' in members) return members.next;
+  if (process.env.NODE_ENV !== 'production')
+    warnOnce(
+      `useInfinite cannot tell the page after the last one of ${describe(endpoint)}: its page has neither "${named}" nor "next". Give the endpoint nextPageParam: page => page.<the next ${field}>.`,
+    );
+  return undefined;
+}
