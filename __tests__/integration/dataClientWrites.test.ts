@@ -2,7 +2,18 @@
  * The data-client write behaviors its users rely on (issue 22), and the intended differences that
  * a data-client user meets on write: each test is named after the behavior.
  */
-import { Collection, Entity, ErrorCode, Invalidate, LensCacheError, Scalar, Union, normalize } from '../../src/index';
+import {
+  Collection,
+  Entity,
+  ErrorCode,
+  Invalidate,
+  LensCacheError,
+  Query,
+  RestEndpoint,
+  Scalar,
+  Union,
+  normalize,
+} from '../../src/index';
 import { makeStore, snapshot } from '../fixtures/store';
 import { catchError, endpoint } from '../fixtures/writes';
 
@@ -223,4 +234,39 @@ describe('intended differences', () => {
     expect(store.getState()).toBe(before);
     expect(Object.getPrototypeOf(before.cache.entities.Note!['1'])).toBe(Object.prototype);
   });
+});
+
+test('.push on an endpoint whose schema is a Query over a Collection works', () => {
+  class Todo extends Entity {
+    id = '';
+    title = '';
+    static override key = 'Todo';
+  }
+  const byTitle = new Query(new Collection([Todo]), (todos: Todo[]) =>
+    [...todos].sort((a, b) => a.title.localeCompare(b.title)),
+  );
+  const getTodos = new RestEndpoint({ path: '/:user/todos', schema: byTitle, paginationField: 'cursor' });
+  const { cache, store } = makeStore();
+  store.dispatch(
+    cache.setResponse(getTodos, { user: 'ann' }, [
+      { id: '1', title: 'b' },
+      { id: '2', title: 'd' },
+    ]),
+  );
+  // The op is the Collection's: it answers with the item, and reaches the list the Query reads.
+  expect(getTodos.push.method).toBe('POST');
+  expect(getTodos.push.url({ user: 'ann' })).toBe('/ann/todos');
+  store.dispatch(cache.setResponse(getTodos.push, { user: 'ann' }, { title: 'a' }, { id: '3', title: 'a' }));
+  const pushed = cache.selectResponse(store.getState(), getTodos.push, { user: 'ann' }, { title: 'a' }).data as Todo;
+  expect(pushed).toBeInstanceOf(Todo);
+  expect(pushed?.id).toBe('3');
+  const read = () => cache.selectResponse(store.getState(), getTodos, { user: 'ann' }).data!.map(todo => todo.title);
+  expect(read()).toEqual(['a', 'b', 'd']);
+  // A page of the list appends to it and reads through the same Query.
+  store.dispatch(cache.setResponse(getTodos.getPage, { user: 'ann', cursor: '2' }, [{ id: '4', title: 'c' }]));
+  expect(read()).toEqual(['a', 'b', 'c', 'd']);
+  expect(getTodos.getPage.schema).toBeInstanceOf(Query);
+  expect(
+    cache.selectResponse(store.getState(), getTodos.getPage, { user: 'ann', cursor: '2' }).data?.map(t => t.id),
+  ).toEqual(['4']);
 });

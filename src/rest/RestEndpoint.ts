@@ -5,6 +5,7 @@
 
 import type { Collection } from '../schema/Collection.js';
 import type { CollectionOp, CollectionOpName } from '../schema/CollectionOp.js';
+import type { Query } from '../schema/Query.js';
 import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
 import { stableStringify } from '../base/json.js';
 import { checkGuess, checkLength, checkPollFrequency, checkRetry, type RetryOptions } from '../base/endpointOptions.js';
@@ -40,13 +41,15 @@ type SideEffectOf<O> =
 /** `endpoint.getPage`: the list endpoint with the page schema and the page field in its params. */
 export type PageEndpoint<O extends RestEndpointOptions> = RestEndpoint<Extended<O, PageOptions<O>>>;
 
-/** The Collection of a schema: the schema itself, or a member of an object schema (`{ results: collection }`). */
+/** The Collection of a schema: the schema itself, a member of an object schema (`{ results: collection }`), or a Query's. */
 type CollectionIn<S> =
   S extends Collection<any>
     ? S
-    : S extends object
-      ? { [K in keyof S]: S[K] extends Collection<any> ? S[K] : never }[keyof S]
-      : never;
+    : S extends Query<infer Q, any>
+      ? CollectionIn<Q>
+      : S extends object
+        ? { [K in keyof S]: S[K] extends Collection<any> ? S[K] : never }[keyof S]
+        : never;
 type OpOf<S, N extends CollectionOpName> = CollectionIn<S> extends Collection<infer C> ? CollectionOp<C, N> : never;
 type OpEndpoint<O extends RestEndpointOptions, N extends CollectionOpName, M extends HttpMethod> = RestEndpoint<
   Extended<O, { method: M; schema: OpOf<SchemaOption<O>, N> }>
