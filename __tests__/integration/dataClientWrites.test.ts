@@ -270,3 +270,42 @@ test('.push on an endpoint whose schema is a Query over a Collection works', () 
     cache.selectResponse(store.getState(), getTodos.getPage, { user: 'ann', cursor: '2' }).data?.map(t => t.id),
   ).toEqual(['4']);
 });
+
+test("a pushed item with tags: ['a'] reaches the list stored for { tags: 'a' }", () => {
+  class Article extends Entity {
+    id = '';
+    tags: string[] = [];
+    static override key = 'TaggedArticle';
+  }
+  const articles = new Collection([Article]);
+  const { cache, store } = makeStore();
+  store.dispatch(cache.set(articles, { tags: 'a' }, [{ id: '1', tags: ['a'] }]));
+  store.dispatch(cache.set(articles, { tags: 'a,b' }, []));
+  store.dispatch(cache.set(articles, { tags: 'b' }, []));
+  store.dispatch(cache.set(articles, { tags: ['a'] }, []));
+  // The body of a create (args[1]) is one of the sources its lists are matched with.
+  const push = endpoint('POST /articles', articles.push);
+  store.dispatch(cache.setResponse(push, {}, { tags: ['a'] }, { id: '2', tags: ['a'] }));
+  store.dispatch(cache.setResponse(push, {}, { tags: ['a', 'b'] }, { id: '3', tags: ['a', 'b'] }));
+  const ids = (tags: unknown) =>
+    (cache.selectQuery(store.getState(), articles, { tags }) as Article[]).map(article => article.id);
+  expect(ids('a')).toEqual(['1', '2']);
+  expect(ids('a,b')).toEqual(['3']);
+  expect(ids('b')).toEqual([]);
+  // A list stored for the list itself still matches it exactly.
+  expect(ids(['a'])).toEqual(['2']);
+  // The params are a source too, and a move follows the same rule.
+  store.dispatch(
+    cache.setResponse(
+      endpoint('PATCH /articles', articles.move),
+      { tags: ['a'] },
+      { tags: ['b'] },
+      {
+        id: '2',
+        tags: ['b'],
+      },
+    ),
+  );
+  expect(ids('a')).toEqual(['1']);
+  expect(ids('b')).toEqual(['2']);
+});
