@@ -2,7 +2,7 @@
  * The data-client read behaviors its users rely on (issue 22): each test is named after the
  * behavior and written the way a data-client user would write it.
  */
-import { All, Entity, Invalidate, Union } from '../../src/index';
+import { All, Entity, Invalidate, Union, denormalize } from '../../src/index';
 import { makeStore } from '../fixtures/store';
 import { endpoint } from '../fixtures/writes';
 
@@ -156,4 +156,27 @@ test('a nested object stored where a ref is expected reads as the entity', () =>
   expect(two?.author.name).toBe('Stored Bob');
   expect(two?.author).toBe(cache.selectQuery(state, User, 'u2'));
   expect(cache.selectQuery(state, Article, '1')).toBe(one);
+});
+
+test('a schema map whose members are all plain values returns the stored object itself', () => {
+  const schema = { firstThing: { five: 0, seven: 0 }, secondThing: { cars: '' } };
+  const getThings = endpoint('GET /things', schema);
+  const mixed = endpoint('GET /mixed', { user: User, page: { next: '' } });
+  const { cache, store } = makeStore();
+  store.dispatch(cache.setResponse(getThings, { firstThing: { five: 5, seven: 42 }, secondThing: { cars: 'fifo' } }));
+  store.dispatch(cache.setResponse(mixed, { user: { id: 'u1', name: 'Ann' }, page: { next: 'p2' } }));
+  const state = store.getState();
+  const stored = state.cache.endpoints[getThings.key()];
+  const read = cache.selectResponse(state, getThings).data;
+  expect(read).toEqual({ firstThing: { five: 5, seven: 42 }, secondThing: { cars: 'fifo' } });
+  expect(read).toBe(stored);
+  expect(cache.selectResponse(store.getState(), getThings).data).toBe(read);
+  // The read without a memo too.
+  expect(denormalize(schema, stored, [], state.cache)).toBe(stored);
+  // With an entity member the object is a copy, and its plain members are still the stored ones.
+  const both = cache.selectResponse(state, mixed).data!;
+  expect(both).not.toBe(state.cache.endpoints[mixed.key()]);
+  expect(both.user).toBeInstanceOf(User);
+  expect(both.page).toBe((state.cache.endpoints[mixed.key()] as { page: object }).page);
+  expect(Object.isFrozen(both)).toBe(true);
 });
