@@ -180,3 +180,55 @@ test('a schema map whose members are all plain values returns the stored object 
   expect(both.page).toBe((state.cache.endpoints[mixed.key()] as { page: object }).page);
   expect(Object.isFrozen(both)).toBe(true);
 });
+
+test('a Union read meeting a bare string returns it and warns', () => {
+  class Person extends Entity {
+    id = '';
+    username = '';
+    static override key = 'Person';
+  }
+  class Team extends Entity {
+    id = '';
+    groupname = '';
+    static override key = 'Team';
+  }
+  const attribute = (input: { username?: string; groupname?: string }) =>
+    input.username ? 'users' : input.groupname ? 'groups' : 'unknown';
+  const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  const { cache, store } = makeStore();
+  store.dispatch(cache.set(Person, { id: '1', username: 'Janey' }));
+  const slice = store.getState().cache;
+  // As data-client's tests do: each schema made anew warns for what it meets.
+  for (const round of [1, 2]) {
+    const union = new Union({ users: Person, groups: Team }, attribute);
+    expect(denormalize(union, '1', [], slice)).toBe('1');
+    expect(warn).toHaveBeenCalledTimes(round);
+    expect(String(warn.mock.calls[round - 1]![0])).toContain('"1"');
+    // Read again through the same schema: returned again, not warned again.
+    expect(denormalize(union, '1', [], slice)).toBe('1');
+    expect(warn).toHaveBeenCalledTimes(round);
+  }
+  const union = new Union({ users: Person, groups: Team }, attribute);
+  expect(denormalize(union, 7, [], slice)).toBe(7);
+  expect(String(warn.mock.calls.at(-1)![0])).toContain('number 7');
+  // A raw member of no known type is returned, and warned, the same way.
+  const raw = { id: '1' };
+  expect(denormalize(union, raw, [], slice)).toBe(raw);
+  expect(String(warn.mock.calls.at(-1)![0])).toMatch(/unknown type/);
+  const calls = warn.mock.calls.length;
+  // Production builds say nothing.
+  const env = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    jest.isolateModules(() => {
+      /* eslint-disable @typescript-eslint/no-require-imports */
+      const lib = require('../../src/index') as typeof import('../../src/index');
+      /* eslint-enable @typescript-eslint/no-require-imports */
+      const quiet = new lib.Union({ users: Person, groups: Team }, attribute);
+      expect(lib.denormalize(quiet, '1', [], slice)).toBe('1');
+    });
+  } finally {
+    process.env.NODE_ENV = env;
+  }
+  expect(warn).toHaveBeenCalledTimes(calls);
+});
