@@ -232,3 +232,62 @@ test('a Union read meeting a bare string returns it and warns', () => {
   }
   expect(warn).toHaveBeenCalledTimes(calls);
 });
+
+test('a nested object stored where a ref is expected reads as the stored entity (its table row), also under a depth limit', () => {
+  class Step extends Entity {
+    id = '';
+    name = '';
+    next?: Step | string;
+    static override key = 'Step';
+    static override schema: Record<string, unknown> = {};
+  }
+  Step.schema = { next: Step };
+  const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  const entities = {
+    Step: {
+      a0: { id: 'a0', next: 'a1' },
+      a1: { id: 'a1', next: { id: 'a2', name: 'inline' } },
+      a2: { id: 'a2', name: 'stored', next: 'a3' },
+      a3: { id: 'a3', name: 'deep' },
+      b0: { id: 'b0', next: 'b1' },
+      b1: { id: 'b1', next: { id: 'b9', name: 'only inline', next: 'a3' } },
+      // Inline objects nested in inline objects count as levels too.
+      c0: { id: 'c0', next: { id: 'c1', next: { id: 'c2', next: 'a3' } } },
+    },
+  };
+  const { cache, store } = makeStore(
+    { maxEntityDepth: 2 },
+    {
+      preloadedState: {
+        cache: { entities, entitiesMeta: {}, endpoints: {}, meta: {}, lastReset: 0 },
+      },
+    },
+  );
+  const state = store.getState();
+  const read = (id: string) => cache.selectQuery(state, Step, id) as Step;
+  // Within the limit, the row: a1 (depth 2) holds a2 inline, which names the stored a2.
+  const a1 = read('a1');
+  expect(a1.next).toBeInstanceOf(Step);
+  expect((a1.next as Step).name).toBe('stored');
+  // Past the limit the inline a2 is still the stored entity, its own refs left as stored.
+  const a0 = read('a0');
+  const cutA2 = (a0.next as Step).next as Step;
+  expect(cutA2).toBeInstanceOf(Step);
+  expect(cutA2.name).toBe('stored');
+  expect(cutA2.next).toBe('a3');
+  expect(Object.isFrozen(cutA2)).toBe(true);
+  // An object that names no stored row is the entity built from itself, past the limit too.
+  const cutB9 = (read('b0').next as Step).next as Step;
+  expect(cutB9).toBeInstanceOf(Step);
+  expect(cutB9.name).toBe('only inline');
+  expect(cutB9.next).toBe('a3');
+  const c2 = (read('c0').next as Step).next;
+  expect(c2).toBeInstanceOf(Step);
+  expect((c2 as Step).next).toBe('a3');
+  // A string ref past the limit stays as stored, with one warning for all of it.
+  expect((read('a1').next as Step).next).toBe('a3');
+  expect(warn).toHaveBeenCalledTimes(1);
+  // The memoized read is the same object each time, and equal to the read without a memo.
+  expect(read('a0')).toBe(a0);
+  expect(denormalize(Step, 'a0', [], state.cache, { maxEntityDepth: 2 })).toEqual(a0);
+});
