@@ -309,3 +309,79 @@ test("a pushed item with tags: ['a'] reaches the list stored for { tags: 'a' }",
   expect(ids('a')).toEqual(['1']);
   expect(ids('b')).toEqual(['2']);
 });
+
+test('process returning undefined for a tuple-shaped nested input invalidates that entity instead of failing the write', () => {
+  // data-client's order book: [price, 0] means "this level is gone".
+  class PriceLevel extends Entity {
+    price = 0;
+    amount = 0;
+    static override key = 'PriceLevel';
+    override pk() {
+      return `${this.price}`;
+    }
+    static override process(input: object) {
+      const [price, amount] = input as [number, number];
+      return amount === 0 ? undefined : { price, amount };
+    }
+  }
+  class OrderBook extends Entity {
+    id = '';
+    bids: PriceLevel[] = [];
+    static override key = 'OrderBook';
+    static override schema = { bids: [PriceLevel] };
+  }
+  const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  const { cache, store } = makeStore();
+  store.dispatch(cache.set(PriceLevel, [200, 3] as never));
+  store.dispatch(
+    cache.set(OrderBook, {
+      id: 'ob1',
+      bids: [
+        [100, 5],
+        [200, 0],
+        [300, 10],
+      ],
+    } as never),
+  );
+  const entities = store.getState().cache.entities;
+  expect(entities.PriceLevel).toEqual({
+    100: { price: 100, amount: 5 },
+    200: { price: 200, amount: 3 },
+    300: { price: 300, amount: 10 },
+  });
+  expect(entities.OrderBook!.ob1).toEqual({ id: 'ob1', bids: ['100', '300'] });
+  // pk() cannot read the tuple, so the level cannot be named: the write says how to name it.
+  expect(String(warn.mock.calls[0]![0])).toMatch(/PriceLevel\.pk\(\) read the tuple/);
+
+  // With a pk that reads the tuple too, the level it names is deleted.
+  class Level extends PriceLevel {
+    static override key = 'Level';
+    static override pk(value: object) {
+      return Array.isArray(value) ? String(value[0]) : String((value as PriceLevel).price);
+    }
+  }
+  class Book extends Entity {
+    id = '';
+    bids: Level[] = [];
+    static override key = 'Book';
+    static override schema = { bids: [Level] };
+  }
+  store.dispatch(cache.set(Level, [200, 3] as never));
+  store.dispatch(
+    cache.set(Book, {
+      id: 'b1',
+      bids: [
+        [100, 5],
+        [200, 0],
+      ],
+    } as never),
+  );
+  expect(store.getState().cache.entities.Level!['200']).toBeNull();
+  const book = cache.selectQuery(store.getState(), Book, 'b1');
+  expect(book?.bids.map(level => level.price)).toEqual([100]);
+
+  // As the whole response, a deletion that names nothing is still refused, and nothing changes.
+  const before = store.getState();
+  expect(catchError(() => store.dispatch(cache.set(PriceLevel, [400, 0] as never))).code).toBe(ErrorCode.MISSING_PK);
+  expect(store.getState()).toBe(before);
+});
