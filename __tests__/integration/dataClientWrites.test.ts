@@ -385,3 +385,32 @@ test('process returning undefined for a tuple-shaped nested input invalidates th
   expect(catchError(() => store.dispatch(cache.set(PriceLevel, [400, 0] as never))).code).toBe(ErrorCode.MISSING_PK);
   expect(store.getState()).toBe(before);
 });
+
+test('a development warning for indexes naming a field the entity does not have', () => {
+  class Taco extends Entity {
+    id = '';
+    type = '';
+    slug = '';
+    nickname?: string;
+    static override key = 'Taco';
+    static override indexes = ['notfound', 'slug', 'nickname'];
+  }
+  const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  const { cache, store } = makeStore();
+  const tacos = endpoint('GET /tacos', { data: [Taco], alt: Taco });
+  store.dispatch(
+    cache.setResponse(tacos, {
+      data: [
+        { id: '1', type: 'foo', nickname: 'f' },
+        { id: '2', type: 'bar', nickname: 'b' },
+      ],
+      alt: { id: '2', type: 'bar2', nickname: 'b' },
+    }),
+  );
+  // The write itself goes on.
+  expect(Object.keys(store.getState().cache.entities.Taco!)).toEqual(['1', '2']);
+  // Once for the class and field; a declared field (slug) or one the rows hold (nickname) is fine.
+  expect(warn).toHaveBeenCalledTimes(1);
+  expect(String(warn.mock.calls[0]![0])).toMatch(/Taco\.indexes names "notfound"/);
+  expect(cache.selectQuery(store.getState(), Taco, { nickname: 'f' })?.id).toBe('1');
+});

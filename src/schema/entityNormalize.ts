@@ -6,7 +6,7 @@ import { warnOnce } from '../base/env.js';
 import type { NormalizeDelegate, RowPolicy } from './contract.js';
 import type { EntityInfo, EntityLike } from './entityInfo.js';
 import { isUsablePk } from './pk.js';
-import { writeIndexes } from './entityIndexes.js';
+import { warnUnknownIndexes, writeIndexes } from './entityIndexes.js';
 
 export function normalizeEntity(
   cls: EntityLike,
@@ -86,6 +86,7 @@ export function normalizeEntity(
   } finally {
     delegate.leaveEntity();
   }
+  if (process.env.NODE_ENV !== 'production' && cls.indexes) warnUnknownIndexes(cls, info.defaultKeys, row);
   writeIndexes(cls, rowKey, row, delegate);
   // The row is this walk's own copy (made above or by the default process): it may be frozen in place.
   delegate.setRow(table, rowKey, row, info.defaultMerge ? cls : checkedMergePolicy(cls), true);
