@@ -39,3 +39,51 @@ test('a 2xx answer whose body claims JSON but does not parse is an error with st
   expect(snapshot(state.entities)).toEqual((before as { cache: { entities: unknown } }).cache.entities);
   expect(state.endpoints[key]).toBeUndefined();
 });
+
+test('FormData, Blob, URLSearchParams and ArrayBuffer bodies are sent untouched by RestEndpoint', async () => {
+  server.on('POST /uploads/:kind', request => ({
+    json: { id: request.url, type: request.headers['content-type'] ?? null, text: request.text },
+  }));
+  const upload = new RestEndpoint({
+    urlPrefix: server.origin,
+    path: '/uploads/:kind',
+    method: 'POST',
+    headers: { 'X-Trace': 't1' },
+  });
+  type Echo = { type: string | null; text: string };
+  const send = async (kind: string, body: unknown) => (await upload.fetch({ kind }, body as never)) as Echo;
+
+  const form = new FormData();
+  form.append('title', 'Report');
+  form.append('file', new Blob(['file body'], { type: 'text/plain' }), 'report.txt');
+  const sentForm = await send('form', form);
+  // fetch gives a form its multipart type and boundary; the parts are the form's, not JSON.
+  expect(sentForm.type).toMatch(/^multipart\/form-data; boundary=/);
+  expect(sentForm.text).toContain('name="title"\r\n\r\nReport');
+  expect(sentForm.text).toContain('filename="report.txt"');
+  expect(sentForm.text).toContain('file body');
+
+  const blob = await send('blob', new Blob(['<svg/>'], { type: 'image/svg+xml' }));
+  expect(blob).toMatchObject({ type: 'image/svg+xml', text: '<svg/>' });
+
+  const search = await send('search', new URLSearchParams({ q: 'a b', page: '2' }));
+  expect(search).toMatchObject({ type: 'application/x-www-form-urlencoded;charset=UTF-8', text: 'q=a+b&page=2' });
+
+  const bytes = await send('bytes', new TextEncoder().encode('raw bytes').buffer);
+  expect(bytes).toMatchObject({ type: null, text: 'raw bytes' });
+  const view = await send('view', new TextEncoder().encode('a view'));
+  expect(view).toMatchObject({ type: null, text: 'a view' });
+
+  // The endpoint's own headers still go; a plain object is still JSON.
+  const last = server.requests.at(-1)!;
+  expect(last.headers['x-trace']).toBe('t1');
+  const json = await send('json', { title: 'x' });
+  expect(json).toMatchObject({ type: 'application/json', text: '{"title":"x"}' });
+
+  // Such a body is not written into the request key (bytes would make a large key).
+  expect(upload.key({ kind: 'view' }, new Uint8Array(1_000) as never)).toBe(`POST ${server.origin}/uploads/view`);
+  // Through the cache as well.
+  const { cache, store } = makeStore();
+  const stored = (await store.dispatch(cache.fetch(upload, { kind: 'cached' }, form as never))) as Echo;
+  expect(stored.type).toMatch(/^multipart\/form-data; boundary=/);
+});
