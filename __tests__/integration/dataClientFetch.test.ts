@@ -2,7 +2,7 @@
  * The data-client request behaviors its users rely on (issue 29), against a real local server:
  * each test is named after the behavior.
  */
-import { ErrorCode, NetworkError, RestEndpoint } from '../../src/index';
+import { Entity, ErrorCode, NetworkError, resource, RestEndpoint } from '../../src/index';
 import { startServer, type TestServer } from '../fixtures/server';
 import { makeStore, snapshot } from '../fixtures/store';
 
@@ -86,4 +86,47 @@ test('FormData, Blob, URLSearchParams and ArrayBuffer bodies are sent untouched 
   const { cache, store } = makeStore();
   const stored = (await store.dispatch(cache.fetch(upload, { kind: 'cached' }, form as never))) as Echo;
   expect(stored.type).toMatch(/^multipart\/form-data; boundary=/);
+});
+
+test('resource().delete resolves to the deleted item the answer names, and the item leaves the cache', async () => {
+  class Memo extends Entity {
+    id = '';
+    title = '';
+    group = '';
+    static override key = 'Memo';
+  }
+  const memos = resource({ urlPrefix: server.origin, path: '/:group/memos/:id', schema: Memo });
+  server.on('GET /:group/memos', () => ({
+    json: [
+      { id: '1', title: 'One', group: 'a' },
+      { id: '2', title: 'Two', group: 'a' },
+      { id: '3', title: 'Three', group: 'a' },
+    ],
+  }));
+  // One server answers a delete with no body, another with the deleted item.
+  server.on('DELETE /:group/memos/:id', (request, url) =>
+    url.pathname.endsWith('/3') ? { json: { id: '3', title: 'Three', group: 'a' } } : { status: 204, raw: '' },
+  );
+  const { cache, store } = makeStore();
+  await store.dispatch(cache.fetch(memos.getList, { group: 'a' }));
+
+  // No body: the params name the item, and it resolves to it as a Memo (defaults for the rest).
+  const deleted = await store.dispatch(cache.fetch(memos.delete, { group: 'a', id: '2' }));
+  expect(deleted).toBeInstanceOf(Memo);
+  expect(deleted).toMatchObject({ id: '2', group: 'a', title: '' });
+  expect(Object.isFrozen(deleted)).toBe(true);
+  // The answer as sent, with its fields.
+  const sent = await store.dispatch(cache.fetch(memos.delete, { group: 'a', id: '3' }));
+  expect(sent).toMatchObject({ id: '3', title: 'Three' });
+
+  // The items are gone from the cache: from the list, and their get reads nothing.
+  const state = store.getState();
+  expect(cache.selectResponse(state, memos.getList, { group: 'a' }).data!.map(memo => memo.id)).toEqual(['1']);
+  expect(cache.selectQuery(state, Memo, '2')).toBeUndefined();
+  expect(state.cache.entities.Memo!['2']).toBeNull();
+  expect(cache.selectResponse(state, memos.get, { group: 'a', id: '3' }).expiryStatus).toBe('invalid');
+  // Reading the delete's own answer gives what the call resolved to.
+  const answer = cache.selectResponse(state, memos.delete, { group: 'a', id: '2' });
+  expect(answer.data).toBe(deleted);
+  expect(answer.expiryStatus).toBe('valid');
 });
