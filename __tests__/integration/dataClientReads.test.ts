@@ -2,7 +2,7 @@
  * The data-client read behaviors its users rely on (issue 22): each test is named after the
  * behavior and written the way a data-client user would write it.
  */
-import { All, Entity, Invalidate, Union } from '../../src/index';
+import { All, Entity, Invalidate, Union, denormalize } from '../../src/index';
 import { makeStore } from '../fixtures/store';
 import { endpoint } from '../fixtures/writes';
 
@@ -156,4 +156,138 @@ test('a nested object stored where a ref is expected reads as the entity', () =>
   expect(two?.author.name).toBe('Stored Bob');
   expect(two?.author).toBe(cache.selectQuery(state, User, 'u2'));
   expect(cache.selectQuery(state, Article, '1')).toBe(one);
+});
+
+test('a schema map whose members are all plain values returns the stored object itself', () => {
+  const schema = { firstThing: { five: 0, seven: 0 }, secondThing: { cars: '' } };
+  const getThings = endpoint('GET /things', schema);
+  const mixed = endpoint('GET /mixed', { user: User, page: { next: '' } });
+  const { cache, store } = makeStore();
+  store.dispatch(cache.setResponse(getThings, { firstThing: { five: 5, seven: 42 }, secondThing: { cars: 'fifo' } }));
+  store.dispatch(cache.setResponse(mixed, { user: { id: 'u1', name: 'Ann' }, page: { next: 'p2' } }));
+  const state = store.getState();
+  const stored = state.cache.endpoints[getThings.key()];
+  const read = cache.selectResponse(state, getThings).data;
+  expect(read).toEqual({ firstThing: { five: 5, seven: 42 }, secondThing: { cars: 'fifo' } });
+  expect(read).toBe(stored);
+  expect(cache.selectResponse(store.getState(), getThings).data).toBe(read);
+  // The read without a memo too.
+  expect(denormalize(schema, stored, [], state.cache)).toBe(stored);
+  // With an entity member the object is a copy, and its plain members are still the stored ones.
+  const both = cache.selectResponse(state, mixed).data!;
+  expect(both).not.toBe(state.cache.endpoints[mixed.key()]);
+  expect(both.user).toBeInstanceOf(User);
+  expect(both.page).toBe((state.cache.endpoints[mixed.key()] as { page: object }).page);
+  expect(Object.isFrozen(both)).toBe(true);
+});
+
+test('a Union read meeting a bare string returns it and warns', () => {
+  class Person extends Entity {
+    id = '';
+    username = '';
+    static override key = 'Person';
+  }
+  class Team extends Entity {
+    id = '';
+    groupname = '';
+    static override key = 'Team';
+  }
+  const attribute = (input: { username?: string; groupname?: string }) =>
+    input.username ? 'users' : input.groupname ? 'groups' : 'unknown';
+  const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  const { cache, store } = makeStore();
+  store.dispatch(cache.set(Person, { id: '1', username: 'Janey' }));
+  const slice = store.getState().cache;
+  // As data-client's tests do: each schema made anew warns for what it meets.
+  for (const round of [1, 2]) {
+    const union = new Union({ users: Person, groups: Team }, attribute);
+    expect(denormalize(union, '1', [], slice)).toBe('1');
+    expect(warn).toHaveBeenCalledTimes(round);
+    expect(String(warn.mock.calls[round - 1]![0])).toContain('"1"');
+    // Read again through the same schema: returned again, not warned again.
+    expect(denormalize(union, '1', [], slice)).toBe('1');
+    expect(warn).toHaveBeenCalledTimes(round);
+  }
+  const union = new Union({ users: Person, groups: Team }, attribute);
+  expect(denormalize(union, 7, [], slice)).toBe(7);
+  expect(String(warn.mock.calls.at(-1)![0])).toContain('number 7');
+  // A raw member of no known type is returned, and warned, the same way.
+  const raw = { id: '1' };
+  expect(denormalize(union, raw, [], slice)).toBe(raw);
+  expect(String(warn.mock.calls.at(-1)![0])).toMatch(/unknown type/);
+  const calls = warn.mock.calls.length;
+  // Production builds say nothing.
+  const env = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    jest.isolateModules(() => {
+      /* eslint-disable @typescript-eslint/no-require-imports */
+      const lib = require('../../src/index') as typeof import('../../src/index');
+      /* eslint-enable @typescript-eslint/no-require-imports */
+      const quiet = new lib.Union({ users: Person, groups: Team }, attribute);
+      expect(lib.denormalize(quiet, '1', [], slice)).toBe('1');
+    });
+  } finally {
+    process.env.NODE_ENV = env;
+  }
+  expect(warn).toHaveBeenCalledTimes(calls);
+});
+
+test('a nested object stored where a ref is expected reads as the stored entity (its table row), also under a depth limit', () => {
+  class Step extends Entity {
+    id = '';
+    name = '';
+    next?: Step | string;
+    static override key = 'Step';
+    static override schema: Record<string, unknown> = {};
+  }
+  Step.schema = { next: Step };
+  const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  const entities = {
+    Step: {
+      a0: { id: 'a0', next: 'a1' },
+      a1: { id: 'a1', next: { id: 'a2', name: 'inline' } },
+      a2: { id: 'a2', name: 'stored', next: 'a3' },
+      a3: { id: 'a3', name: 'deep' },
+      b0: { id: 'b0', next: 'b1' },
+      b1: { id: 'b1', next: { id: 'b9', name: 'only inline', next: 'a3' } },
+      // Inline objects nested in inline objects count as levels too.
+      c0: { id: 'c0', next: { id: 'c1', next: { id: 'c2', next: 'a3' } } },
+    },
+  };
+  const { cache, store } = makeStore(
+    { maxEntityDepth: 2 },
+    {
+      preloadedState: {
+        cache: { entities, entitiesMeta: {}, endpoints: {}, meta: {}, lastReset: 0 },
+      },
+    },
+  );
+  const state = store.getState();
+  const read = (id: string) => cache.selectQuery(state, Step, id) as Step;
+  // Within the limit, the row: a1 (depth 2) holds a2 inline, which names the stored a2.
+  const a1 = read('a1');
+  expect(a1.next).toBeInstanceOf(Step);
+  expect((a1.next as Step).name).toBe('stored');
+  // Past the limit the inline a2 is still the stored entity, its own refs left as stored.
+  const a0 = read('a0');
+  const cutA2 = (a0.next as Step).next as Step;
+  expect(cutA2).toBeInstanceOf(Step);
+  expect(cutA2.name).toBe('stored');
+  expect(cutA2.next).toBe('a3');
+  expect(Object.isFrozen(cutA2)).toBe(true);
+  // An object that names no stored row is the entity built from itself, past the limit too.
+  const cutB9 = (read('b0').next as Step).next as Step;
+  expect(cutB9).toBeInstanceOf(Step);
+  expect(cutB9.name).toBe('only inline');
+  expect(cutB9.next).toBe('a3');
+  const c2 = (read('c0').next as Step).next;
+  expect(c2).toBeInstanceOf(Step);
+  expect((c2 as Step).next).toBe('a3');
+  // A string ref past the limit stays as stored, with one warning for all of it.
+  expect((read('a1').next as Step).next).toBe('a3');
+  expect(warn).toHaveBeenCalledTimes(1);
+  // The memoized read is the same object each time, and equal to the read without a memo.
+  expect(read('a0')).toBe(a0);
+  expect(denormalize(Step, 'a0', [], state.cache, { maxEntityDepth: 2 })).toEqual(a0);
 });

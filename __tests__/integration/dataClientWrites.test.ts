@@ -2,7 +2,18 @@
  * The data-client write behaviors its users rely on (issue 22), and the intended differences that
  * a data-client user meets on write: each test is named after the behavior.
  */
-import { Collection, Entity, ErrorCode, Invalidate, LensCacheError, Scalar, Union, normalize } from '../../src/index';
+import {
+  Collection,
+  Entity,
+  ErrorCode,
+  Invalidate,
+  LensCacheError,
+  Query,
+  RestEndpoint,
+  Scalar,
+  Union,
+  normalize,
+} from '../../src/index';
 import { makeStore, snapshot } from '../fixtures/store';
 import { catchError, endpoint } from '../fixtures/writes';
 
@@ -223,4 +234,183 @@ describe('intended differences', () => {
     expect(store.getState()).toBe(before);
     expect(Object.getPrototypeOf(before.cache.entities.Note!['1'])).toBe(Object.prototype);
   });
+});
+
+test('.push on an endpoint whose schema is a Query over a Collection works', () => {
+  class Todo extends Entity {
+    id = '';
+    title = '';
+    static override key = 'Todo';
+  }
+  const byTitle = new Query(new Collection([Todo]), (todos: Todo[]) =>
+    [...todos].sort((a, b) => a.title.localeCompare(b.title)),
+  );
+  const getTodos = new RestEndpoint({ path: '/:user/todos', schema: byTitle, paginationField: 'cursor' });
+  const { cache, store } = makeStore();
+  store.dispatch(
+    cache.setResponse(getTodos, { user: 'ann' }, [
+      { id: '1', title: 'b' },
+      { id: '2', title: 'd' },
+    ]),
+  );
+  // The op is the Collection's: it answers with the item, and reaches the list the Query reads.
+  expect(getTodos.push.method).toBe('POST');
+  expect(getTodos.push.url({ user: 'ann' })).toBe('/ann/todos');
+  store.dispatch(cache.setResponse(getTodos.push, { user: 'ann' }, { title: 'a' }, { id: '3', title: 'a' }));
+  const pushed = cache.selectResponse(store.getState(), getTodos.push, { user: 'ann' }, { title: 'a' }).data as Todo;
+  expect(pushed).toBeInstanceOf(Todo);
+  expect(pushed?.id).toBe('3');
+  const read = () => cache.selectResponse(store.getState(), getTodos, { user: 'ann' }).data!.map(todo => todo.title);
+  expect(read()).toEqual(['a', 'b', 'd']);
+  // A page of the list appends to it and reads through the same Query.
+  store.dispatch(cache.setResponse(getTodos.getPage, { user: 'ann', cursor: '2' }, [{ id: '4', title: 'c' }]));
+  expect(read()).toEqual(['a', 'b', 'c', 'd']);
+  expect(getTodos.getPage.schema).toBeInstanceOf(Query);
+  expect(
+    cache.selectResponse(store.getState(), getTodos.getPage, { user: 'ann', cursor: '2' }).data?.map(t => t.id),
+  ).toEqual(['4']);
+});
+
+test("a pushed item with tags: ['a'] reaches the list stored for { tags: 'a' }", () => {
+  class Article extends Entity {
+    id = '';
+    tags: string[] = [];
+    static override key = 'TaggedArticle';
+  }
+  const articles = new Collection([Article]);
+  const { cache, store } = makeStore();
+  store.dispatch(cache.set(articles, { tags: 'a' }, [{ id: '1', tags: ['a'] }]));
+  store.dispatch(cache.set(articles, { tags: 'a,b' }, []));
+  store.dispatch(cache.set(articles, { tags: 'b' }, []));
+  store.dispatch(cache.set(articles, { tags: ['a'] }, []));
+  // The body of a create (args[1]) is one of the sources its lists are matched with.
+  const push = endpoint('POST /articles', articles.push);
+  store.dispatch(cache.setResponse(push, {}, { tags: ['a'] }, { id: '2', tags: ['a'] }));
+  store.dispatch(cache.setResponse(push, {}, { tags: ['a', 'b'] }, { id: '3', tags: ['a', 'b'] }));
+  const ids = (tags: unknown) =>
+    (cache.selectQuery(store.getState(), articles, { tags }) as Article[]).map(article => article.id);
+  expect(ids('a')).toEqual(['1', '2']);
+  expect(ids('a,b')).toEqual(['3']);
+  expect(ids('b')).toEqual([]);
+  // A list stored for the list itself still matches it exactly.
+  expect(ids(['a'])).toEqual(['2']);
+  // The params are a source too, and a move follows the same rule.
+  store.dispatch(
+    cache.setResponse(
+      endpoint('PATCH /articles', articles.move),
+      { tags: ['a'] },
+      { tags: ['b'] },
+      {
+        id: '2',
+        tags: ['b'],
+      },
+    ),
+  );
+  expect(ids('a')).toEqual(['1']);
+  expect(ids('b')).toEqual(['2']);
+});
+
+test('process returning undefined for a tuple-shaped nested input invalidates that entity instead of failing the write', () => {
+  // data-client's order book: [price, 0] means "this level is gone".
+  class PriceLevel extends Entity {
+    price = 0;
+    amount = 0;
+    static override key = 'PriceLevel';
+    override pk() {
+      return `${this.price}`;
+    }
+    static override process(input: object) {
+      const [price, amount] = input as [number, number];
+      return amount === 0 ? undefined : { price, amount };
+    }
+  }
+  class OrderBook extends Entity {
+    id = '';
+    bids: PriceLevel[] = [];
+    static override key = 'OrderBook';
+    static override schema = { bids: [PriceLevel] };
+  }
+  const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  const { cache, store } = makeStore();
+  store.dispatch(cache.set(PriceLevel, [200, 3] as never));
+  store.dispatch(
+    cache.set(OrderBook, {
+      id: 'ob1',
+      bids: [
+        [100, 5],
+        [200, 0],
+        [300, 10],
+      ],
+    } as never),
+  );
+  const entities = store.getState().cache.entities;
+  expect(entities.PriceLevel).toEqual({
+    100: { price: 100, amount: 5 },
+    200: { price: 200, amount: 3 },
+    300: { price: 300, amount: 10 },
+  });
+  expect(entities.OrderBook!.ob1).toEqual({ id: 'ob1', bids: ['100', '300'] });
+  // pk() cannot read the tuple, so the level cannot be named: the write says how to name it.
+  expect(String(warn.mock.calls[0]![0])).toMatch(/PriceLevel\.pk\(\) read the tuple/);
+
+  // With a pk that reads the tuple too, the level it names is deleted.
+  class Level extends PriceLevel {
+    static override key = 'Level';
+    static override pk(value: object) {
+      return Array.isArray(value) ? String(value[0]) : String((value as PriceLevel).price);
+    }
+  }
+  class Book extends Entity {
+    id = '';
+    bids: Level[] = [];
+    static override key = 'Book';
+    static override schema = { bids: [Level] };
+  }
+  store.dispatch(cache.set(Level, [200, 3] as never));
+  store.dispatch(
+    cache.set(Book, {
+      id: 'b1',
+      bids: [
+        [100, 5],
+        [200, 0],
+      ],
+    } as never),
+  );
+  expect(store.getState().cache.entities.Level!['200']).toBeNull();
+  const book = cache.selectQuery(store.getState(), Book, 'b1');
+  expect(book?.bids.map(level => level.price)).toEqual([100]);
+
+  // As the whole response, a deletion that names nothing is still refused, and nothing changes.
+  const before = store.getState();
+  expect(catchError(() => store.dispatch(cache.set(PriceLevel, [400, 0] as never))).code).toBe(ErrorCode.MISSING_PK);
+  expect(store.getState()).toBe(before);
+});
+
+test('a development warning for indexes naming a field the entity does not have', () => {
+  class Taco extends Entity {
+    id = '';
+    type = '';
+    slug = '';
+    nickname?: string;
+    static override key = 'Taco';
+    static override indexes = ['notfound', 'slug', 'nickname'];
+  }
+  const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  const { cache, store } = makeStore();
+  const tacos = endpoint('GET /tacos', { data: [Taco], alt: Taco });
+  store.dispatch(
+    cache.setResponse(tacos, {
+      data: [
+        { id: '1', type: 'foo', nickname: 'f' },
+        { id: '2', type: 'bar', nickname: 'b' },
+      ],
+      alt: { id: '2', type: 'bar2', nickname: 'b' },
+    }),
+  );
+  // The write itself goes on.
+  expect(Object.keys(store.getState().cache.entities.Taco!)).toEqual(['1', '2']);
+  // Once for the class and field; a declared field (slug) or one the rows hold (nickname) is fine.
+  expect(warn).toHaveBeenCalledTimes(1);
+  expect(String(warn.mock.calls[0]![0])).toMatch(/Taco\.indexes names "notfound"/);
+  expect(cache.selectQuery(store.getState(), Taco, { nickname: 'f' })?.id).toBe('1');
 });

@@ -18,6 +18,8 @@ import { unvisit } from './unvisit.js';
 export type Entities = Dict<Dict<Row>>;
 export type LensFn = (args: readonly unknown[]) => unknown;
 export type Build = (row: object, hold: (value: object) => void) => unknown;
+/** What a row-backed value is when the depth limit is reached. */
+export type PastLimit = (row: object) => unknown;
 
 export class PlainRead implements DenormalizeDelegate, QueryDelegate {
   /**
@@ -86,7 +88,7 @@ export class PlainRead implements DenormalizeDelegate, QueryDelegate {
    * so each is built once per read, unless the depth limit cut it short: read again higher up,
    * it may resolve further.
    */
-  entity(table: string, key: string, build: Build, owner: object): unknown {
+  entity(table: string, key: string, build: Build, owner: object, pastLimit?: PastLimit): unknown {
     const row = this.entities[table]?.[key];
     if (row === undefined || row === null) return row === null ? INVALID : undefined;
     let done = this.built.get(owner);
@@ -103,7 +105,7 @@ export class PlainRead implements DenormalizeDelegate, QueryDelegate {
       this.truncated = true;
       return cut[0];
     }
-    if (this.tooDeep()) return key;
+    if (this.tooDeep()) return pastLimit ? pastLimit(row) : key;
     const truncatedBefore = this.truncated;
     this.truncated = false;
     const value = this.build(owner, row, build);
@@ -115,6 +117,15 @@ export class PlainRead implements DenormalizeDelegate, QueryDelegate {
     }
     this.truncated ||= truncatedBefore;
     return value;
+  }
+
+  /**
+   * A nested object where a ref is expected: one entity level deeper, as the row it stands for
+   * would be; built anew by each read (a read's memo keeps it stable); past the limit, `pastLimit(input)`.
+   */
+  inline(input: object, build: Build, owner: object, pastLimit: PastLimit): unknown {
+    if (this.tooDeep()) return pastLimit(input);
+    return this.build(owner, input, build);
   }
 
   /** The object `owner` is building from `row` further up the current path, if any. */

@@ -8,7 +8,7 @@ import { INVALID } from '../schema/contract.js';
 import type { Dict } from '../base/dict.js';
 import { nextSerial } from '../base/serial.js';
 import type { CacheState, Row } from '../base/state.js';
-import { PlainRead, type Build } from '../denormalize/PlainRead.js';
+import { PlainRead, type Build, type PastLimit } from '../denormalize/PlainRead.js';
 import type { ComputedMemo } from './ComputedMemo.js';
 import type { CachedValue, EntityCache, LensFn } from './EntityCache.js';
 import { CHILD, dropSelf, LENS, someDep, someRow, VIA, writeAll } from './deps.js';
@@ -123,7 +123,7 @@ export class ReadWalk extends PlainRead {
   }
 
   /** The memoized entity read: a cycle, then the EntityCache, then a walk that records deps. */
-  override entity(table: string, key: string, build: Build, owner: object): unknown {
+  override entity(table: string, key: string, build: Build, owner: object, pastLimit?: PastLimit): unknown {
     const entities = this.entities;
     const row = entities[table]?.[key];
     this.note(table);
@@ -156,7 +156,7 @@ export class ReadWalk extends PlainRead {
     }
     if (this.tooDeep()) {
       this.put(table, key, row);
-      return key;
+      return pastLimit ? pastLimit(row) : key;
     }
     const start = this.end;
     this.put(table, key, row);

@@ -1,4 +1,7 @@
-/** The error of a request the server answered with a non-2xx status (docs/errors.md#network_error). */
+/**
+ * The error of a request the server answered with a non-2xx status, or with a 2xx status and a
+ * body that claims JSON but does not parse (docs/errors.md#network_error, #invalid_response).
+ */
 
 import { describe, ErrorCode, errorMessage, LensCacheError } from '../base/errors.js';
 
@@ -6,30 +9,49 @@ import { describe, ErrorCode, errorMessage, LensCacheError } from '../base/error
  * Rejects `endpoint.fetch` (and `cache.fetch`) when the response status is not 2xx. `status` is the
  * HTTP status, `response` the `Response` (its body already read), `body` the body parsed as JSON
  * when it was JSON, else its text. Stored in state as `{ name, message, status, code }`.
+ *
+ * A 2xx answer whose body claims JSON but does not parse is one too, with the code
+ * `INVALID_RESPONSE` and `status` 400 (the answer, not the request, is malformed; as data-client
+ * gives it), and `body` the text received.
  */
 export class NetworkError extends LensCacheError {
   readonly response: Response;
   readonly body: unknown;
 
-  constructor(method: string, url: string, response: Response, body: unknown) {
-    const answer = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
-    const code = ErrorCode.NETWORK_ERROR;
+  /** `unparsed`: the JSON parse error of a 2xx body (the error is then INVALID_RESPONSE, status 400). */
+  constructor(method: string, url: string, response: Response, body: unknown, unparsed?: Error) {
     super(
-      code,
-      errorMessage(
-        code,
-        process.env.NODE_ENV !== 'production' && [
-          `${method} ${url} answered ${answer}; a 2xx status was expected.${shown(body)}`,
-          'Check the URL and args the endpoint was called with, and the server log for this request.',
-        ],
-        `${method} ${url} ${answer}`,
-      ),
-      response.status,
+      unparsed ? ErrorCode.INVALID_RESPONSE : ErrorCode.NETWORK_ERROR,
+      unparsed ? unreadable(method, url, response, body, unparsed) : refused(method, url, response, body),
+      unparsed ? 400 : response.status,
     );
     this.name = 'NetworkError';
     this.response = response;
     this.body = body;
   }
+}
+
+function refused(method: string, url: string, response: Response, body: unknown): string {
+  const answer = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  return errorMessage(
+    ErrorCode.NETWORK_ERROR,
+    process.env.NODE_ENV !== 'production' && [
+      `${method} ${url} answered ${answer}; a 2xx status was expected.${shown(body)}`,
+      'Check the URL and args the endpoint was called with, and the server log for this request.',
+    ],
+    `${method} ${url} ${answer}`,
+  );
+}
+
+function unreadable(method: string, url: string, response: Response, body: unknown, error: Error): string {
+  return errorMessage(
+    ErrorCode.INVALID_RESPONSE,
+    process.env.NODE_ENV !== 'production' && [
+      `${method} ${url} answered ${response.status} with a body that is not valid JSON (${error.message}): ${describe(body)}.`,
+      'The server must send complete JSON; check it for truncated or mixed output.',
+    ],
+    `${method} ${url} ${response.status}`,
+  );
 }
 
 /** What the body adds to a development message: the server's own `message`, else a preview. */

@@ -5,11 +5,13 @@
 
 import type { Collection } from '../schema/Collection.js';
 import type { CollectionOp, CollectionOpName } from '../schema/CollectionOp.js';
+import type { Query } from '../schema/Query.js';
 import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
 import { stableStringify } from '../base/json.js';
 import { checkGuess, checkLength, checkPollFrequency, checkRetry, type RetryOptions } from '../base/endpointOptions.js';
 import { NetworkError } from './NetworkError.js';
 import { parseBody, parseLoosely } from './responseBody.js';
+import { isRawBody } from './requestBody.js';
 import { findCollection, pageSchema, requirePageParam } from './pagination.js';
 import { listPagination, pagePagination } from './listPages.js';
 import type { PageOptions } from './paginationTypes.js';
@@ -40,13 +42,15 @@ type SideEffectOf<O> =
 /** `endpoint.getPage`: the list endpoint with the page schema and the page field in its params. */
 export type PageEndpoint<O extends RestEndpointOptions> = RestEndpoint<Extended<O, PageOptions<O>>>;
 
-/** The Collection of a schema: the schema itself, or a member of an object schema (`{ results: collection }`). */
+/** The Collection of a schema: the schema itself, a member of an object schema (`{ results: collection }`), or a Query's. */
 type CollectionIn<S> =
   S extends Collection<any>
     ? S
-    : S extends object
-      ? { [K in keyof S]: S[K] extends Collection<any> ? S[K] : never }[keyof S]
-      : never;
+    : S extends Query<infer Q, any>
+      ? CollectionIn<Q>
+      : S extends object
+        ? { [K in keyof S]: S[K] extends Collection<any> ? S[K] : never }[keyof S]
+        : never;
 type OpOf<S, N extends CollectionOpName> = CollectionIn<S> extends Collection<infer C> ? CollectionOp<C, N> : never;
 type OpEndpoint<O extends RestEndpointOptions, N extends CollectionOpName, M extends HttpMethod> = RestEndpoint<
   Extended<O, { method: M; schema: OpOf<SchemaOption<O>, N> }>
@@ -56,7 +60,8 @@ const MUTATIONS = new Set<string>(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * A REST endpoint. Reads take `(params)`; params that are not in the path go to the query string.
- * Mutations take `(params, body)`; the body is sent as JSON.
+ * Mutations take `(params, body)`; the body is sent as JSON, or as it is for a FormData, Blob,
+ * URLSearchParams or ArrayBuffer.
  *
  * @example
  * ```ts
@@ -133,7 +138,8 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
   /** The request key: `METHOD url`, plus the body for mutations. Args in any key order give the same key. */
   key(...args: RestArgs<O>): string {
     const key = `${this.method} ${this.url(...args)}`;
-    return this.sideEffect && args[1] !== undefined ? `${key} ${stableStringify(args[1])}` : key;
+    // A form, a file or bytes are not written into the key (a large upload would make a large key).
+    return this.sideEffect && args[1] !== undefined && !isRawBody(args[1]) ? `${key} ${stableStringify(args[1])}` : key;
   }
 
   /** Requests the endpoint with the global `fetch`; resolves to the processed response body. */
@@ -153,7 +159,9 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     const init: RequestInit = { method: this.method, headers };
     if (signal) init.signal = signal;
     const body = args[1];
-    if (this.sideEffect && body !== undefined) {
+    // A form, a file or bytes go as they are, with the content type fetch gives them.
+    if (this.sideEffect && isRawBody(body)) init.body = body as BodyInit;
+    else if (this.sideEffect && body !== undefined) {
       // The text the key holds: canonical, bounded, and BigInt values as their decimal text.
       init.body = stableStringify(body);
       if (!headers.has('Content-Type')) headers.set('Content-Type', 'application/json');

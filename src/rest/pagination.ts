@@ -7,19 +7,29 @@
 import type { Collection } from '../schema/Collection.js';
 import { isCollection } from '../schema/CollectionLike.js';
 import { CollectionPage } from '../schema/CollectionPage.js';
+import type { Query } from '../schema/Query.js';
 import { isPlainObjectSchema } from '../schema/contract.js';
 import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
 import type { PagePagination } from './types.js';
 import type { PathTemplate } from './pathParams.js';
 
-/** The Collection of `schema` and the member it sits at (`undefined`: it is the schema). */
+/**
+ * The Collection of `schema` and the member it sits at (`undefined`: it is the schema). A Query is
+ * a valid endpoint schema that stores what its inner schema stores, so its Collection is found
+ * through it (`new Query(new Collection([Post]), sort)` still has `push`).
+ */
 export function findCollection(schema: unknown): { collection: Collection<any>; at: string | undefined } | undefined {
+  if (isQuery(schema)) return findCollection(schema.schema);
   if (isCollection(schema)) return { collection: schema as Collection<any>, at: undefined };
   if (!isPlainObjectSchema(schema)) return undefined;
   const found = Object.keys(schema).filter(name => isCollection(schema[name]));
   // Two lists in one response: which one a create or a page belongs to cannot be told.
   if (found.length !== 1) return undefined;
   return { collection: schema[found[0]!] as Collection<any>, at: found[0] };
+}
+
+function isQuery(schema: unknown): schema is Query {
+  return typeof schema === 'object' && schema !== null && (schema as { kind?: unknown }).kind === 'Query';
 }
 
 /** The schema of `endpoint.getPage`: the endpoint's schema with its Collection read as one page. */
@@ -49,6 +59,12 @@ export function pageSchema(
         'Give the endpoint a list: schema: new Collection([Post]), or { results: new Collection([Post]), nextCursor: "" }.',
       ],
     );
+  }
+  // A page of a Query's list reads through the same Query (made by its own class: a Query is told
+  // by its kind, as a Collection is, so an app without Query does not bundle it).
+  if (isQuery(schema)) {
+    const QueryClass = schema.constructor as new (inner: unknown, process: Query['process']) => Query;
+    return new QueryClass(pageSchema(schema.schema, field, template, where, listKey), schema.process);
   }
   const page = new CollectionPage(found.collection, field, listKey);
   return found.at === undefined ? page : { ...(schema as object), [found.at]: page };

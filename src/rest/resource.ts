@@ -5,11 +5,12 @@
 
 import { Collection } from '../schema/Collection.js';
 import type { EntityClass } from '../schema/Entity.js';
-import { Invalidate } from '../schema/Invalidate.js';
+import type { Invalidate } from '../schema/Invalidate.js';
 import type { Denormalize } from '../schema/types.js';
 import { describe, ErrorCode, setupError } from '../base/errors.js';
 import type { OptimisticSnapshot } from './OptimisticSnapshot.js';
 import { RestEndpoint, type RestEndpointOptions } from './RestEndpoint.js';
+import { Deletion } from './deletion.js';
 
 export interface ResourceOptions extends Omit<
   RestEndpointOptions,
@@ -64,7 +65,7 @@ export interface Resource<O extends ResourceOptions> {
   update: RestEndpoint<ItemOptions<O, 'PUT', O['schema']>>;
   /** PATCH some of the item's fields. */
   partialUpdate: RestEndpoint<ItemOptions<O, 'PATCH', O['schema']>>;
-  /** DELETE the item; it is then removed from the cache (Invalidate). */
+  /** DELETE the item; it is then removed from the cache (Invalidate), and the call resolves to the item the answer named. */
   delete: RestEndpoint<ItemOptions<O, 'DELETE', Invalidate<O['schema']>>>;
 }
 
@@ -109,7 +110,7 @@ export function resource<const O extends ResourceOptions>(options: O): Resource<
     delete: new RestEndpoint({
       ...item,
       method: 'DELETE',
-      schema: new Invalidate(schema),
+      schema: new Deletion(schema),
       ...(guess && { getOptimisticResponse: guess.remove }),
       // Servers often answer a delete with no body (or `{}`): the params then name the item.
       process: (value: unknown, ...args: unknown[]) => {

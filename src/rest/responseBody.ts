@@ -1,6 +1,6 @@
-/** Reading a response body: JSON when it says so or looks like it, else text; a broken JSON body is INVALID_RESPONSE. */
+/** Reading a response body: JSON when it says so or looks like it, else text; a broken JSON body is a NetworkError with the code INVALID_RESPONSE and status 400. */
 
-import { describe, ErrorCode, errorMessage, LensCacheError } from '../base/errors.js';
+import { NetworkError } from './NetworkError.js';
 
 /** Error bodies are shown parsed when they are JSON, else as text. */
 export function parseLoosely(text: string): unknown {
@@ -11,6 +11,7 @@ export function parseLoosely(text: string): unknown {
   }
 }
 
+/** A 2xx body: parsed when it claims JSON (or looks like it), else its text; `null` when empty. */
 export function parseBody(text: string, response: Response, method: string, url: string): unknown {
   if (text === '') return null;
   const type = response.headers.get('content-type') ?? '';
@@ -19,17 +20,6 @@ export function parseBody(text: string, response: Response, method: string, url:
   try {
     return JSON.parse(text);
   } catch (error) {
-    const code = ErrorCode.INVALID_RESPONSE;
-    throw new LensCacheError(
-      code,
-      errorMessage(
-        code,
-        process.env.NODE_ENV !== 'production' && [
-          `${method} ${url} answered ${response.status} with a body that is not valid JSON (${(error as Error).message}): ${describe(text)}.`,
-          'The server must send complete JSON; check it for truncated or mixed output.',
-        ],
-        `${method} ${url} ${response.status}`,
-      ),
-    );
+    throw new NetworkError(method, url, response, text, error as Error);
   }
 }

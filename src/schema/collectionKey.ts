@@ -96,7 +96,10 @@ export function parsePk(rowKey: string): Record<string, unknown> | undefined {
 /**
  * A stored row matches when each of its filter keys has an equal canonical value in some
  * source. Rows with fewer keys match more (down to `{}`, which every create reaches); a filter
- * key the sources lack blocks the match; extra source keys never do.
+ * key the sources lack blocks the match; extra source keys never do. A list in a source also
+ * matches a stored string equal to its items joined by commas, as data-client compares filter
+ * values by their string form: an item with `tags: ['a']` reaches the list stored for
+ * `{ tags: 'a' }` (docs/Collection.md).
  */
 export function pkMatches(
   pkObject: Record<string, unknown>,
@@ -105,12 +108,14 @@ export function pkMatches(
 ): boolean {
   for (const key of Object.keys(pkObject)) {
     if (isNonFilter(key)) continue;
-    const wanted = serialize(pkObject[key]);
+    const stored = pkObject[key];
+    const wanted = serialize(stored);
     let found = false;
     for (const source of sources) {
       if (typeof source !== 'object' || source === null || !hasOwn(source, key)) continue;
       const value = canonical((source as Record<string, unknown>)[key]);
-      if (value !== undefined && serialize(value) === wanted) {
+      if (value === undefined) continue;
+      if (serialize(value) === wanted || (typeof stored === 'string' && listText(value) === stored)) {
         found = true;
         break;
       }
@@ -118,6 +123,22 @@ export function pkMatches(
     if (!found) return false;
   }
   return true;
+}
+
+/**
+ * A canonical list as a string, the way data-client compares it (`String(['a', 'b'])` is
+ * `'a,b'`): items joined by commas, `null` as nothing. Not a list, or a list holding lists or
+ * objects: `undefined` (it then matches by its JSON only).
+ */
+function listText(value: unknown): string | undefined {
+  if (!Array.isArray(value)) return undefined;
+  let text = '';
+  for (let i = 0; i < value.length; i++) {
+    const item: unknown = value[i];
+    if (item !== null && typeof item !== 'string') return undefined;
+    text += (i === 0 ? '' : ',') + (item ?? '');
+  }
+  return text;
 }
 
 /** True when `params` has no defined keys (a `remove` with such params reaches every row, docs/Collection.md). */

@@ -99,6 +99,20 @@ export interface DenormalizeDelegate {
     key: string,
     build: (row: object, hold: (value: object) => void) => unknown,
     owner: object,
+    pastLimit?: (row: object) => unknown,
+  ): unknown;
+  /**
+   * A nested object stored where a ref is expected (docs/Entity.md): `build` makes its value one
+   * entity level deeper, so it counts toward `maxEntityDepth` as the row it stands for would; it
+   * is not kept by row (the read's own memo keeps it stable). Past the limit the value is
+   * `pastLimit(input)`. `pastLimit` of `entity` is the same for a row: what the value is past the
+   * limit (without it, the ref stays as stored: the key).
+   */
+  inline(
+    input: object,
+    build: (row: object, hold: (value: object) => void) => unknown,
+    owner: object,
+    pastLimit: (row: object) => unknown,
   ): unknown;
   /** A whole table (tracked as a dependency of the read), or `undefined` when it does not exist. */
   table(table: string): Dict<Row> | undefined;

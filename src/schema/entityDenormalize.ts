@@ -28,21 +28,36 @@ function isInlineEntity(input: unknown): input is object {
 /**
  * A nested object where a ref is expected (state hydrated or written by hand, not by a write of
  * this cache): it reads as the entity. The stored row wins when the object's pk names one;
- * otherwise the object itself is the row (not memoized per row: the read memo keeps it stable).
+ * otherwise the object itself is the row. It stands one entity level deeper, as a ref would, and
+ * past `maxEntityDepth` it is still the entity (the row, else the object), its own nested fields
+ * left as stored: an object never turns into a bare pk (docs/Entity.md).
  */
 function readInline(cls: EntityLike, info: EntityInfo, input: object, delegate: DenormalizeDelegate): unknown {
   const pk = cls.pk(input, undefined, undefined, delegate.args);
-  if (isUsablePk(pk) && delegate.row(cls.key, String(pk)) !== undefined)
-    return denormalizeEntity(cls, info, pk, delegate);
-  return buildInstance(cls, info, isUsablePk(pk) ? String(pk) : '', input, delegate, () => {});
+  const rowKey = isUsablePk(pk) ? String(pk) : '';
+  const pastLimit = (row: object) => buildInstance(cls, info, rowKey, row, undefined, () => {});
+  if (rowKey !== '' && delegate.row(cls.key, rowKey) !== undefined)
+    return delegate.entity(
+      cls.key,
+      rowKey,
+      (row, hold) => buildInstance(cls, info, rowKey, row, delegate, hold),
+      cls,
+      pastLimit,
+    );
+  // Not held for cycles: an object written inline cannot hold itself in JSON state.
+  return delegate.inline(input, row => buildInstance(cls, info, rowKey, row, delegate, () => {}), cls, pastLimit);
 }
 
+/**
+ * The instance of a row. Without a delegate (past the depth limit) its nested fields stay as
+ * stored, unresolved.
+ */
 function buildInstance(
   cls: EntityLike,
   info: EntityInfo,
   rowKey: string,
   row: object,
-  delegate: DenormalizeDelegate,
+  delegate: DenormalizeDelegate | undefined,
   hold: (value: object) => void,
 ): unknown {
   if (!info.defaultValidate && cls.validate(row)) return INVALID;
@@ -59,6 +74,8 @@ function buildInstance(
     for (let i = 0; i < fields.length; i++) defineField(instance, info, proto, fields[i]!, data[fields[i]!]);
   }
   hold(instance);
+  // Past the depth limit: the row's nested fields stay as they are stored.
+  if (delegate === undefined) return isDevelopment() ? Object.freeze(instance) : instance;
   const entries = info.schemaEntries;
   for (let i = 0; i < entries.length; i++) {
     const field = entries[i]![0];

@@ -12,6 +12,7 @@
  */
 
 import { hasOwn } from '../base/dict.js';
+import { warnOnce } from '../base/env.js';
 import type { NormalizeDelegate, QueryDelegate, Row, RowPolicy } from './contract.js';
 
 /** The classes' side of an index: its key and the fields it indexes. */
@@ -62,6 +63,21 @@ export function writeIndexes(cls: Indexed, rowKey: string, row: Row, delegate: N
       delegate.setRow(table, previous, null, indexPolicy);
     }
     if (next !== undefined) delegate.setRow(table, next, [rowKey], indexPolicy);
+  }
+}
+
+/**
+ * Development only: an indexed field that the class does not declare (no field initialiser) and
+ * that the written row lacks is most likely misspelt, or nested (indexes are top-level fields), so
+ * its index would never find anything. Once per class and field.
+ */
+export function warnUnknownIndexes(cls: Indexed, declared: ReadonlySet<string>, row: object): void {
+  for (const field of cls.indexes ?? []) {
+    if (declared.has(field) || (row as Record<string, unknown>)[field] !== undefined) continue;
+    warnOnce(
+      `${cls.key}.indexes names "${field}", a field ${cls.key} does not have (no initialiser, and not in the row written), so lookups by it find nothing. ` +
+        `Index a top-level field of ${cls.key}, or declare it with an initialiser (${field} = '').`,
+    );
   }
 }
 

@@ -2,10 +2,11 @@
 
 import { describe, ErrorCode, inputError } from '../base/errors.js';
 import { hasOwn, setOwn } from '../base/dict.js';
+import { warnOnce } from '../base/env.js';
 import type { NormalizeDelegate, RowPolicy } from './contract.js';
 import type { EntityInfo, EntityLike } from './entityInfo.js';
 import { isUsablePk } from './pk.js';
-import { writeIndexes } from './entityIndexes.js';
+import { warnUnknownIndexes, writeIndexes } from './entityIndexes.js';
 
 export function normalizeEntity(
   cls: EntityLike,
@@ -38,7 +39,9 @@ export function normalizeEntity(
   const args = delegate.args;
   const processed = cls.process(input, parent, key, args);
   if (processed === undefined) {
-    const rowKey = checkedPk(cls, info, cls.pk(input, parent, key, args), input);
+    const pk = cls.pk(input, parent, key, args);
+    if (!isUsablePk(pk) && Array.isArray(input) && parent !== input) return unnamedDeletion(cls, input, pk);
+    const rowKey = checkedPk(cls, info, pk, input);
     writeIndexes(cls, rowKey, null, delegate);
     delegate.setRow(table, rowKey, null, cls);
     return rowKey;
@@ -83,10 +86,27 @@ export function normalizeEntity(
   } finally {
     delegate.leaveEntity();
   }
+  if (process.env.NODE_ENV !== 'production' && cls.indexes) warnUnknownIndexes(cls, info.defaultKeys, row);
   writeIndexes(cls, rowKey, row, delegate);
   // The row is this walk's own copy (made above or by the default process): it may be frozen in place.
   delegate.setRow(table, rowKey, row, info.defaultMerge ? cls : checkedMergePolicy(cls), true);
   return rowKey;
+}
+
+/**
+ * `process` returned `undefined` (delete) for a tuple in a list or a field (an order book's
+ * `[price, 0]`: "this level is gone"), and `pk()` cannot read the tuple: the entity cannot be
+ * named, so nothing is deleted and the item leaves the response (a development warning says how
+ * to name it), rather than the whole write failing (docs/Entity.md).
+ */
+function unnamedDeletion(cls: EntityLike, input: readonly unknown[], pk: unknown): undefined {
+  if (process.env.NODE_ENV !== 'production')
+    warnOnce(
+      `${cls.key}.process() returned undefined (delete) for ${describe(input)}, but pk() gives ${describe(pk)} for it, ` +
+        'so no entity can be deleted; the item is left out. ' +
+        `To delete it, make ${cls.key}.pk() read the tuple too, e.g. static pk(value) { return Array.isArray(value) ? String(value[0]) : value.id; } when the tuple starts with the pk.`,
+    );
+  return undefined;
 }
 
 /** The row key for a pk, or MISSING_PK (docs/Entity.md). */

@@ -37,7 +37,11 @@ export function normalizeObject(
   return result;
 }
 
-/** Any invalid member makes the whole object invalid; undefined members stay (docs/plain-schemas.md). */
+/**
+ * Any invalid member makes the whole object invalid; undefined members stay. When no member reads
+ * as something else (every member is plain data), the stored object itself is the value, as
+ * data-client returns it: nothing to copy, and the same object on every read (docs/plain-schemas.md).
+ */
 export function denormalizeObject(
   schema: Record<string, unknown>,
   input: unknown,
@@ -45,14 +49,26 @@ export function denormalizeObject(
 ): unknown {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
   const source = input as Record<string, unknown>;
-  const result: Record<string, unknown> = {};
-  for (const field of Object.keys(source)) {
+  let result: Record<string, unknown> | undefined;
+  const fields = Object.keys(source);
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i]!;
     const fieldSchema = hasOwn(schema, field) ? schema[field] : undefined;
-    const value = isSchemaValue(fieldSchema) ? delegate.unvisit(fieldSchema, source[field]) : source[field];
+    if (!isSchemaValue(fieldSchema)) {
+      if (result) setOwn(result, field, source[field]);
+      continue;
+    }
+    const value = delegate.unvisit(fieldSchema, source[field]);
     if (value === INVALID) return INVALID;
-    setOwn(result, field, value);
+    if (result) setOwn(result, field, value);
+    else if (value !== source[field]) {
+      // The first member that reads differently: copy the ones before it, then go on copying.
+      result = {};
+      for (let j = 0; j < i; j++) setOwn(result, fields[j]!, source[fields[j]!]);
+      setOwn(result, field, value);
+    }
   }
-  return freezeInDevelopment(result);
+  return result ? freezeInDevelopment(result) : source;
 }
 
 /**

@@ -5,7 +5,7 @@
 
 import { describe, ErrorCode, setupError } from '../base/errors.js';
 import { hasOwn } from '../base/dict.js';
-import { isDevelopment, warnOnce } from '../base/env.js';
+import { isDevelopment, warn, warnOnce } from '../base/env.js';
 import type { DenormalizeDelegate, NormalizeDelegate } from './contract.js';
 
 export type SchemaAttribute = string | ((value: any, parent: unknown, key: string | undefined) => string);
@@ -14,6 +14,24 @@ export type SchemaAttribute = string | ((value: any, parent: unknown, key: strin
 export interface PolymorphicRef {
   id: string;
   schema: string;
+}
+
+/**
+ * The read warnings each schema gave (development only). Each is given once per schema: a schema
+ * made anew (a test, a reload) warns again for what it meets, while re-reads through one schema
+ * do not repeat it. At most READ_WARNINGS per schema, then forgotten and given again
+ * (docs/architecture.md, "Who owns what").
+ */
+const readWarnings = new WeakMap<Polymorphic, Set<string>>();
+const READ_WARNINGS = 100;
+
+function warnRead(schema: Polymorphic, message: string): void {
+  let given = readWarnings.get(schema);
+  if (!given) readWarnings.set(schema, (given = new Set()));
+  if (given.has(message)) return;
+  if (given.size >= READ_WARNINGS) given.clear();
+  given.add(message);
+  warn(message);
 }
 
 export class Polymorphic {
@@ -95,7 +113,8 @@ export class Polymorphic {
       // A bare pk cannot say which member table it is in (data written before the field was
       // polymorphic, or state written by hand): it is returned as is, and said so in development.
       if (process.env.NODE_ENV !== 'production' && (typeof ref === 'string' || typeof ref === 'number')) {
-        warnOnce(
+        warnRead(
+          this,
           `A polymorphic read met the bare pk ${describe(ref)} where a ref { id, schema } is needed; it is returned as is. ` +
             'Store polymorphic members through their Union (or Values/All with an attribute) so the ref names the type.',
         );
@@ -112,7 +131,7 @@ export class Polymorphic {
       // Development only: the attribute may be user code, and this runs for every raw member read.
       const name = this.attributeOf(ref, undefined, undefined);
       if (this.memberSchema(name) === undefined)
-        warnOnce(`A polymorphic item of unknown type ${describe(name)} is returned as raw data.`);
+        warnRead(this, `A polymorphic item of unknown type ${describe(name)} is returned as raw data.`);
     }
     return ref;
   }
