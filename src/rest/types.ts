@@ -16,32 +16,32 @@ export interface RestEndpointOptions {
   path: string;
   /** The response's schema. Without one, the raw response is stored and returned. */
   schema?: unknown;
-  method?: HttpMethod;
+  method?: HttpMethod | undefined;
   /** Put before the path: `'https://api.example.com'`. */
-  urlPrefix?: string;
+  urlPrefix?: string | undefined;
   /** The type of the query-string params (a type marker: `{} as { orderBy?: string }`). */
-  searchParams?: object;
+  searchParams?: object | undefined;
   /** The type of a mutation's body, sent as JSON from `args[1]` (a type marker). */
   body?: unknown;
   /** How long a response stays valid, in ms (default 60 000). */
-  dataExpiryLength?: number;
+  dataExpiryLength?: number | undefined;
   /** How long an error stays valid, in ms (default 1 000). */
-  errorExpiryLength?: number;
+  errorExpiryLength?: number | undefined;
   /** Transforms the parsed response before it is normalized: `(value, ...args) => value`. */
-  process?: (value: any, ...args: any[]) => unknown;
+  process?: ((value: any, ...args: any[]) => unknown) | undefined;
   /** Extra request headers. */
-  headers?: Readonly<Record<string, string>>;
+  headers?: Readonly<Record<string, string>> | undefined;
   /** The page or cursor param: `endpoint.getPage` appends each page to the list (docs/pagination.md). */
-  paginationField?: string;
+  paginationField?: string | undefined;
   /** ms between refetches while something subscribes (docs/live-data.md). */
-  pollFrequency?: number;
+  pollFrequency?: number | undefined;
   /** Sends a failed read again: network failures and 5xx, never 4xx (docs/live-data.md#retries). Default none. */
-  retry?: RetryOptions;
+  retry?: RetryOptions | undefined;
   /**
    * The value to show at once while the request is in flight, from the cache as it starts and
    * the request's args; the answer replaces it, a failure takes it back (docs/mutations.md).
    */
-  getOptimisticResponse?: (snap: OptimisticSnapshot, ...args: any[]) => unknown;
+  getOptimisticResponse?: ((snap: OptimisticSnapshot, ...args: any[]) => unknown) | undefined;
 }
 
 /** The `searchParams` type marker of endpoint options. */

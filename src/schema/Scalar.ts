@@ -21,7 +21,7 @@ export interface ScalarOptions {
   /** Names the table, `Scalar(<key>)`; Scalars with one key share it. */
   key: string;
   /** The entity a standalone Scalar's items belong to (`Values(S)`, `[S]`, `Collection([S])`). */
-  entity?: EntityClass;
+  entity?: EntityClass | undefined;
 }
 
 /** Cells merge like entity rows (docs/Scalar.md): not older → incoming fields win; older → stored ones do. */

@@ -27,7 +27,7 @@ export type ResponseData<E> = [SchemaOf<E>] extends [undefined]
 
 /** Which stored requests `invalidateAll` and `expireAll` reach (default: all). */
 export interface KeyFilter {
-  testKey?(key: string): boolean;
+  testKey?: ((key: string) => boolean) | undefined;
 }
 
 export interface ResolveInput {
@@ -39,7 +39,7 @@ export interface ResolveInput {
    */
   fetchedAt: number;
   /** The request's start stamp, when it differs from `fetchedAt` (a mutation): its guess is found by it. */
-  start?: number;
+  start?: number | undefined;
   error?: unknown;
 }
 
