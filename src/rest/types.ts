@@ -51,9 +51,16 @@ export type BodyOf<O> = O extends { body: infer B } ? B : unknown;
 /** `true` for options whose method writes. */
 export type IsMutation<O> = O extends { method: 'POST' | 'PUT' | 'PATCH' | 'DELETE' } ? true : false;
 
-/** The params object an endpoint takes: its path params and its search params. */
-export type RestParams<O extends RestEndpointOptions> = PathParams<O['path']> &
-  (unknown extends SearchOf<O> ? Record<string, unknown> : SearchOf<O>);
+/**
+ * The params object an endpoint takes: its path params and the search params its `searchParams`
+ * marker names, and no others (a misspelt or unknown key is a type error; docs/RestEndpoint.md,
+ * "Types"). An endpoint that takes none takes `{}` or nothing.
+ */
+export type RestParams<O extends RestEndpointOptions> = NoneIfEmpty<
+  PathParams<O['path']> & (unknown extends SearchOf<O> ? {} : SearchOf<O>)
+>;
+/** An empty params type as one that refuses every key: `{}` alone would accept any object. */
+type NoneIfEmpty<T> = [keyof T] extends [never] ? Record<string, never> : T;
 
 /** The args of an endpoint: `(params)` for reads, `(params, body)` for mutations. */
 export type RestArgs<O extends RestEndpointOptions> =
