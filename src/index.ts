@@ -10,7 +10,7 @@ export type { NonFilterArgumentKeys } from './schema/collectionKey.js';
 export { Invalidate } from './schema/Invalidate.js';
 export { Lazy, LazyQuery } from './schema/Lazy.js';
 export { Query } from './schema/Query.js';
-export { Scalar, type ScalarOptions } from './schema/Scalar.js';
+export { Scalar, type LensArgs, type LensParams, type ScalarOptions } from './schema/Scalar.js';
 export { Union } from './schema/Union.js';
 export { Values } from './schema/Values.js';
 export type { SchemaAttribute, PolymorphicRef } from './schema/polymorphic.js';

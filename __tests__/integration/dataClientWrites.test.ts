@@ -2,7 +2,17 @@
  * The data-client write behaviors its users rely on (issue 22), and the intended differences that
  * a data-client user meets on write: each test is named after the behavior.
  */
-import { Collection, Entity, ErrorCode, Invalidate, LensCacheError, Scalar, Union, normalize } from '../../src/index';
+import {
+  Collection,
+  Entity,
+  ErrorCode,
+  Invalidate,
+  LensCacheError,
+  Scalar,
+  Union,
+  normalize,
+  type LensArgs,
+} from '../../src/index';
 import { makeStore, snapshot } from '../fixtures/store';
 import { catchError, endpoint } from '../fixtures/writes';
 
@@ -197,7 +207,11 @@ test('new Scalar({ key }).key is the table name Scalar(<key>)', () => {
     id = '';
     static override key = 'Fund';
   }
-  const scalar = new Scalar({ lens: args => args[0]?.portfolio, key: 'x', entity: Fund });
+  const scalar = new Scalar({
+    lens: (args: LensArgs<{ portfolio?: string }>) => args[0]?.portfolio,
+    key: 'x',
+    entity: Fund,
+  });
   expect(scalar.key).toBe('Scalar(x)');
   const { cache, store } = makeStore();
   store.dispatch(cache.set(new Collection([scalar]), { portfolio: 'A' }, [{ id: '1', pct: 0.5 }]));
