@@ -29,7 +29,7 @@ export {
   type Extended,
   type PageEndpoint,
 } from './rest/RestEndpoint.js';
-export { NetworkError } from './rest/NetworkError.js';
+export { isNetworkError, NetworkError } from './rest/NetworkError.js';
 export { resource, type Resource, type ResourceOptions, type ListPath } from './rest/resource.js';
 export type { PageSchema } from './rest/paginationTypes.js';
 export { CollectionPage } from './schema/CollectionPage.js';
