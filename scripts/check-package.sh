@@ -3,8 +3,10 @@
 # prepack script builds dist/), lints the tarball with publint and @arethetypeswrong/cli, installs
 # it with its peers into a scratch project in a temporary folder, loads both entry points from an
 # ES module and from CommonJS with Node, type-checks a small consumer under the node10, node16,
-# nodenext and bundler module resolutions with this repository's TypeScript, and bundles the
-# consumer with esbuild to check that tree shaking works from the installed package.
+# nodenext and bundler module resolutions with this repository's TypeScript, type-checks an app's
+# use of every public construct under strict settings (exactOptionalPropertyTypes,
+# noUncheckedIndexedAccess), and bundles the consumer with esbuild to check that tree shaking
+# works from the installed package.
 # Exits non-zero at the first problem. Peers come from the npm cache when they are there.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -59,6 +61,22 @@ for resolution in node10 node16 nodenext bundler; do
   (cd "$consumer" && node "$repo/node_modules/typescript/bin/tsc" -p "tsconfig.$resolution.json")
   echo "$resolution: no type errors"
 done
+
+step "type-check an app under strict, exactOptionalPropertyTypes and noUncheckedIndexedAccess"
+# With skipLibCheck on, as an app with these settings keeps it (Redux Toolkit's own declarations do
+# not compile under exactOptionalPropertyTypes): the app's code compiles and infers.
+cp scripts/package-check/strict.ts scripts/package-check/tsconfig.strict.json "$consumer/"
+(cd "$consumer" && node "$repo/node_modules/typescript/bin/tsc" -p tsconfig.strict.json)
+echo "strict: no type errors"
+# The same with skipLibCheck off, so lenscache's own declarations are read under these settings
+# too: an error may come only from Redux Toolkit's.
+(cd "$consumer" && node "$repo/node_modules/typescript/bin/tsc" -p tsconfig.strict.json --skipLibCheck false) \
+  >"$work/strict-lib.txt" || true
+if grep 'error TS' "$work/strict-lib.txt" | grep -v '^node_modules/@reduxjs/toolkit/'; then
+  echo "lenscache's declarations do not compile under these settings"
+  exit 1
+fi
+echo "strict, declarations included: no type errors outside Redux Toolkit's"
 
 step "bundle from the installed package (esbuild)"
 (cd "$consumer" && node "$repo/scripts/package-check/bundle.mjs" "$repo")

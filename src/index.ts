@@ -10,7 +10,7 @@ export type { NonFilterArgumentKeys } from './schema/collectionKey.js';
 export { Invalidate } from './schema/Invalidate.js';
 export { Lazy, LazyQuery } from './schema/Lazy.js';
 export { Query } from './schema/Query.js';
-export { Scalar, type ScalarOptions } from './schema/Scalar.js';
+export { Scalar, type LensArgs, type LensParams, type ScalarOptions } from './schema/Scalar.js';
 export { Union } from './schema/Union.js';
 export { Values } from './schema/Values.js';
 export type { SchemaAttribute, PolymorphicRef } from './schema/polymorphic.js';
@@ -29,7 +29,7 @@ export {
   type Extended,
   type PageEndpoint,
 } from './rest/RestEndpoint.js';
-export { NetworkError } from './rest/NetworkError.js';
+export { isNetworkError, NetworkError } from './rest/NetworkError.js';
 export { resource, type Resource, type ResourceOptions, type ListPath } from './rest/resource.js';
 export type { PageSchema } from './rest/paginationTypes.js';
 export { CollectionPage } from './schema/CollectionPage.js';

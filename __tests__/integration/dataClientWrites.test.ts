@@ -13,6 +13,7 @@ import {
   Scalar,
   Union,
   normalize,
+  type LensArgs,
 } from '../../src/index';
 import { makeStore, snapshot } from '../fixtures/store';
 import { catchError, endpoint } from '../fixtures/writes';
@@ -208,7 +209,11 @@ test('new Scalar({ key }).key is the table name Scalar(<key>)', () => {
     id = '';
     static override key = 'Fund';
   }
-  const scalar = new Scalar({ lens: args => args[0]?.portfolio, key: 'x', entity: Fund });
+  const scalar = new Scalar({
+    lens: (args: LensArgs<{ portfolio?: string }>) => args[0]?.portfolio,
+    key: 'x',
+    entity: Fund,
+  });
   expect(scalar.key).toBe('Scalar(x)');
   const { cache, store } = makeStore();
   store.dispatch(cache.set(new Collection([scalar]), { portfolio: 'A' }, [{ id: '1', pct: 0.5 }]));

@@ -42,7 +42,7 @@ describe('BigInt values in args', () => {
     expect(cache.selectQuery(store.getState(), tasks, { user: '10' })?.map(task => task.id)).toEqual(['1']);
     expect(cache.selectResponse(store.getState(), rest, { id: 7n, page: 2n } as never).expiryStatus).toBe('invalid');
     expect(rest.url({ id: 7n, page: 2n } as never)).toBe('http://api.test/users/7/tasks?page=2');
-    expect(rest.key({ id: 7n, page: 2n } as never)).toBe(rest.key({ id: '7', page: '2' }));
+    expect(rest.key({ id: 7n, page: 2n } as never)).toBe(rest.key({ id: '7', page: '2' } as never));
     expect(update.key({ id: 1n }, { amount: 5n } as never)).toBe(update.key({ id: '1' }, { amount: '5' } as never));
     expect(() => cache.selectQuery(store.getState(), tasks, { user: 10n, nested: { big: [1n] } })).not.toThrow();
   });

@@ -136,8 +136,21 @@ export function MutationHooks() {
   void update({}, { title: 'x' });
   // @ts-expect-error the body is typed
   void update({ id: '1' }, { title: 1 });
-  const [create] = useMutation(getPosts.push);
+  const [create, { data: created }] = useMutation(getPosts.push);
   expectType<Equal<ReturnType<typeof create>, Promise<Post | Post[]>>>(true);
+  // Each call reads back in the shape it sent: one object in, one item out; a list in, a list out.
+  const one = create({ group: 'react' }, { title: 'x' });
+  expectType<Equal<typeof one, Promise<Post>>>(true);
+  const many = create({ group: 'react' }, [{ title: 'x' }, { title: 'y' }]);
+  expectType<Equal<typeof many, Promise<Post[]>>>(true);
+  const first = useMutation(getPosts.unshift)[0]({ group: 'react' }, { title: 'x' });
+  expectType<Equal<typeof first, Promise<Post>>>(true);
+  // The state holds whichever call came last; a body type of one object makes it one item.
+  expectType<Equal<typeof created, Post | Post[] | undefined>>(true);
+  const [, { data: createdOne }] = useMutation(getPosts.push.extend({ body: {} as { title: string } }));
+  expectType<Equal<typeof createdOne, Post | undefined>>(true);
+  // @ts-expect-error the params are checked before the body's shape is
+  void create({ group: 'react', page: 2 }, { title: 'x' });
 
   const dle = useDLE(getPosts, { group: 'react' });
   expectType<Equal<typeof dle.data, Post[] | undefined>>(true);

@@ -48,7 +48,14 @@ expectType<Equal<typeof one, FetchPromise<Post>>>(true);
 const list = store.dispatch(cache.fetch(posts.getList, { group: 'react' }));
 expectType<Equal<typeof list, FetchPromise<Post[]>>>(true);
 const created = store.dispatch(cache.fetch(posts.getList.push, { group: 'react' }, { title: 'New' }));
-expectType<Equal<typeof created, FetchPromise<Post | Post[]>>>(true);
+expectType<Equal<typeof created, FetchPromise<Post>>>(true);
+// A list sent: a list back.
+const createdMany = store.dispatch(
+  cache.fetch(posts.getList.push, { group: 'react' }, [{ title: 'A' }, { title: 'B' }]),
+);
+expectType<Equal<typeof createdMany, FetchPromise<Post[]>>>(true);
+// @ts-expect-error unknown params keys are still refused
+store.dispatch(cache.fetch(posts.getList.push, { group: 'react', nope: 1 }, { title: 'New' }));
 // Update bodies are the entity's fields.
 store.dispatch(cache.fetch(posts.update, { group: 'react', id: '1' }, { title: 'x', group: 'react' }));
 store.dispatch(cache.fetch(posts.partialUpdate, { group: 'react', id: '1' }, { title: 'x' }));
@@ -78,4 +85,4 @@ const feed = store.dispatch(cache.fetch(getFeed));
 expectType<Equal<typeof feed, FetchPromise<{ readonly results: Post[]; readonly nextCursor: string | null }>>>(true);
 // push finds the Collection inside the object response.
 const pushed = store.dispatch(cache.fetch(getFeed.push, {}, { title: 'x' }));
-expectType<Equal<typeof pushed, FetchPromise<Post | Post[]>>>(true);
+expectType<Equal<typeof pushed, FetchPromise<Post>>>(true);

@@ -4,6 +4,8 @@ import {
   Collection,
   createCache,
   Entity,
+  isNetworkError,
+  NetworkError,
   RestEndpoint,
   type FetchPromise,
   type PathParams,
@@ -25,7 +27,9 @@ const getPost = new RestEndpoint({ path: '/posts/:id', schema: Post });
 const getUsers = new RestEndpoint({ path: '/users' });
 
 expectType<Equal<PathParams<'/:group/posts'>, { group: string | number | bigint | boolean }>>(true);
-expectType<Equal<PathParams<'/files{/:folder}'>, { folder?: string | number | bigint | boolean }>>(true);
+expectType<Equal<PathParams<'/files{/:folder}'>, { folder?: string | number | bigint | boolean | null | undefined }>>(
+  true,
+);
 
 getPosts.url({ group: 'react', orderBy: 'title' });
 // @ts-expect-error the path param is required
@@ -48,7 +52,9 @@ expectType<Equal<typeof raw, FetchPromise<unknown>>>(true);
 store.dispatch(cache.fetch(getPost, { key: '1' }));
 
 const created = store.dispatch(cache.fetch(getPosts.push, { group: 'react' }, { title: 'New' }));
-expectType<Equal<typeof created, FetchPromise<Post | Post[]>>>(true);
+expectType<Equal<typeof created, FetchPromise<Post>>>(true);
+const viaController = cache.controller(store).fetch(getPosts.push, { group: 'react' }, [{ title: 'A' }]);
+expectType<Equal<typeof viaController, FetchPromise<Post[]>>>(true);
 
 const response = cache.selectResponse(store.getState(), getPost, { id: '1' });
 expectType<Equal<typeof response.data, Post | undefined>>(true);
@@ -69,3 +75,69 @@ const thunkSwept = store.dispatch(cache.gc());
 expectType<Equal<typeof thunkSwept, SweepReport>>(true);
 // @ts-expect-error gcTime is milliseconds
 createCache({ gcTime: '5m' });
+
+// Params are the path's and the searchParams marker's, and no others.
+getPost.url({ id: '1' });
+// @ts-expect-error a key that is neither a path param nor a search param
+getPost.url({ id: '1', foo: 1 });
+// @ts-expect-error an endpoint without params takes none
+getUsers.url({ page: 1 });
+getUsers.url({});
+// @ts-expect-error a misspelt search param
+getPosts.url({ group: 'react', orderby: 'title' });
+// @ts-expect-error args are checked against the endpoint, unknown keys too
+store.dispatch(cache.fetch(getPost, { id: '1', include: 'author' }));
+// An optional path part may be given as undefined: it is left out.
+const getFiles = new RestEndpoint({ path: '/files{/:folder}' });
+declare const folder: string | undefined;
+getFiles.url({ folder });
+
+// A create reads back in the shape it was sent: its body type decides for cache.fetch.
+const createPost = getPosts.push.extend({ body: {} as { title: string } });
+const createdOne = store.dispatch(cache.fetch(createPost, { group: 'react' }, { title: 'New' }));
+expectType<Equal<typeof createdOne, FetchPromise<Post>>>(true);
+const createPosts = getPosts.push.extend({ body: [] as { title: string }[] });
+const createdMany = store.dispatch(cache.fetch(createPosts, { group: 'react' }, [{ title: 'New' }]));
+expectType<Equal<typeof createdMany, FetchPromise<Post[]>>>(true);
+const prepended = store.dispatch(
+  cache.fetch(getPosts.unshift.extend({ body: {} as { title: string } }), { group: 'react' }, { title: 'x' }),
+);
+expectType<Equal<typeof prepended, FetchPromise<Post>>>(true);
+
+// A wrapped response's other members read as what the server sends: a lone literal widens.
+const getFeed = new RestEndpoint({
+  path: '/feed',
+  schema: {
+    results: new Collection([Post]),
+    total: 0,
+    next: '',
+    done: false,
+    state: 'open' as 'open' | 'closed',
+    cursor: null as string | null,
+  },
+});
+const feed = store.dispatch(cache.fetch(getFeed));
+expectType<
+  Equal<
+    typeof feed,
+    FetchPromise<{
+      readonly results: Post[];
+      readonly total: number;
+      readonly next: string;
+      readonly done: boolean;
+      readonly state: 'open' | 'closed';
+      readonly cursor: string | null;
+    }>
+  >
+>(true);
+
+// A refusal's body: unknown on the class, typed through a check.
+const isRefusal = (body: unknown): body is { message: string } =>
+  typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string';
+declare const failure: unknown;
+if (isNetworkError(failure, isRefusal)) {
+  expectType<Equal<typeof failure.body, { message: string }>>(true);
+  expectType<Equal<typeof failure.status, number | undefined>>(true);
+}
+if (isNetworkError(failure)) expectType<Equal<typeof failure.body, unknown>>(true);
+if (failure instanceof NetworkError) expectType<Equal<typeof failure.body, unknown>>(true);

@@ -4,6 +4,7 @@ import {
   Collection,
   Query,
   Scalar,
+  type LensArgs,
   createCache,
   Entity,
   type Invalidate,
@@ -111,9 +112,62 @@ const joined = cache.selectQuery(rootState, join, { id: '1' });
 expectType<Equal<typeof joined, string | undefined>>(true);
 
 // Scalar: a root read returns the lens's cells; as a member, one cell.
-const lensScalar = new Scalar<{ pct: number }>({ lens: args => args[0]?.portfolio, key: 'portfolio', entity: User });
+const lensScalar = new Scalar<{ pct: number }, { portfolio?: string }>({
+  lens: args => args[0]?.portfolio,
+  key: 'portfolio',
+  entity: User,
+});
 const cells = cache.selectQuery(rootState, lensScalar, { portfolio: 'A' });
 expectType<Equal<typeof cells, { pct: number }[] | undefined>>(true);
 expectType<Equal<Denormalize<Values<typeof lensScalar>>, Record<string, { pct: number }>>>(true);
 const cellCount = new Query(lensScalar, entries => entries.length);
 expectType<Equal<Denormalize<typeof cellCount>, number>>(true);
+
+// A lens's args are typed: `args[0]` is the params object (a tuple, not `any[]`), its values any
+// until the lens names them, so the short form compiles.
+new Scalar({
+  lens: args => {
+    expectType<Equal<typeof args, LensArgs>>(true);
+    expectType<Equal<(typeof args)[0], { readonly [name: string]: any } | undefined>>(true);
+    return undefined;
+  },
+  key: 'portfolio',
+});
+new Scalar({ lens: args => args[0]?.portfolio, key: 'portfolio' });
+const typedLens = new Scalar({
+  lens: (args: LensArgs<{ portfolio?: string }>) => args[0]?.portfolio,
+  key: 'portfolio',
+});
+expectType<Equal<Parameters<typeof typedLens.lens>[0], LensArgs<{ portfolio?: string }>>>(true);
+// @ts-expect-error a named param is checked: `portfolio` is a string here
+new Scalar({ lens: (args: LensArgs<{ portfolio?: string }>) => args[0]?.portfolo, key: 'portfolio' });
+// @ts-expect-error a lens is a string
+new Scalar({ lens: (args: LensArgs<{ portfolio?: number }>) => args[0]?.portfolio, key: 'portfolio' });
+
+// Scalar fields read undefined until a cell arrives for the lens: typed so wherever the class's
+// schema type names the Scalar (declared in the class), in every read of the class.
+class Repo extends Entity {
+  id = '';
+  name = '';
+  starred = false;
+  static override schema = { starred: typedLens };
+}
+class Holding extends Entity {
+  id = '';
+  shares = 0;
+  declare static schema: { shares: Scalar };
+}
+Holding.schema = { shares: new Scalar({ lens: typedLens.lens, key: 'portfolio', entity: Holding }) };
+expectType<Equal<Denormalize<typeof Repo>['starred'], boolean | undefined>>(true);
+expectType<Equal<Denormalize<typeof Repo>['name'], string>>(true);
+expectType<Equal<Denormalize<typeof Holding>['shares'], number | undefined>>(true);
+const repos = cache.selectQuery(rootState, new Collection([Repo]), {});
+expectType<Equal<NonNullable<typeof repos>[number]['starred'], boolean | undefined>>(true);
+const holdings = cache.selectQuery(rootState, new All(Holding));
+expectType<Equal<NonNullable<typeof holdings>[number]['shares'], number | undefined>>(true);
+const repo = cache.selectQuery(rootState, Repo, '1')!;
+// @ts-expect-error a Scalar field may be undefined
+export const starred: boolean = repo.starred;
+// Methods and other fields are the class's; a class without Scalar fields reads as itself.
+expectType<Equal<typeof repo.pk, Repo['pk']>>(true);
+expectType<Equal<Denormalize<typeof Post>, Post>>(true);

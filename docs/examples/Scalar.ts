@@ -1,5 +1,5 @@
 import { configureStore } from '@reduxjs/toolkit';
-import { Collection, createCache, Entity, Scalar, Values } from 'lenscache';
+import { Collection, createCache, Entity, Scalar, Values, type LensArgs } from 'lenscache';
 
 export class Company extends Entity {
   id = '';
@@ -8,10 +8,14 @@ export class Company extends Entity {
   pct_equity = 0;
   shares = 0;
   static override key = 'Company';
+  // The schema is set below the Scalar; its type here tells TypeScript that these two fields
+  // read `undefined` at a portfolio whose values have not arrived (number | undefined).
+  declare static schema: { pct_equity: Scalar; shares: Scalar };
 }
 
 export const PortfolioScalar = new Scalar({
-  lens: args => args[0]?.portfolio, // the lens, from the args of each read and write
+  // The lens, from the args of each read and write; args[0] is the params object.
+  lens: (args: LensArgs<{ portfolio?: string }>) => args[0]?.portfolio,
   key: 'portfolio', // the table: Scalar(portfolio), which is also PortfolioScalar.key
   entity: Company, // for standalone use (columns endpoints)
 });

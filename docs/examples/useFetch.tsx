@@ -1,5 +1,5 @@
 import { configureStore } from '@reduxjs/toolkit';
-import { Collection, createCache, Entity, RestEndpoint, Scalar, Values } from 'lenscache';
+import { Collection, createCache, Entity, RestEndpoint, Scalar, Values, type LensArgs } from 'lenscache';
 import { CacheProvider, useFetch, useSuspense } from 'lenscache/react';
 import { Suspense, useState } from 'react';
 import { Provider } from 'react-redux';
@@ -10,7 +10,11 @@ export class Company extends Entity {
   pct_equity?: number; // undefined at a portfolio whose columns have not arrived
   static override key = 'Company';
 }
-export const PortfolioScalar = new Scalar({ lens: args => args[0]?.portfolio, key: 'portfolio', entity: Company });
+export const PortfolioScalar = new Scalar({
+  lens: (args: LensArgs<{ portfolio?: string }>) => args[0]?.portfolio,
+  key: 'portfolio',
+  entity: Company,
+});
 Company.schema = { pct_equity: PortfolioScalar };
 
 export class Post extends Entity {

@@ -1,4 +1,4 @@
-import { Collection, Entity, NetworkError, RestEndpoint } from 'lenscache';
+import { Collection, Entity, isNetworkError, RestEndpoint } from 'lenscache';
 import { useMutation } from 'lenscache/react';
 import { useState, type FormEvent } from 'react';
 
@@ -46,6 +46,10 @@ export function NewPost({ group }: { group: string }) {
 
 /** A refusal's `{ "message": … }` body, else the error's first line. */
 function messageOf(error: Error): string {
-  const said = error instanceof NetworkError ? (error.body as { message?: unknown } | null)?.message : undefined;
-  return typeof said === 'string' ? said : error.message.split('\n')[0]!;
+  return isNetworkError(error, isRefusal) ? error.body.message : error.message.split('\n')[0]!;
+}
+
+/** The body this API sends with a refusal: checked, so `error.body` is typed by what was checked. */
+function isRefusal(body: unknown): body is { message: string } {
+  return typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string';
 }

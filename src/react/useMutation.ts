@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'react-redux';
 import type { ArgsOf, ResponseData } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';
+import type { CreateArgs, CreatedItem, CreatedList, IsCreate, ListBody, OneBody } from '../store/types.js';
 import { useCacheContext } from './CacheProvider.js';
 
 /** The state of the last call of a `useMutation` trigger in this component. */
@@ -18,9 +19,24 @@ export interface MutationState<T> {
   reset(): void;
 }
 
-/** `[trigger, state]`: `trigger(...args)` runs the endpoint through `cache.fetch` and resolves to its data. */
+/**
+ * `trigger(...args)`: runs the endpoint through `cache.fetch` and resolves to its data. A create
+ * (`push`, `unshift`) resolves to one item when one object is sent, to a list when a list is
+ * (docs/useMutation.md). Overloads rather than a generic over the args, so a call's params are
+ * still checked for unknown keys.
+ */
+export type MutationTrigger<E extends EndpointLike> =
+  IsCreate<E> extends true
+    ? {
+        (...args: CreateArgs<E, ListBody<E>>): Promise<CreatedList<E>>;
+        (...args: CreateArgs<E, OneBody<E>>): Promise<CreatedItem<E>>;
+        (...args: ArgsOf<E>): Promise<ResponseData<E>>;
+      }
+    : (...args: ArgsOf<E>) => Promise<ResponseData<E>>;
+
+/** `[trigger, state]`: the endpoint's trigger and the state of its last call in this component. */
 export type UseMutationResult<E extends EndpointLike> = [
-  trigger: (...args: ArgsOf<E>) => Promise<ResponseData<E>>,
+  trigger: MutationTrigger<E>,
   state: MutationState<ResponseData<E>>,
 ];
 
@@ -93,5 +109,6 @@ export function useMutation<E extends EndpointLike>(endpoint: E): UseMutationRes
     setSnapshot(IDLE);
   }, []);
   const state = useMemo(() => ({ ...snapshot, reset }) as MutationState<ResponseData<E>>, [snapshot, reset]);
-  return [trigger, state];
+  // One function; its overloads (MutationTrigger) type each call's answer by the body it sends.
+  return [trigger as MutationTrigger<E>, state];
 }

@@ -21,7 +21,7 @@ export type SkippableArgs<A> = A extends readonly [infer First, ...infer Rest]
   : A | [null];
 
 /** An endpoint the fetching hooks accept: a read (mutations have `sideEffect: true`; see MUTATION_IN_HOOK). */
-export type ReadEndpoint = EndpointLike & { sideEffect?: false };
+export type ReadEndpoint = EndpointLike & { sideEffect?: false | undefined };
 
 /** Which changes of a response make a hook render again. */
 export type SameResponse = (a: ResponseState, b: ResponseState) => boolean;

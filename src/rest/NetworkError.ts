@@ -54,6 +54,28 @@ function unreadable(method: string, url: string, response: Response, body: unkno
   );
 }
 
+/**
+ * Whether `error` is a NetworkError, and, given a check of its body, whether its body is of that
+ * type: the typed way to the body a server sent with a refusal (docs/errors.md#network_error).
+ * `body` is `unknown` on the class because the server decides what it sends; the check is what
+ * makes the type true.
+ *
+ * @example
+ * ```ts
+ * const isRefusal = (body: unknown): body is { message: string } =>
+ *   typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string';
+ * if (isNetworkError(error, isRefusal) && error.status === 422) show(error.body.message);
+ * ```
+ */
+export function isNetworkError(error: unknown): error is NetworkError;
+export function isNetworkError<B>(
+  error: unknown,
+  isBody: (body: unknown) => body is B,
+): error is NetworkError & { readonly body: B };
+export function isNetworkError(error: unknown, isBody?: (body: unknown) => boolean): boolean {
+  return error instanceof NetworkError && (isBody === undefined || isBody(error.body));
+}
+
 /** What the body adds to a development message: the server's own `message`, else a preview. */
 function shown(body: unknown): string {
   // A JSON body's `message` is what the server says went wrong: quoted in full (bounded).

@@ -15,7 +15,7 @@ export type PageSchema<S> =
       : never;
 
 /** The list's search params plus the page field, which a page must be given. */
-type PageSearch<O> = (unknown extends SearchOf<O> ? Record<string, unknown> : SearchOf<O>) & {
+type PageSearch<O> = (unknown extends SearchOf<O> ? {} : SearchOf<O>) & {
   [K in FieldOf<O>]: string | number;
 };
 

@@ -18,10 +18,13 @@ type Names<S extends string> = S extends `${string}${':' | '*'}${infer Rest}` ? 
 /** A path param's value: numbers, BigInts and booleans are written as strings. */
 export type PathValue = string | number | bigint | boolean;
 
-/** The params a path template takes: `'/:group/posts{/:id}'` → `{ group: PathValue; id?: PathValue }`. */
+/**
+ * The params a path template takes: `'/:group/posts{/:id}'` → `{ group: PathValue; id?: PathValue }`.
+ * An optional param may also be given as `undefined` (or `null`), which leaves its part out.
+ */
 export type PathParams<P extends string> = string extends P
   ? Record<string, unknown>
-  : Simplify<{ [K in Names<Strip<P>>]: PathValue } & { [K in Names<Groups<P>>]?: PathValue }>;
+  : Simplify<{ [K in Names<Strip<P>>]: PathValue } & { [K in Names<Groups<P>>]?: PathValue | null | undefined }>;
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 

@@ -21,14 +21,14 @@ export interface ResourceOptions extends Omit<
   /** The item's Entity class. */
   schema: EntityClass;
   /** The list's query-string params (a type marker); the list's endpoint alone takes them. */
-  searchParams?: object;
+  searchParams?: object | undefined;
   /** The list's page or cursor param: `getList.getPage` (docs/pagination.md). */
-  paginationField?: string;
+  paginationField?: string | undefined;
   /**
    * Show each mutation's expected result at once, before the server answers, and take it back if
    * the request fails (docs/resource.md, "Optimistic"). Default `false`.
    */
-  optimistic?: boolean;
+  optimistic?: boolean | undefined;
 }
 
 /** `'/:group/posts/:id'` → `'/:group/posts'`: the path without its last segment. */

@@ -16,38 +16,38 @@ export interface RestEndpointOptions {
   path: string;
   /** The response's schema. Without one, the raw response is stored and returned. */
   schema?: unknown;
-  method?: HttpMethod;
+  method?: HttpMethod | undefined;
   /** Put before the path: `'https://api.example.com'`. */
-  urlPrefix?: string;
+  urlPrefix?: string | undefined;
   /** The type of the query-string params (a type marker: `{} as { orderBy?: string }`). */
-  searchParams?: object;
+  searchParams?: object | undefined;
   /** The type of a mutation's body, sent as JSON from `args[1]` (a type marker). */
   body?: unknown;
   /** How long a response stays valid, in ms (default 60 000). */
-  dataExpiryLength?: number;
+  dataExpiryLength?: number | undefined;
   /** How long an error stays valid, in ms (default 1 000). */
-  errorExpiryLength?: number;
+  errorExpiryLength?: number | undefined;
   /** Transforms the parsed response before it is normalized: `(value, ...args) => value`. */
-  process?: (value: any, ...args: any[]) => unknown;
+  process?: ((value: any, ...args: any[]) => unknown) | undefined;
   /** Extra request headers. */
-  headers?: Readonly<Record<string, string>>;
+  headers?: Readonly<Record<string, string>> | undefined;
   /** The page or cursor param: `endpoint.getPage` appends each page to the list (docs/pagination.md). */
-  paginationField?: string;
+  paginationField?: string | undefined;
   /**
    * The param of the page after `page` (a page's response, or the list's for the first), for
    * `useInfinite`; `null` or `undefined` when there is none. Default: its `next<Field>` member
    * (`nextCursor` for `paginationField: 'cursor'`), else its `next` member (docs/useInfinite.md).
    */
-  nextPageParam?: (page: any) => unknown;
+  nextPageParam?: ((page: any) => unknown) | undefined;
   /** ms between refetches while something subscribes (docs/live-data.md). */
-  pollFrequency?: number;
+  pollFrequency?: number | undefined;
   /** Sends a failed read again: network failures and 5xx, never 4xx (docs/live-data.md#retries). Default none. */
-  retry?: RetryOptions;
+  retry?: RetryOptions | undefined;
   /**
    * The value to show at once while the request is in flight, from the cache as it starts and
    * the request's args; the answer replaces it, a failure takes it back (docs/mutations.md).
    */
-  getOptimisticResponse?: (snap: OptimisticSnapshot, ...args: any[]) => unknown;
+  getOptimisticResponse?: ((snap: OptimisticSnapshot, ...args: any[]) => unknown) | undefined;
 }
 
 /** The `searchParams` type marker of endpoint options. */
@@ -57,9 +57,16 @@ export type BodyOf<O> = O extends { body: infer B } ? B : unknown;
 /** `true` for options whose method writes. */
 export type IsMutation<O> = O extends { method: 'POST' | 'PUT' | 'PATCH' | 'DELETE' } ? true : false;
 
-/** The params object an endpoint takes: its path params and its search params. */
-export type RestParams<O extends RestEndpointOptions> = PathParams<O['path']> &
-  (unknown extends SearchOf<O> ? Record<string, unknown> : SearchOf<O>);
+/**
+ * The params object an endpoint takes: its path params and the search params its `searchParams`
+ * marker names, and no others (a misspelt or unknown key is a type error; docs/RestEndpoint.md,
+ * "Types"). An endpoint that takes none takes `{}` or nothing.
+ */
+export type RestParams<O extends RestEndpointOptions> = NoneIfEmpty<
+  PathParams<O['path']> & (unknown extends SearchOf<O> ? {} : SearchOf<O>)
+>;
+/** An empty params type as one that refuses every key: `{}` alone would accept any object. */
+type NoneIfEmpty<T> = [keyof T] extends [never] ? Record<string, never> : T;
 
 /** The args of an endpoint: `(params)` for reads, `(params, body)` for mutations. */
 export type RestArgs<O extends RestEndpointOptions> =

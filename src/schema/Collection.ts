@@ -28,11 +28,11 @@ import { Values } from './Values.js';
 
 export interface CollectionOptions {
   /** The object that names a list, from the request args. Default: a shallow copy of `args[0]`. */
-  argsKey?: (...args: any[]) => object;
+  argsKey?: ((...args: any[]) => object) | undefined;
   /** For a Collection inside an entity: the list's pk object from the parent entity and field name. */
-  nestKey?: (parent: any, key: string) => object;
+  nestKey?: ((parent: any, key: string) => object) | undefined;
   /** Args that sort or page rather than filter; creates reach lists whatever their values. Default `/^order/`. */
-  nonFilterArgumentKeys?: NonFilterArgumentKeys;
+  nonFilterArgumentKeys?: NonFilterArgumentKeys | undefined;
 }
 
 /**

@@ -15,13 +15,38 @@ import { readList } from './members.js';
 import { isEntityClass, type EntityClass } from './Entity.js';
 import { isUsablePk } from './pk.js';
 
-export interface ScalarOptions {
-  /** Picks the lens from a read's or write's args, e.g. `args => args[0]?.portfolio`. */
-  lens: (args: readonly any[]) => string | undefined;
+/**
+ * A read's or write's params as a lens sees them when the Scalar names no type for them: any
+ * endpoint's args can reach a Scalar field, so their values are not known here. They are `any`,
+ * so the short form `lens: args => args[0]?.portfolio` compiles; a lens that names its params
+ * (`LensArgs<{ portfolio?: string }>`) is checked against them.
+ */
+export type LensParams = { readonly [name: string]: any };
+
+/**
+ * The args a lens receives: those of the read or write, `args[0]` being its params object (absent
+ * for an endpoint called without one). Name the params the lens reads:
+ * `lens: (args: LensArgs<{ portfolio?: string }>) => args[0]?.portfolio` (docs/Scalar.md, "Types").
+ */
+export type LensArgs<P extends object = LensParams> = readonly [params?: P, ...rest: unknown[]];
+
+/**
+ * A lens function typed for its params. Written as a method's type, so its args are compared both
+ * ways: a Scalar typed for `{ portfolio?: string }` still fits where any `Scalar` is expected (an
+ * entity's `static schema` type, a list of Scalars).
+ */
+type Lens<P extends object> = { lens(args: LensArgs<P>): string | undefined }['lens'];
+
+/** The function a Scalar keeps, as the walkers call it: any args, and any answer is checked (isValidLens). */
+type LensFunction = (args: readonly unknown[]) => string | undefined;
+
+export interface ScalarOptions<P extends object = LensParams> {
+  /** Picks the lens from a read's or write's args, e.g. `(args: LensArgs<{ portfolio?: string }>) => args[0]?.portfolio`. */
+  lens: Lens<P>;
   /** Names the table, `Scalar(<key>)`; Scalars with one key share it. */
   key: string;
   /** The entity a standalone Scalar's items belong to (`Values(S)`, `[S]`, `Collection([S])`). */
-  entity?: EntityClass;
+  entity?: EntityClass | undefined;
 }
 
 /** Cells merge like entity rows (docs/Scalar.md): not older → incoming fields win; older → stored ones do. */
@@ -45,11 +70,14 @@ const cellPolicy: RowPolicy = {
  * ```
  * @see docs/Scalar.md
  */
-export class Scalar<Cell extends object = Record<string, unknown>> implements SchemaConstruct {
+export class Scalar<
+  Cell extends object = Record<string, unknown>,
+  P extends object = LensParams,
+> implements SchemaConstruct {
   readonly kind = 'Scalar' as const;
   /** The table name, `Scalar(<key>)` for the `key` option, as in data-client. */
   readonly key: string;
-  readonly lens: (args: readonly any[]) => string | undefined;
+  readonly lens: Lens<P>;
   readonly entity: EntityClass | undefined;
   /** The table of the cells, `Scalar(<key>)`: the same string as `key`. */
   readonly table: string;
@@ -63,8 +91,8 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
   /** Type-only: the shape of one cell. */
   declare readonly __cell?: Cell;
 
-  constructor(options: ScalarOptions) {
-    const { lens, key, entity } = (options ?? {}) as Partial<ScalarOptions>;
+  constructor(options: ScalarOptions<P>) {
+    const { lens, key, entity } = (options ?? {}) as Partial<ScalarOptions<P>>;
     if (
       typeof lens !== 'function' ||
       typeof key !== 'string' ||
@@ -145,7 +173,7 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
     if (Array.isArray(stored) && stored.length === 3) [pk, cellField, cellEntity] = stored as [string, string, string];
     else if (stored !== undefined) return stored;
     // The read reports a bad lens as undefined (docs/Scalar.md), so there is no cell to read.
-    const lens = delegate.lens(this.lens);
+    const lens = delegate.lens(this.lens as LensFunction);
     if (lens === undefined) return undefined;
     const cell = delegate.row(this.table, cellKey(cellEntity, pk, lens));
     if (typeof cell !== 'object' || cell === null || !hasOwn(cell, cellField)) return undefined;
@@ -154,7 +182,7 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
 
   /** @internal The keys of the lens's live cells, in table order; `undefined` when there are none. */
   queryKey(args: readonly unknown[], delegate: QueryDelegate): unknown {
-    const lens = this.lens(args);
+    const lens = (this.lens as LensFunction)(args);
     if (!isValidLens(lens)) return undefined;
     const table = delegate.table(this.table);
     if (!table) return undefined;
@@ -225,7 +253,7 @@ export class Scalar<Cell extends object = Record<string, unknown>> implements Sc
 
   /** A write that reaches a Scalar needs a string lens without `|`. */
   private checkedLens(args: readonly unknown[]): string {
-    const lens = this.lens(args);
+    const lens = (this.lens as LensFunction)(args);
     if (lens === undefined) {
       throw inputError(
         ErrorCode.LENS_UNDEFINED,

@@ -16,11 +16,29 @@ import type { Values } from './Values.js';
 type EntityCtor = abstract new (...args: any[]) => Entity;
 type InstanceOf<C> = C extends abstract new (...args: any[]) => infer I ? I : never;
 
+/** The fields of an entity class whose `static schema` type names a Scalar for them. */
+type ScalarFields<C> = C extends { readonly schema?: infer F }
+  ? F extends object
+    ? { [K in keyof F]-?: F[K] extends { readonly kind: 'Scalar' } ? K : never }[keyof F]
+    : never
+  : never;
+/**
+ * What a read of an entity class returns: an instance, whose Scalar fields read `undefined` until
+ * a cell arrives for the read's lens (docs/Scalar.md, "Types"). TypeScript sees those fields when
+ * the class's `static schema` type names them (declared in the class); otherwise the instance type
+ * is returned as it is.
+ */
+type EntityValue<C> = C extends unknown
+  ? [ScalarFields<C>] extends [never]
+    ? InstanceOf<C>
+    : { [K in keyof InstanceOf<C>]: K extends ScalarFields<C> ? InstanceOf<C>[K] | undefined : InstanceOf<C>[K] }
+  : never;
+
 /** The members of a polymorphic definition: one class, or a map of them. */
 type MembersOf<S> = S extends EntityCtor
-  ? InstanceOf<S>
+  ? EntityValue<S>
   : S extends Record<string, unknown>
-    ? InstanceOf<S[keyof S]>
+    ? EntityValue<S[keyof S]>
     : never;
 
 /**
@@ -48,7 +66,7 @@ type CollectionMember<C> = C extends readonly [infer M]
 
 /** The value a read of schema `S` returns. */
 export type Denormalize<S> = S extends EntityCtor
-  ? InstanceOf<S>
+  ? EntityValue<S>
   : S extends { readonly kind: 'Union'; readonly schema: infer M }
     ? MembersOf<M>
     : S extends { readonly kind: 'Values'; readonly schema: infer V }
@@ -88,8 +106,30 @@ export type Denormalize<S> = S extends EntityCtor
                                 : S extends (value: any) => infer R
                                   ? R
                                   : S extends object
-                                    ? { [K in keyof S]: Denormalize<S[K]> }
+                                    ? { [K in keyof S]: Member<S[K]> }
                                     : S;
+
+/**
+ * A member of a plain-object schema. A value that is not a schema (`total: 0`, `nextCursor: ''`)
+ * reads as whatever the server sends in its place, so a lone literal, which is how RestEndpoint's
+ * options infer it, widens to its primitive (`number`, `string`); a union of literals or a type
+ * the user wrote (`'' as string | null`, `'open' as 'open' | 'closed'`) is kept.
+ */
+type Member<T> = [T] extends [string | number | bigint | boolean]
+  ? IsUnion<T> extends true
+    ? T
+    : Widen<T>
+  : Denormalize<T>;
+type IsUnion<T, U = T> = T extends unknown ? ([U] extends [T] ? false : true) : never;
+type Widen<T> = T extends `${infer _}`
+  ? string
+  : T extends number
+    ? number
+    : T extends bigint
+      ? bigint
+      : T extends boolean
+        ? boolean
+        : T;
 
 /** The value stored for schema `S`: refs in place of entities. */
 export type Normalize<S> = S extends EntityCtor

@@ -10,7 +10,18 @@ import type { EndpointLike } from './endpoint.js';
 import type { CacheThunk } from './slice/middleware.js';
 import type { FetchPromise } from './runtime/Requests.js';
 import type { ResponseState } from './reads/selectors.js';
-import type { ArgsOf, KeyFilter, ResolveInput, ResponseData } from './types.js';
+import type {
+  ArgsOf,
+  CreateArgs,
+  CreatedItem,
+  CreatedList,
+  IsCreate,
+  KeyFilter,
+  ListBody,
+  OneBody,
+  ResolveInput,
+  ResponseData,
+} from './types.js';
 
 export interface CacheOperations {
   /**
@@ -40,6 +51,14 @@ export interface CacheOperations {
    * Fetches and stores the response; resolves to it denormalized. Identical reads in flight share
    * one request; `abort()` on the promise cancels it. Errors are stored, then rejected.
    */
+  fetch<E extends EndpointLike>(
+    endpoint: E,
+    ...args: IsCreate<E> extends true ? CreateArgs<E, ListBody<E>> : never
+  ): CacheThunk<FetchPromise<CreatedList<E>>>;
+  fetch<E extends EndpointLike>(
+    endpoint: E,
+    ...args: IsCreate<E> extends true ? CreateArgs<E, OneBody<E>> : never
+  ): CacheThunk<FetchPromise<CreatedItem<E>>>;
   fetch<E extends EndpointLike>(endpoint: E, ...args: ArgsOf<E>): CacheThunk<FetchPromise<ResponseData<E>>>;
   /** Fetches only when the stored response is missing, stale or invalid; else gives the data. */
   fetchIfStale<E extends EndpointLike>(

@@ -10,13 +10,13 @@ export type { OptimisticSnapshot };
 export interface EndpointLike<S = unknown, A extends readonly unknown[] = any[]> {
   /** The request key: the same args must give the same key. */
   key(...args: A): string;
-  schema?: S;
+  schema?: S | undefined;
   /** How long a stored response stays valid, in ms (default 60 000). */
-  dataExpiryLength?: number;
+  dataExpiryLength?: number | undefined;
   /** How long a stored error stays valid, in ms (default 1 000). */
-  errorExpiryLength?: number;
+  errorExpiryLength?: number | undefined;
   /** Mutations: never shared between callers (default: false). */
-  sideEffect?: boolean;
+  sideEffect?: boolean | undefined;
   /** Performs the request (needed by `cache.fetch`); RestEndpoint passes the signal on to `fetch`. */
   request?(args: readonly unknown[], signal?: AbortSignal): Promise<unknown>;
   fetch?(...args: A): Promise<unknown>;

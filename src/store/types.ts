@@ -18,16 +18,52 @@ export interface StoreLike {
 type SchemaOf<E> = E extends { schema?: infer S } ? S : unknown;
 /** The args an endpoint takes, from its `key` (RestEndpoint: from its path and searchParams). */
 export type ArgsOf<E> = E extends { key(...args: infer A): string } ? A : unknown[];
-/** What an endpoint's response reads as: its schema denormalized, or the raw response without one. */
-export type ResponseData<E> = [SchemaOf<E>] extends [undefined]
+/** What an endpoint's schema reads as: denormalized, or the raw response without a schema. */
+type SchemaData<E> = [SchemaOf<E>] extends [undefined]
   ? unknown
   : unknown extends SchemaOf<E>
     ? unknown
     : Denormalize<SchemaOf<E>>;
 
+/** The body a call sends, `args[1]` (`unknown` when the args have no second place). */
+type BodyOf<A> = A extends readonly [unknown, ...infer Rest] ? (Rest extends readonly [] ? unknown : Rest[0]) : unknown;
+type Sent<B> = Exclude<B, undefined | null>;
+type Lists = readonly unknown[];
+
+/** `true` for a create endpoint (`push`, `unshift`): its answer reads back in the shape the body was sent. */
+export type IsCreate<E> = [E] extends [never]
+  ? false
+  : SchemaOf<E> extends { readonly kind: 'CollectionOp'; readonly op: 'push' | 'unshift' }
+    ? true
+    : false;
+/** The bodies of a create that are a list of items (any list when the endpoint names no body type). */
+export type ListBody<E> = unknown extends BodyOf<ArgsOf<E>> ? Lists : Extract<Sent<BodyOf<ArgsOf<E>>>, Lists>;
+/** The bodies of a create that are one item (any object when the endpoint names no body type). */
+export type OneBody<E> = unknown extends BodyOf<ArgsOf<E>> ? object : Exclude<Sent<BodyOf<ArgsOf<E>>>, Lists>;
+/** A create's args with its body narrowed to one of its shapes (`ListBody<E>` or `OneBody<E>`). */
+export type CreateArgs<E, Body> = ArgsOf<E> extends readonly [infer P, ...unknown[]] ? [params: P, body: Body] : never;
+/** What a create reads back as when a list was sent. */
+export type CreatedList<E> = Extract<SchemaData<E>, Lists>;
+/** What a create reads back as when one object was sent. */
+export type CreatedItem<E> = Exclude<SchemaData<E>, Lists>;
+
+/**
+ * What an endpoint's response reads as: its schema denormalized, or the raw response without
+ * one. A create reads back in the shape it was sent (docs/Collection.md), so a create endpoint
+ * whose body type is one object reads as one item, one whose body type is a list as a list.
+ */
+export type ResponseData<E> =
+  IsCreate<E> extends true
+    ? [OneBody<E>] extends [never]
+      ? CreatedList<E>
+      : [ListBody<E>] extends [never]
+        ? CreatedItem<E>
+        : SchemaData<E>
+    : SchemaData<E>;
+
 /** Which stored requests `invalidateAll` and `expireAll` reach (default: all). */
 export interface KeyFilter {
-  testKey?(key: string): boolean;
+  testKey?: ((key: string) => boolean) | undefined;
 }
 
 export interface ResolveInput {
@@ -39,7 +75,7 @@ export interface ResolveInput {
    */
   fetchedAt: number;
   /** The request's start stamp, when it differs from `fetchedAt` (a mutation): its guess is found by it. */
-  start?: number;
+  start?: number | undefined;
   error?: unknown;
 }
 

@@ -10,7 +10,19 @@ import type { CacheOperations } from '../CacheOperations.js';
 import type { EndpointLike } from '../endpoint.js';
 import type { FetchPromise } from './Requests.js';
 import type { ResponseState } from '../reads/selectors.js';
-import type { ArgsOf, KeyFilter, ResolveInput, ResponseData, StoreLike } from '../types.js';
+import type {
+  ArgsOf,
+  CreateArgs,
+  CreatedItem,
+  CreatedList,
+  IsCreate,
+  KeyFilter,
+  ListBody,
+  OneBody,
+  ResolveInput,
+  ResponseData,
+  StoreLike,
+} from '../types.js';
 import type { FeatureApis, ListenerOptions, SweepReport } from './Feature.js';
 import type { Subscriptions } from './Subscriptions.js';
 
@@ -22,6 +34,19 @@ export interface ControllerRuntime {
   watch(key: string, request: Promise<unknown>): void;
   settledInvalid(key: string, meta: object | undefined, invalid: boolean): boolean;
   settledOf<T>(request: Promise<T>): Promise<T | undefined>;
+}
+
+/** `controller.fetch`: a create is typed by what it sends (one item, or a list), anything else by its schema. */
+export interface ControllerFetch {
+  <E extends EndpointLike>(
+    endpoint: E,
+    ...args: IsCreate<E> extends true ? CreateArgs<E, ListBody<E>> : never
+  ): FetchPromise<CreatedList<E>>;
+  <E extends EndpointLike>(
+    endpoint: E,
+    ...args: IsCreate<E> extends true ? CreateArgs<E, OneBody<E>> : never
+  ): FetchPromise<CreatedItem<E>>;
+  <E extends EndpointLike>(endpoint: E, ...args: ArgsOf<E>): FetchPromise<ResponseData<E>>;
 }
 
 const ignore = (): void => undefined;
@@ -57,8 +82,8 @@ export class Controller<P extends string = string> {
   ): ResponseState<ResponseData<E>> => this.cache.selectResponse(this.store.getState(), endpoint, ...args);
 
   /** Dispatches `cache.fetch`: the promise of the denormalized response, with `abort()`. */
-  readonly fetch = <E extends EndpointLike>(endpoint: E, ...args: ArgsOf<E>): FetchPromise<ResponseData<E>> =>
-    this.store.dispatch(this.cache.fetch(endpoint, ...args));
+  readonly fetch: ControllerFetch = (endpoint: EndpointLike, ...args: unknown[]) =>
+    this.store.dispatch(this.cache.fetch(endpoint, ...(args as never[])));
 
   /** Dispatches `cache.fetchIfStale`. */
   readonly fetchIfStale = <E extends EndpointLike>(

@@ -47,7 +47,7 @@ export function writeAction(
   type: ActionType,
   reducerPath: string,
   payload: WritePayload,
-  extra: { key?: string; start?: number } = {},
+  extra: { key?: string | undefined; start?: number | undefined } = {},
 ): WriteAction {
   const meta: WriteActionMeta = { reducerPath };
   if (extra.key !== undefined) meta.key = extra.key;

@@ -21,7 +21,7 @@ export interface WriteParts {
 }
 
 /** A write action's meta: the request key and the write's start stamp, when it has them. */
-export type ActionMeta = { key?: string; start?: number };
+export type ActionMeta = { key?: string | undefined; start?: number | undefined };
 
 /**
  * Runs `compute` against the confirmed state (`visible` is what the store shows) and dispatches
