@@ -22,6 +22,7 @@ const link = /\nSee node_modules\/lenscache\/docs\/errors\.md#([a-z_]+)$/;
 test('a thrown error ends with a link to its section of the shipped docs/errors.md', () => {
   class Untitled extends Entity {
     id = '';
+    static override key = 'Untitled';
   }
   const cache = createCache();
   const store = configureStore({

@@ -125,6 +125,12 @@ test('warnings stay silent', async () => {
     const { cache, store } = storeOf(lib, configureStore);
     // An unknown polymorphic type warns in development and is kept raw.
     store.dispatch(cache.set(new lib.Union({ cats: Cat }, 'type'), { id: '1', type: 'dogs' }));
+    // A table named after its class warns in development.
+    class Keyless extends lib.Entity {
+      id = '';
+    }
+    store.dispatch(cache.set(Keyless, { id: 'k1' }));
+    expect(Object.keys(store.getState().cache.entities)).toContain('Keyless');
     expect(warn).not.toHaveBeenCalled();
   });
 });

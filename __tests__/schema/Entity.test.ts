@@ -143,7 +143,8 @@ describe('pk rules', () => {
 });
 
 describe('static key', () => {
-  test('defaults to the class name', () => {
+  test('defaults to the class name, with a development warning once per class naming the fix', () => {
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     class Widget extends Entity {
       id = '';
       label = '';
@@ -151,7 +152,26 @@ describe('static key', () => {
     expect(Widget.key).toBe('Widget');
     const { cache, store } = makeStore();
     store.dispatch(cache.set(Widget, { id: 'w1', label: 'gear' }));
+    store.dispatch(cache.set(Widget, { id: 'w2', label: 'cog' }));
+    expect(cache.selectQuery(store.getState(), Widget, 'w1')?.label).toBe('gear');
     expect(store.getState().cache.entities.Widget!['w1']).toEqual({ id: 'w1', label: 'gear' });
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]![0]).toContain('"Widget" has no `static key`');
+    expect(warn.mock.calls[0]![0]).toContain("static override key = 'Widget';");
+
+    // A subclass inherits its parent's table name, not its own class name: no warning for it,
+    // nor for a class with its own key.
+    class Part extends Entity {
+      id = '';
+      static override key = 'Part';
+    }
+    class Bolt extends Part {
+      size = 0;
+    }
+    store.dispatch(cache.set(Part, { id: 'p1' }));
+    store.dispatch(cache.set(Bolt, { id: 'b1', size: 4 }));
+    expect(Bolt.key).toBe('Part');
+    expect(warn.mock.calls.filter(([message]) => String(message).includes('has no `static key`'))).toHaveLength(1);
   });
 
   test('an explicit key names the table, not the class name', () => {

@@ -72,7 +72,10 @@ function computeInfo(cls: EntityLike, base: EntityLike, previous: EntityInfo | u
   const schemaEntries = schema ? Object.entries(schema) : [];
   if (previous) return { ...previous, schemaSource: schema, schemaEntries, schemaScalars: scalarFlags(schemaEntries) };
   checkKey(cls);
-  if (process.env.NODE_ENV !== 'production') noteKey(cls);
+  if (process.env.NODE_ENV !== 'production') {
+    noteKey(cls);
+    if (keyOwner(cls) === base) warnClassNameKey(cls);
+  }
   const template = new cls() as Record<string, unknown>;
   const defaultEntries = Object.keys(template).map(key => [key, template[key]] as const);
   const defaultKeys = new Set(defaultEntries.map(([key]) => key));
@@ -130,6 +133,26 @@ function checkKey(cls: EntityLike): void {
       `The Entity class ${cls.name ? `"${cls.name}"` : '(anonymous)'} has the static key ${describe(key)}; a key names its table, so it must be a non-empty string.`,
       "Set `static key` to the table name, e.g. `static key = 'User';`.",
     ],
+  );
+}
+
+/** The class, itself or an ancestor, that defines the `key` the class reads. */
+function keyOwner(cls: EntityLike): unknown {
+  let at: unknown = cls;
+  while (typeof at === 'function' && !Object.prototype.hasOwnProperty.call(at, 'key')) at = Object.getPrototypeOf(at);
+  return at;
+}
+
+/**
+ * A table named after the class works in development and breaks in a production bundle that
+ * shortens class names (docs/Entity.md#keys), so the default key is worth a warning while the
+ * names are still whole. Entity's getter has already refused names that look minified.
+ */
+function warnClassNameKey(cls: EntityLike): void {
+  warnOnce(
+    `The Entity class "${cls.name}" has no \`static key\`, so its table is named after the class. ` +
+      'A production build that shortens class names would name it differently or refuse it. ' +
+      `Add \`static override key = '${cls.name}';\` (\`static key\` in JavaScript) to the class.`,
   );
 }
 
