@@ -161,6 +161,7 @@ test('useSubscription refuses a mutation', () => {
       </Boundary>,
     );
     expect(caught[0]).toMatchObject({ code: ErrorCode.MUTATION_IN_HOOK });
+    expect(caught[0]!.message).toMatch(/useMutation\(endpoint\).*useController\(\)\.fetch/);
   } finally {
     restore.mockRestore();
   }

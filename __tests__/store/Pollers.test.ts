@@ -307,7 +307,10 @@ test('null params subscribe to nothing; a mutation, a bad pollFrequency or a sto
   const create = new RestEndpoint({ urlPrefix: server.origin, path: '/prices', method: 'POST', pollFrequency: 1_000 });
   const before = snapshot(store.getState());
   expect(() => cache.subscribe(store, create, {})).toThrow(
-    expect.objectContaining({ code: ErrorCode.MUTATION_IN_HOOK }),
+    expect.objectContaining({
+      code: ErrorCode.MUTATION_IN_HOOK,
+      message: expect.stringMatching(/useMutation\(endpoint\).*controller\.fetch\(endpoint/),
+    }),
   );
   for (const bad of [0, -1, Infinity, NaN, '1000']) {
     expect(() => endpointAt(bad as number)).toThrow(expect.objectContaining({ code: ErrorCode.INVALID_SCHEMA }));

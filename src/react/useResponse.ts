@@ -67,7 +67,7 @@ export function useResponse(
       ErrorCode.MUTATION_IN_HOOK,
       process.env.NODE_ENV !== 'production' && [
         `${hook} was given ${describe(endpoint)}, a mutation: it would send a new request on every render.`,
-        'Hooks read. Send mutations from an event handler: useController().fetch(endpoint, ...args).',
+        'Hooks read. Send mutations from an event handler with useMutation(endpoint), which gives a trigger and its pending and error state (or call useController().fetch(endpoint, ...args)).',
       ],
     );
   }

@@ -41,7 +41,7 @@ export function useSubscribe(hook: string, endpoint: EndpointLike, args: readonl
       ErrorCode.MUTATION_IN_HOOK,
       process.env.NODE_ENV !== 'production' && [
         `${hook} was given ${describe(endpoint)}, a mutation: polling it would send the mutation again every period.`,
-        'Subscribe to reads only. Send mutations from an event handler: useController().fetch(endpoint, ...args).',
+        'Subscribe to reads only. Send mutations from an event handler with useMutation(endpoint) (or useController().fetch(endpoint, ...args)).',
       ],
     );
   }

@@ -33,7 +33,7 @@ export function subscribe(
       ErrorCode.MUTATION_IN_HOOK,
       process.env.NODE_ENV !== 'production' && [
         `A subscription was asked for ${describe(endpoint)}, a mutation: polling it would send the mutation again every period.`,
-        'Subscribe to reads only. Send mutations from an event handler: controller.fetch(endpoint, ...args).',
+        'Subscribe to reads only. Send mutations when they happen: with useMutation(endpoint) in a component (or useController().fetch), with controller.fetch(endpoint, ...args) elsewhere.',
       ],
     );
   }
