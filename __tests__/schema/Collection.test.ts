@@ -285,6 +285,23 @@ describe('bad input: clear errors, store unchanged', () => {
     expect(catchError(() => new Collection([{ a: Post }] as never)).code).toBe(ErrorCode.INVALID_SCHEMA);
     expect(catchError(() => new Collection([new Values(Post)] as never)).code).toBe(ErrorCode.INVALID_SCHEMA);
   });
+
+  test('options of the wrong kind are refused at construction, naming the option', () => {
+    const cases: Array<[unknown, RegExp]> = [
+      [null, /options must be an object/],
+      [{ argsKey: 'group' }, /argsKey must be a function/],
+      [{ nestKey: {} }, /nestKey must be a function/],
+      [{ nonFilterArgumentKeys: 7 }, /nonFilterArgumentKeys must be a RegExp, a list of param names or a function/],
+      [{ nonFilterArgumentKeys: ['orderBy', 1] }, /nonFilterArgumentKeys must be/],
+    ];
+    for (const [options, message] of cases) {
+      const error = catchError(() => new Collection([Post], options as never));
+      expect(error.code).toBe(ErrorCode.INVALID_SCHEMA);
+      expect(error.message).toMatch(message);
+    }
+    for (const nonFilterArgumentKeys of [/^sort/, ['sort'], (key: string) => key === 'sort'])
+      expect(new Collection([Post], { nonFilterArgumentKeys }).isNonFilter('sort')).toBe(true);
+  });
 });
 
 test('a custom argsKey that destructures its params also reads and writes without params', () => {

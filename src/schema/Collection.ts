@@ -12,6 +12,7 @@ import type {
 } from './contract.js';
 import { readList, readMap } from './members.js';
 import {
+  checkCollectionOptions,
   defaultNonFilterArgumentKeys,
   nonFilterPredicate,
   serializePk,
@@ -100,6 +101,7 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
     this.readOwner =
       typeof single === 'object' || typeof single === 'function' ? (single as object) : (schema as object);
     this.rootInput = this.isValues ? 'object' : 'list';
+    checkCollectionOptions(options);
     this.argsKeyFn = options.argsKey ?? defaultArgsKey;
     this.nestKeyFn = options.nestKey;
     this.nonFilterOption = nonFilterPredicate(options.nonFilterArgumentKeys ?? defaultNonFilterArgumentKeys);

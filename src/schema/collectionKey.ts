@@ -7,12 +7,43 @@
  */
 
 import { hasOwn } from '../base/dict.js';
+import { describe, ErrorCode, setupError } from '../base/errors.js';
 import { ClearingMap } from '../base/Lru.js';
 
 export type NonFilterArgumentKeys = RegExp | readonly string[] | ((key: string) => boolean);
 
 /** By default only ordering args (`orderBy`, `order`) are not filters: a sorted list takes creates. */
 export const defaultNonFilterArgumentKeys = /^order/;
+
+/**
+ * Refuses Collection options of the wrong kind where the Collection is made: a wrong `argsKey`
+ * would otherwise surface as a TypeError at the first write, far from its cause.
+ */
+export function checkCollectionOptions(given: unknown): void {
+  if (typeof given !== 'object' || given === null) throw badOption('object', given, 'an object of options');
+  const options = given as { argsKey?: unknown; nestKey?: unknown; nonFilterArgumentKeys?: unknown };
+  for (const name of ['argsKey', 'nestKey'] as const) {
+    const value = options[name];
+    if (value !== undefined && typeof value !== 'function') throw badOption(name, value, 'a function of the args');
+  }
+  const keys = options.nonFilterArgumentKeys;
+  const fits =
+    keys === undefined ||
+    typeof keys === 'function' ||
+    keys instanceof RegExp ||
+    (Array.isArray(keys) && keys.every(key => typeof key === 'string'));
+  if (!fits) throw badOption('nonFilterArgumentKeys', keys, 'a RegExp, a list of param names or a function');
+}
+
+function badOption(name: string, value: unknown, expected: string): Error {
+  return setupError(
+    ErrorCode.INVALID_SCHEMA,
+    process.env.NODE_ENV !== 'production' && [
+      `${name === 'object' ? "A Collection's options" : `The Collection option ${name}`} must be ${expected}, but received ${describe(value)}.`,
+      "Pass it as docs/Collection.md shows, e.g. new Collection([Post], { argsKey: ({ group }) => ({ group }), nonFilterArgumentKeys: ['orderBy'] }).",
+    ],
+  );
+}
 
 export function nonFilterPredicate(option: NonFilterArgumentKeys): (key: string) => boolean {
   if (typeof option === 'function') return option;
