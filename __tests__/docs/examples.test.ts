@@ -218,6 +218,11 @@ describe('the examples run', () => {
     });
   });
 
+  test("resource with Collection options: one list per project whatever the view, and a create reaches it", () => {
+    const { result } = load('resourceCollection.ts');
+    expect(result).toEqual({ titles: ['Plan', 'Ship'], oneList: true, listKeys: ['{"project":"site","sortBy":"due"}'] });
+  });
+
   test('pagination: a page appends once per post, keeps its cursor; a first page set by hand replaces the list', () => {
     const { result } = load('pagination.ts');
     expect(result).toEqual({

@@ -203,3 +203,48 @@ test('a process option applies to all five; delete still falls back to the param
   expect(cache.selectQuery(store.getState(), Note, '1')).toBeUndefined();
   expect((store.getState().cache as CacheState).entities.Note!['1']).toBeNull();
 });
+
+test('collection options reach the list: argsKey names it, nonFilterArgumentKeys lets creates reach it', async () => {
+  const options = {
+    urlPrefix: server.origin,
+    path: '/:group/notes/:id',
+    schema: Note,
+    searchParams: {} as { view?: string },
+  } as const;
+  // argsKey: the view is left out of the list's name, so both requests fill one list.
+  const byGroup = resource({ ...options, collection: { argsKey: ({ group }: { group: string }) => ({ group }) } });
+  const first = makeStore();
+  await first.store.dispatch(first.cache.fetch(byGroup.getList, { group: 'a', view: 'compact' }));
+  expect(Object.keys((first.store.getState().cache as CacheState).entities['[Note]']!)).toEqual(['{"group":"a"}']);
+  expect(first.cache.selectQuery(first.store.getState(), byGroup.getList.schema, { group: 'a' })).toBe(
+    first.cache.selectQuery(first.store.getState(), byGroup.getList.schema, { group: 'a', view: 'compact' }),
+  );
+
+  // nonFilterArgumentKeys: a create for the group reaches the list shown in any view.
+  const created = async (resourceOptions: Parameters<typeof resource>[0]) => {
+    const notes = resource(resourceOptions);
+    const { cache, store } = makeStore();
+    await store.dispatch(cache.fetch(notes.getList, { group: 'a', view: 'compact' }));
+    const note = (await store.dispatch(cache.fetch(notes.getList.push, { group: 'a' }, { title: 'New' }))) as Note;
+    const list = cache.selectQuery(store.getState(), notes.getList.schema, { group: 'a', view: 'compact' }) as Note[];
+    return list.some(item => item.id === note.id);
+  };
+  expect(await created({ ...options, collection: { nonFilterArgumentKeys: ['view'] } })).toBe(true);
+  // Without it, `view` is a filter the create does not name, so that list is not reached.
+  expect(await created(options)).toBe(false);
+});
+
+test('collection options of the wrong kind are refused where the resource is made', () => {
+  const bad: unknown[] = [5, null, { nestKey: () => ({}) }, { argsKey: 'group' }, { nonFilterArgumentKeys: 7 }];
+  for (const collection of bad) {
+    expect(() => resource({ path: '/notes/:id', schema: Note, collection: collection as never })).toThrow(
+      expect.objectContaining({ code: ErrorCode.INVALID_SCHEMA }),
+    );
+  }
+  expect(() => resource({ path: '/notes/:id', schema: Note, collection: { argsKey: 'group' } as never })).toThrow(
+    /argsKey must be a function/,
+  );
+  expect(() => resource({ path: '/notes/:id', schema: Note, collection: { nestKey: () => ({}) } as never })).toThrow(
+    /takes argsKey and nonFilterArgumentKeys, but received "nestKey"/,
+  );
+});

@@ -108,6 +108,28 @@ test('getList.push shows the created item in the list at once; a refusal takes i
   expect(tasks()?.map(task => task.id)).toEqual(['t1', 'locked', 't3']);
 });
 
+test('getList.extend(...) keeps the optimistic push and unshift: the guess shows at once from the extended list too', async () => {
+  const { TaskResource, cache, store, tasks, arrived } = await setup();
+  const wrapped = TaskResource.getList.extend({ dataExpiryLength: 5_000 });
+  expect(wrapped.push.getOptimisticResponse).toBe(TaskResource.getList.push.getOptimisticResponse);
+  expect(wrapped.unshift.getOptimisticResponse).toBe(TaskResource.getList.unshift.getOptimisticResponse);
+  expect(wrapped.push.getOptimisticResponse).toEqual(expect.any(Function));
+  // Extended twice, and with another schema around the same Collection.
+  const enveloped = wrapped.extend({ schema: { results: TaskResource.getList.schema } });
+  expect(enveloped.push.getOptimisticResponse).toBe(TaskResource.getList.push.getOptimisticResponse);
+
+  const created = store.dispatch(cache.fetch(wrapped.push, {}, { id: 'draft-1', title: 'Plan' }));
+  expect(tasks()?.map(task => task.title)).toEqual(['Write', 'Keep', 'Plan']);
+  await arrived(1);
+  held[0]!();
+  await created;
+  expect(tasks()?.map(task => task.id)).toEqual(['t1', 'locked', 't3']);
+  // Other ops and endpoints of a resource without optimistic have none.
+  const plain = resource({ path: '/tasks/:id', schema: Task });
+  expect(plain.getList.extend({}).push.getOptimisticResponse).toBeUndefined();
+  expect(TaskResource.getList.remove.getOptimisticResponse).toBeUndefined();
+});
+
 test('delete removes the item at once; a refused delete puts it back as it was', async () => {
   const { TaskResource, cache, store, tasks, slice, arrived } = await setup();
   const before = slice().entities.Task;

@@ -86,3 +86,21 @@ expectType<Equal<typeof feed, FetchPromise<{ readonly results: Post[]; readonly 
 // push finds the Collection inside the object response.
 const pushed = store.dispatch(cache.fetch(getFeed.push, {}, { title: 'x' }));
 expectType<Equal<typeof pushed, FetchPromise<Post>>>(true);
+
+// The list's Collection options: argsKey and nonFilterArgumentKeys, typed as Collection's.
+const grouped = resource({
+  path: '/:group/posts/:id',
+  schema: Post,
+  searchParams: {} as { view?: 'compact' },
+  collection: { argsKey: ({ group }: { group: string }) => ({ group }), nonFilterArgumentKeys: ['view'] },
+});
+grouped.getList.url({ group: 'react', view: 'compact' });
+expectType<Equal<typeof grouped.getList.schema, Collection<readonly [typeof Post]>>>(true);
+// @ts-expect-error nestKey is for a Collection inside an entity, not a resource's list
+resource({ path: '/posts/:id', schema: Post, collection: { nestKey: () => ({}) } });
+// @ts-expect-error argsKey returns the object that names the list
+resource({ path: '/posts/:id', schema: Post, collection: { argsKey: () => 'all' } });
+// The extended list keeps the optimistic push.
+const optimisticPosts = resource({ path: '/:group/posts/:id', schema: Post, optimistic: true });
+const wrapped = optimisticPosts.getList.extend({ schema: { results: optimisticPosts.getList.schema } });
+expectType<Equal<typeof wrapped.push.sideEffect, true>>(true);

@@ -29,6 +29,9 @@ import type {
 
 export type { Extended, HttpMethod, RestArgs, RestEndpointOptions, RestParams } from './types.js';
 
+/** @internal Options for the endpoints a Collection endpoint derives, by op. */
+export type OpOptions = { readonly [N in CollectionOpName]?: Partial<RestEndpointOptions> };
+
 /** `sideEffect`'s type: `true` for a mutation method, `false` for a read (or no method), `boolean` for a wider method type. */
 type SideEffectOf<O> =
   IsMutation<O> extends true
@@ -93,8 +96,15 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
   readonly getOptimisticResponse?: (snap: OptimisticSnapshot, ...args: RestArgs<O>) => unknown;
   private readonly template: PathTemplate;
   private readonly ops = new Map<CollectionOpName, RestEndpoint<any>>();
+  /** Options each derived op gets on top of its own (resource's optimistic creates); `extend` passes them on. */
+  private readonly opOptions: OpOptions;
 
-  constructor(readonly options: O) {
+  /** @param opOptions @internal What `resource()` gives the list's `push` and `unshift`. */
+  constructor(
+    readonly options: O,
+    opOptions: OpOptions = {},
+  ) {
+    this.opOptions = opOptions;
     if (typeof options?.path !== 'string') {
       throw setupError(
         ErrorCode.INVALID_SCHEMA,
@@ -173,9 +183,9 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     return this.options.process ? this.options.process(value, ...args) : value;
   }
 
-  /** A new endpoint with these options changed. */
+  /** A new endpoint with these options changed; its `push`, `unshift`, ... are derived as this one's are. */
   extend<const E extends Partial<RestEndpointOptions>>(options: E): RestEndpoint<Extended<O, E>> {
-    return new RestEndpoint({ ...this.options, ...options } as unknown as Extended<O, E>);
+    return new RestEndpoint({ ...this.options, ...options } as unknown as Extended<O, E>, this.opOptions);
   }
 
   /** POSTs an item, then appends it to every cached list its args match (docs/Collection.md). */
@@ -218,7 +228,7 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
       );
     }
     // A create answers with the item, not with the list's envelope: the op's schema is the item's.
-    endpoint = this.extend({ method, schema: collection[name] as unknown });
+    endpoint = this.extend({ method, schema: collection[name] as unknown, ...this.opOptions[name] });
     this.ops.set(name, endpoint);
     return endpoint;
   }

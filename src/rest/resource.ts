@@ -3,7 +3,7 @@
  * (docs/resource.md).
  */
 
-import { Collection } from '../schema/Collection.js';
+import { Collection, type CollectionOptions } from '../schema/Collection.js';
 import type { EntityClass } from '../schema/Entity.js';
 import type { Invalidate } from '../schema/Invalidate.js';
 import type { Denormalize } from '../schema/types.js';
@@ -29,7 +29,15 @@ export interface ResourceOptions extends Omit<
    * the request fails (docs/resource.md, "Optimistic"). Default `false`.
    */
   optimistic?: boolean | undefined;
+  /**
+   * Options of the list's Collection (docs/Collection.md): `argsKey` names the list from the
+   * params, `nonFilterArgumentKeys` the params that sort or page rather than filter.
+   */
+  collection?: ResourceCollectionOptions | undefined;
 }
+
+/** The Collection options that apply to a top-level list (`nestKey` is for a list inside an entity). */
+export type ResourceCollectionOptions = Pick<CollectionOptions, 'argsKey' | 'nonFilterArgumentKeys'>;
 
 /** `'/:group/posts/:id'` → `'/:group/posts'`: the path without its last segment. */
 export type ListPath<P extends string> = P extends `${infer Head}/${infer Tail}`
@@ -40,7 +48,7 @@ export type ListPath<P extends string> = P extends `${infer Head}/${infer Tail}`
       : Head
   : P;
 
-type Shared<O> = Omit<O, 'path' | 'schema' | 'searchParams' | 'paginationField' | 'optimistic'>;
+type Shared<O> = Omit<O, 'path' | 'schema' | 'searchParams' | 'paginationField' | 'optimistic' | 'collection'>;
 type Fields<S> = S extends EntityClass ? Partial<Omit<Denormalize<S>, 'pk'>> : Record<string, unknown>;
 
 type ItemOptions<O extends ResourceOptions, M extends string | undefined, S> = Shared<O> & {
@@ -85,10 +93,14 @@ export interface Resource<O extends ResourceOptions> {
  * @see docs/resource.md
  */
 export function resource<const O extends ResourceOptions>(options: O): Resource<O> {
-  const { path, schema, searchParams, paginationField, optimistic, ...shared } = options ?? ({} as O);
+  const { path, schema, searchParams, paginationField, optimistic, collection, ...shared } = options ?? ({} as O);
   const listPath = listPathOf(path);
   const item = { ...shared, path, schema };
-  const list: RestEndpointOptions = { ...shared, path: listPath, schema: new Collection([schema]) };
+  const list: RestEndpointOptions = {
+    ...shared,
+    path: listPath,
+    schema: new Collection([schema], collectionOptions(collection)),
+  };
   if (searchParams !== undefined) list.searchParams = searchParams;
   if (paginationField !== undefined) list.paginationField = paginationField;
   if (optimistic !== undefined && typeof optimistic !== 'boolean') {
@@ -101,10 +113,11 @@ export function resource<const O extends ResourceOptions>(options: O): Resource<
     );
   }
   const guess = optimistic === true ? guesses(schema) : undefined;
-  const getList = new RestEndpoint(list);
+  // The guesses of creates go with the list, so `getList.extend(...).push` keeps them.
+  const creates = guess && { getOptimisticResponse: guess.create };
   return {
     get: new RestEndpoint(item),
-    getList: guess ? withOptimisticCreates(getList, guess.create) : getList,
+    getList: new RestEndpoint(list, creates && { push: creates, unshift: creates }),
     update: new RestEndpoint({ ...item, method: 'PUT', ...(guess && { getOptimisticResponse: guess.edit }) }),
     partialUpdate: new RestEndpoint({ ...item, method: 'PATCH', ...(guess && { getOptimisticResponse: guess.edit }) }),
     delete: new RestEndpoint({
@@ -138,17 +151,23 @@ function guesses(schema: EntityClass) {
   };
 }
 
-/**
- * `getList`, whose `push` and `unshift` guess. A list's ops are derived from it on first use
- * (RestEndpoint.ts); these two are derived now, extended with the guess, and put in their place.
- */
-function withOptimisticCreates(
-  getList: RestEndpoint,
-  create: (snap: OptimisticSnapshot, ...args: any[]) => unknown,
-): RestEndpoint {
-  const push = getList.push.extend({ getOptimisticResponse: create });
-  const unshift = getList.unshift.extend({ getOptimisticResponse: create });
-  return Object.defineProperties(getList, { push: { value: push }, unshift: { value: unshift } });
+/** Only the options of a top-level list are taken, so a misspelt or misplaced one is not silently ignored. */
+function collectionOptions(options: unknown): ResourceCollectionOptions {
+  if (options === undefined) return {};
+  const others =
+    typeof options === 'object' && options !== null && !Array.isArray(options)
+      ? Object.keys(options).filter(name => name !== 'argsKey' && name !== 'nonFilterArgumentKeys')
+      : undefined;
+  if (others?.length === 0) return options as ResourceCollectionOptions;
+  throw setupError(
+    ErrorCode.INVALID_SCHEMA,
+    process.env.NODE_ENV !== 'production' && [
+      others
+        ? `resource({ collection }) takes argsKey and nonFilterArgumentKeys, but received ${others.map(name => JSON.stringify(name)).join(', ')}.`
+        : `resource({ collection }) takes an object of Collection options, but received ${describe(options)}.`,
+      'Pass the options of the list: resource({ path, schema, collection: { argsKey: ({ group }) => ({ group }) } }). A Collection nested in an entity takes nestKey itself.',
+    ],
+  );
 }
 
 function listPathOf(path: unknown): string {
