@@ -284,6 +284,15 @@ describe('the examples run', () => {
     });
   });
 
+  test('Scalar with resource(): one list for every portfolio, each with its own values, a rename under both', () => {
+    const { result } = load('ScalarResource.ts');
+    expect(result).toEqual({
+      atA: ['Acme Co', 0.5],
+      atB: ['Acme Co', 0.3],
+      url: 'https://api.example.com/companies?portfolio=B',
+    });
+  });
+
   test('Invalidate: a tombstone, then a rewrite that keeps none of the old fields', () => {
     const { result } = load('Invalidate.ts');
     expect(result).toEqual({ post: undefined, list: ['4'], row: null, backTitle: 'Back', backBody: '' });
