@@ -302,6 +302,15 @@ test("a create shows at once as saving; a refused one is taken back with the ser
   } finally {
     await page.unroute('**/api/react/posts');
   }
+  await step('create-error-cleared', async () => {
+    // The refusal was the react group's: another group's form shows no error, nor does react's on return.
+    assert.equal(await page.locator('[data-testid=create-error]').count(), 1);
+    await page.selectOption('[data-testid=group]', 'vue');
+    await page.waitForSelector('[data-testid=create-error]', { state: 'detached' });
+    await page.selectOption('[data-testid=group]', 'react');
+    await page.waitForSelector('[data-testid=posts] li');
+    assert.equal(await page.locator('[data-testid=create-error]').count(), 0);
+  });
 });
 
 test('counts, and the ticker/stats join following the live stream', async () => {

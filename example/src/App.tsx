@@ -121,7 +121,8 @@ function PostsPanel() {
         {/* Keyed: another group or order is another list, with its own pages. */}
         <PostList key={`${group}:${orderBy}`} group={group} orderBy={orderBy} />
       </Suspense>
-      <NewPost group={group} />
+      {/* Keyed: a create's state (its error) belongs to its group, so another group starts clean. */}
+      <NewPost key={group} group={group} />
     </>
   );
 }
