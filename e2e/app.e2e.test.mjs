@@ -352,6 +352,12 @@ test('the polled view changes on its own: useLive refetches every 2 s with no us
       await new Promise(resolve => setTimeout(resolve, 200));
     }
   });
+  await step('polled-own-volume', async () => {
+    // Each product shows its own traded volume, not one figure for both.
+    const volume = product => page.locator(`[data-testid=polled-${product}] td.muted`).textContent();
+    assert.match(await volume('BTC'), /^volume [\d,]+$/);
+    assert.notEqual(await volume('BTC'), await volume('ETH'));
+  });
 });
 
 /** Arms the server's overlap switch (`overlap`) or sends the read answers it held (`release`). */

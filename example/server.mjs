@@ -61,7 +61,9 @@ function seed() {
     ['5', 'Hooli', 210.0, 's1'],
   ].map(([id, name, price, sector]) => ({ id, name, price, sector: sectors.find(s => s.id === sector) }));
   const tickers = { BTC: 64000, ETH: 3100 };
-  return { users, posts, companies, tickers, ticks: 0, nextPost: n + 1 };
+  // Each product trades its own volume, growing at its own pace every tick.
+  const volumes = { BTC: 18_250, ETH: 96_400 };
+  return { users, posts, companies, tickers, volumes, nextPost: n + 1 };
 }
 
 /** A portfolio's holdings: a deterministic function of portfolio and company, so tests can check values. */
@@ -72,6 +74,9 @@ export function holding(portfolio, companyId) {
 }
 
 export const PORTFOLIOS = ['Growth', 'Income', 'Balanced', 'Index'];
+
+/** How much each product's traded volume grows per tick. */
+const VOLUME_PER_TICK = { BTC: 12, ETH: 75 };
 
 /** How many posts one page of a post list holds. */
 export const POSTS_PAGE = 5;
@@ -187,7 +192,7 @@ export async function startExample({
       /^\/api\/stats\/([A-Z]+)$/,
       ([id]) =>
         db.tickers[id]
-          ? [200, { product_id: id, last: Math.round(db.tickers[id] * 0.98), volume: 1234 + db.ticks * 10 }]
+          ? [200, { product_id: id, last: Math.round(db.tickers[id] * 0.98), volume: db.volumes[id] }]
           : [404, { message: `No stats for ${id}` }],
     ],
     [
@@ -266,8 +271,8 @@ export async function startExample({
 
   // The "stream": every tick, each ticker moves a little and is pushed to every listener.
   const timer = setInterval(() => {
-    db.ticks++;
     for (const id of Object.keys(db.tickers)) {
+      db.volumes[id] += VOLUME_PER_TICK[id];
       db.tickers[id] = Math.round(db.tickers[id] * (1 + (Math.random() - 0.5) / 500) * 100) / 100;
       const event = `data: ${JSON.stringify({ product_id: id, price: db.tickers[id], time: new Date().toISOString() })}\n\n`;
       for (const res of streams) res.write(event);
