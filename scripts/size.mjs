@@ -76,6 +76,7 @@ const DEVELOPMENT_ONLY = [
   'A cache action could not be applied',
   'is not a valid template',
   'would change from build to build',
+  'so its table is named after the class',
   'a 2xx status was expected',
   'was called outside a <CacheProvider>',
   'console.warn',

@@ -99,7 +99,10 @@ export function resource<const O extends ResourceOptions>(options: O): Resource<
   const list: RestEndpointOptions = {
     ...shared,
     path: listPath,
-    schema: new Collection([schema], collectionOptions(collection)),
+    schema: new Collection(
+      [schema],
+      process.env.NODE_ENV !== 'production' ? collectionOptions(collection) : (collection ?? {}),
+    ),
   };
   if (searchParams !== undefined) list.searchParams = searchParams;
   if (paginationField !== undefined) list.paginationField = paginationField;
@@ -151,7 +154,10 @@ function guesses(schema: EntityClass) {
   };
 }
 
-/** Only the options of a top-level list are taken, so a misspelt or misplaced one is not silently ignored. */
+/**
+ * Only the options of a top-level list are taken, so a misspelt or misplaced one is not silently
+ * ignored (development only, as Collection's own option checks: docs/production.md).
+ */
 function collectionOptions(options: unknown): ResourceCollectionOptions {
   if (options === undefined) return {};
   const others =

@@ -101,7 +101,7 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
     this.readOwner =
       typeof single === 'object' || typeof single === 'function' ? (single as object) : (schema as object);
     this.rootInput = this.isValues ? 'object' : 'list';
-    checkCollectionOptions(options);
+    if (process.env.NODE_ENV !== 'production') checkCollectionOptions(options);
     this.argsKeyFn = options.argsKey ?? defaultArgsKey;
     this.nestKeyFn = options.nestKey;
     this.nonFilterOption = nonFilterPredicate(options.nonFilterArgumentKeys ?? defaultNonFilterArgumentKeys);

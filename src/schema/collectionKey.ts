@@ -17,7 +17,8 @@ export const defaultNonFilterArgumentKeys = /^order/;
 
 /**
  * Refuses Collection options of the wrong kind where the Collection is made: a wrong `argsKey`
- * would otherwise surface as a TypeError at the first write, far from its cause.
+ * would otherwise surface as a TypeError at the first write, far from its cause. Options are
+ * code, so development meets them first and production leaves the check out (docs/production.md).
  */
 export function checkCollectionOptions(given: unknown): void {
   if (typeof given !== 'object' || given === null) throw badOption('object', given, 'an object of options');
