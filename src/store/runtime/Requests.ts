@@ -58,7 +58,35 @@ export class Requests {
   /** Every request not settled yet (shared or not), with its key and start: what a sweep must keep. */
   private readonly running = new Map<AbortController, Unsettled>();
 
+  /** Told (in a microtask, batched) when a key's shared request in flight starts or ends. */
+  private readonly listeners = new Set<() => void>();
+  private told = false;
+
   constructor(private readonly path: FetchPath) {}
+
+  /**
+   * Calls `listener` whenever a read's request in flight starts or ends (what `fetching` answers
+   * changed), in a microtask and once per burst: requests start during renders, where no other
+   * component may be told to render. Returns the removal.
+   */
+  listen(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  /** Whether a read's request for `key` is in flight now. */
+  fetching(key: string): boolean {
+    return this.inFlight.has(key);
+  }
+
+  private changed(): void {
+    if (this.told || this.listeners.size === 0) return;
+    this.told = true;
+    queueMicrotask(() => {
+      this.told = false;
+      for (const listener of [...this.listeners]) listener();
+    });
+  }
 
   /** The start stamp of a write or request starting now in this store. */
   stamp(): number {
@@ -67,6 +95,7 @@ export class Requests {
 
   /** Forgets requests in flight (after a reset: their answers are dropped, new fetches start anew). */
   clear(): void {
+    if (this.inFlight.size > 0) this.changed();
     this.inFlight.clear();
     this.running.clear();
     this.generation++;
@@ -86,7 +115,7 @@ export class Requests {
 
   /** Lets the next fetch of `key` start a new request (after `invalidate`, an abort). */
   forget(key: string): void {
-    this.inFlight.delete(key);
+    if (this.inFlight.delete(key)) this.changed();
   }
 
   fetch(
@@ -121,7 +150,9 @@ export class Requests {
     }
     // Frees the key for the next fetch, unless a newer request holds it already.
     const release = (): void => {
-      if (this.inFlight.get(key)?.controller === controller) this.inFlight.delete(key);
+      if (this.inFlight.get(key)?.controller !== controller) return;
+      this.inFlight.delete(key);
+      this.changed();
     };
     const settle = async (): Promise<unknown> => {
       try {
@@ -196,7 +227,10 @@ export class Requests {
     };
     this.running.set(controller, { key, start: fetchedAt, mutation: endpoint.sideEffect === true });
     const promise = Object.assign(settle(), { abort });
-    if (shared) this.inFlight.set(key, { promise, controller });
+    if (shared) {
+      this.inFlight.set(key, { promise, controller });
+      this.changed();
+    }
     return promise;
   }
 }
