@@ -1,6 +1,6 @@
 /** What the cache needs of an endpoint: any object with `key(...args)` and (optionally) `schema`. */
 
-import { checkGuess, checkLength, checkRetry, type RetryOptions } from '../base/endpointOptions.js';
+import { checkFlag, checkGuess, checkLength, checkRetry, type RetryOptions } from '../base/endpointOptions.js';
 import { describe, ErrorCode, setupError } from '../base/errors.js';
 import type { OptimisticSnapshot } from '../rest/OptimisticSnapshot.js';
 import type { Pagination } from '../rest/types.js';
@@ -15,6 +15,11 @@ export interface EndpointLike<S = unknown, A extends readonly unknown[] = any[]>
   dataExpiryLength?: number | undefined;
   /** How long a stored error stays valid, in ms (default 1 000). */
   errorExpiryLength?: number | undefined;
+  /**
+   * Stale data reads as invalid: a reader suspends and fetches rather than showing it while it
+   * is fetched again (docs/store.md, "Reading a response"). Default false.
+   */
+  invalidIfStale?: boolean | undefined;
   /** Mutations: never shared between callers (default: false). */
   sideEffect?: boolean | undefined;
   /** Performs the request (needed by `cache.fetch`); RestEndpoint passes the signal on to `fetch`. */
@@ -69,6 +74,7 @@ export function expiryTime(now: number, length: number, option: string): number 
 export function checkEndpointOptions(endpoint: EndpointLike, key: string): void {
   checkLength(endpoint.dataExpiryLength, 'dataExpiryLength', key);
   checkLength(endpoint.errorExpiryLength, 'errorExpiryLength', key);
+  checkFlag(endpoint.invalidIfStale, 'invalidIfStale', key);
   checkGuess(endpoint.getOptimisticResponse, key);
   checkRetry(endpoint.retry, key);
 }
