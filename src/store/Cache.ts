@@ -31,6 +31,13 @@ export interface CacheOptions<P extends string = 'cache'> {
    * reached (default 5 minutes; `Infinity` keeps everything). See docs/gc.md.
    */
   gcTime?: number;
+  /**
+   * How long a response stays valid, in ms, for endpoints without their own `dataExpiryLength`;
+   * also how long `set` rows do (default 60 000; `Infinity`: never). See docs/store.md.
+   */
+  dataExpiryLength?: number | undefined;
+  /** How long a stored error stays valid, in ms, for endpoints without their own `errorExpiryLength` (default 1 000). */
+  errorExpiryLength?: number | undefined;
 }
 
 /**

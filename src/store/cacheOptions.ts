@@ -1,8 +1,10 @@
 /**
- * createCache's options that need a check beyond their type (docs/getting-started.md).
+ * createCache's options that need a check beyond their type (docs/getting-started.md): each
+ * bad one is INVALID_OPTION, and nothing is created.
  */
 
 import { describe, ErrorCode, setupError } from '../base/errors.js';
+import { DEFAULT_EXPIRY, type ExpiryDefaults } from './endpoint.js';
 
 /** The default `gcTime`: five minutes, as TanStack Query. */
 export const DEFAULT_GC_TIME = 5 * 60_000;
@@ -16,6 +18,26 @@ export function gcTimeOf(gcTime: unknown): number {
     process.env.NODE_ENV !== 'production' && [
       `createCache({ gcTime }) takes milliseconds from 0 up (or Infinity), but received ${describe(gcTime)}.`,
       'Pass a number, e.g. createCache({ gcTime: 60_000 }), or Infinity to keep every response.',
+    ],
+  );
+}
+
+/** `createCache`'s `dataExpiryLength` and `errorExpiryLength`, checked: milliseconds from 0 up, `Infinity` included. */
+export function expiryDefaultsOf(options: { dataExpiryLength?: unknown; errorExpiryLength?: unknown }): ExpiryDefaults {
+  return {
+    dataExpiryLength: lengthOf(options.dataExpiryLength, 'dataExpiryLength', DEFAULT_EXPIRY.dataExpiryLength),
+    errorExpiryLength: lengthOf(options.errorExpiryLength, 'errorExpiryLength', DEFAULT_EXPIRY.errorExpiryLength),
+  };
+}
+
+function lengthOf(length: unknown, option: string, fallback: number): number {
+  if (length === undefined) return fallback;
+  if (typeof length === 'number' && length >= 0) return length;
+  throw setupError(
+    ErrorCode.INVALID_OPTION,
+    process.env.NODE_ENV !== 'production' && [
+      `createCache({ ${option} }) takes milliseconds from 0 up (or Infinity), but received ${describe(length)}.`,
+      `Pass how long what an endpoint without its own ${option} stores stays valid, e.g. createCache({ ${option}: ${fallback * 2} }), Infinity for never, or leave it out (${fallback} ms).`,
     ],
   );
 }

@@ -12,7 +12,7 @@ import { Lru } from '../../base/Lru.js';
 import type { CacheState } from '../../base/state.js';
 import type { NormalizeOptions } from '../../normalize/normalize.js';
 import type { CacheOperations } from '../CacheOperations.js';
-import type { EndpointLike } from '../endpoint.js';
+import type { EndpointLike, ExpiryDefaults } from '../endpoint.js';
 import type { Selectors } from '../reads/selectors.js';
 import type { ActionType, WritePayload } from '../slice/actions.js';
 import type { StoreLike } from '../types.js';
@@ -41,6 +41,8 @@ export interface CacheParts {
   readonly normalizeOptions: NormalizeOptions;
   /** `createCache`'s `gcTime`, checked. */
   readonly gcTime: number;
+  /** `createCache`'s `dataExpiryLength` and `errorExpiryLength`, checked: what endpoints that set none get. */
+  readonly expiry: ExpiryDefaults;
   readonly features: readonly Feature[];
   /** The cache's reads and writes, for the Controller. */
   readonly operations: CacheOperations;

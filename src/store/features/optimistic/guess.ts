@@ -10,7 +10,7 @@ import type { UnknownAction } from '@reduxjs/toolkit';
 import { describe, ErrorCode, isErrorLike, setupError } from '../../../base/errors.js';
 import { nonErrorThrown } from '../../../normalize/rootChecks.js';
 import { ActionTypes, writeAction, type WriteAction } from '../../slice/actions.js';
-import { DEFAULT_DATA_EXPIRY, expiryTime, type EndpointLike, type OptimisticSnapshot } from '../../endpoint.js';
+import { expiryTime, type EndpointLike, type OptimisticSnapshot } from '../../endpoint.js';
 import type { StoreRuntime } from '../../runtime/StoreRuntime.js';
 import type { Layer, Optimistic } from './Optimistic.js';
 
@@ -34,7 +34,7 @@ export function optimisticWrite(
   const meta = Object.freeze({
     fetchedAt,
     date: now,
-    expiresAt: expiryTime(now, endpoint.dataExpiryLength ?? DEFAULT_DATA_EXPIRY, 'dataExpiryLength'),
+    expiresAt: expiryTime(now, endpoint.dataExpiryLength ?? runtime.parts.expiry.dataExpiryLength, 'dataExpiryLength'),
     optimistic: true,
   });
   const layer: Layer = {
