@@ -38,6 +38,15 @@ export interface CacheOptions<P extends string = 'cache'> {
   dataExpiryLength?: number | undefined;
   /** How long a stored error stays valid, in ms, for endpoints without their own `errorExpiryLength` (default 1 000). */
   errorExpiryLength?: number | undefined;
+  /**
+   * Turns on the reset on 401 (data-client's `LogoutManager`): when a request the cache sent fails
+   * as unauthorized (answered 401, or what `isUnauthorized` accepts), its failure is stored, the
+   * store is reset (`resetEntireStore`), then this is called, to take the user to the login page.
+   * Off unless given. See docs/store.md, "Reset on 401".
+   */
+  onUnauthorized?: ((error: unknown, controller: Controller<P>) => void) | undefined;
+  /** Which failures count as unauthorized (default: `status === 401`); only with `onUnauthorized`. */
+  isUnauthorized?: ((error: unknown) => boolean) | undefined;
 }
 
 /**

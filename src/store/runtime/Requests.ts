@@ -33,6 +33,8 @@ export interface FetchPath {
   starting(request: OutgoingRequest): void;
   /** Sends a read whose endpoint has `retry` (retries). */
   sending(request: OutgoingRequest, send: () => Promise<unknown>, stop: readonly AbortSignal[]): Promise<unknown>;
+  /** After a failure was written (the reset on 401); what it throws rejects the request. */
+  failed(error: unknown): void;
 }
 
 /** A request not settled yet: its key, its start stamp, and whether it is a mutation (answered with its arrival's stamp). */
@@ -210,6 +212,7 @@ export class Requests {
       const stamp = endpoint.sideEffect ? this.stamp() : fetchedAt;
       if (failure) {
         this.path.resolve(endpoint, { args, error: failure.error, fetchedAt: stamp, start: fetchedAt });
+        this.path.failed(failure.error);
         throw failure.error;
       }
       const written = this.path.resolve(endpoint, { args, response, fetchedAt: stamp, start: fetchedAt });

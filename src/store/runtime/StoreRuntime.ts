@@ -12,6 +12,7 @@ import { Lru } from '../../base/Lru.js';
 import type { CacheState } from '../../base/state.js';
 import type { NormalizeOptions } from '../../normalize/normalize.js';
 import type { CacheOperations } from '../CacheOperations.js';
+import type { UnauthorizedPolicy } from '../cacheOptions.js';
 import type { EndpointLike, ExpiryDefaults } from '../endpoint.js';
 import type { Selectors } from '../reads/selectors.js';
 import type { ActionType, WritePayload } from '../slice/actions.js';
@@ -43,6 +44,8 @@ export interface CacheParts {
   readonly gcTime: number;
   /** `createCache`'s `dataExpiryLength` and `errorExpiryLength`, checked: what endpoints that set none get. */
   readonly expiry: ExpiryDefaults;
+  /** `createCache`'s `onUnauthorized` and `isUnauthorized`, checked; undefined when off. */
+  readonly unauthorized: UnauthorizedPolicy | undefined;
   readonly features: readonly Feature[];
   /** The cache's reads and writes, for the Controller. */
   readonly operations: CacheOperations;
@@ -86,6 +89,7 @@ export class StoreRuntime {
       check: (endpoint, key) => this.checkFeatures(endpoint, key),
       starting: request => this.starting(request),
       sending: (request, send, stop) => this.sending(request, send, stop),
+      failed: error => this.failed(error),
     });
     this.controller = new Controller(parts.operations, store, this);
     let writer: ConfirmedWriter | undefined;
@@ -151,6 +155,18 @@ export class StoreRuntime {
   private sending(request: OutgoingRequest, send: () => Promise<unknown>, stop: readonly AbortSignal[]) {
     const sender = this.hooks.find(hooks => hooks.sending);
     return sender ? sender.sending!(request, send, stop) : send();
+  }
+
+  /**
+   * A request this store sent failed, and its failure was written. With the cache's
+   * `onUnauthorized`, an unauthorized failure resets the store, then calls the app back
+   * (docs/store.md, "Reset on 401"); what either callback throws rejects the request instead.
+   */
+  private failed(error: unknown): void {
+    const policy = this.parts.unauthorized;
+    if (!policy?.isUnauthorized(error)) return;
+    this.controller.resetEntireStore();
+    policy.onUnauthorized(error, this.controller);
   }
 
   /** The request `endpoint` started at `start` settled (its outcome is written next). */
