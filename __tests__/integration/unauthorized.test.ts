@@ -170,3 +170,28 @@ test('bad options are INVALID_OPTION: a callback that is no function, isUnauthor
   expect(() => createCache({ isUnauthorized: () => true })).toThrow(invalid('without onUnauthorized'));
   expect(() => createLeanCache({ onUnauthorized: null as never })).toThrow(invalid('onUnauthorized'));
 });
+
+test('a second 401 before any success is stored as its error, not a new reset: readers still mounted stop refetching', async () => {
+  const { cache, store, slice, calls } = setup();
+  const fail = () =>
+    store.dispatch(cache.fetch(api.getRaw, { name: 'me401' })).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+  await fail();
+  expect(calls).toHaveLength(1);
+  // Again, as a reader mounted after the reset would: the error is kept this time, for the
+  // reader to show, and the store is not emptied again.
+  const resets = () => slice().lastReset;
+  const before = resets();
+  await fail();
+  expect(calls).toHaveLength(2);
+  expect(resets()).toBe(before);
+  expect(cache.selectResponse(store.getState(), api.getRaw, { name: 'me401' }).error).toBeInstanceOf(NetworkError);
+  // A request that succeeds (signed in again) lets the next 401 reset the store.
+  await store.dispatch(cache.fetch(api.getPost, { id: '1' }));
+  await fail();
+  expect(calls).toHaveLength(3);
+  expect(resets()).toBeGreaterThan(before);
+  expect(slice().entities.Post?.['1']).toBeUndefined();
+});

@@ -35,6 +35,8 @@ export interface FetchPath {
   sending(request: OutgoingRequest, send: () => Promise<unknown>, stop: readonly AbortSignal[]): Promise<unknown>;
   /** After a failure was written (the reset on 401); what it throws rejects the request. */
   failed(error: unknown): void;
+  /** A request this store sent succeeded (its answer was written). */
+  succeeded(): void;
 }
 
 /** A request not settled yet: its key, its start stamp, and whether it is a mutation (answered with its arrival's stamp). */
@@ -219,6 +221,7 @@ export class Requests {
       if (written?.error !== undefined) throw written.error;
       // A request from before a reset writes nothing; its promise settles with nothing.
       if (!written) return undefined;
+      this.path.succeeded();
       // Without a schema the store keeps its own frozen copy: resolve to it, as selectResponse reads it.
       if (!hasSchema(endpoint)) return response === undefined ? undefined : written.result;
       return this.path.data(endpoint, args, written.result);

@@ -74,6 +74,8 @@ export class StoreRuntime {
    */
   private readonly settled = new Lru<string, object>(SETTLED_MARKS);
   private readonly watched = new WeakSet<Promise<unknown>>();
+  /** An unauthorized failure reset the store, and no request succeeded since (docs/store.md, "Reset on 401"). */
+  private signedOut = false;
   private readonly quiet = new WeakMap<Promise<unknown>, Promise<unknown>>();
 
   constructor(
@@ -90,6 +92,7 @@ export class StoreRuntime {
       starting: request => this.starting(request),
       sending: (request, send, stop) => this.sending(request, send, stop),
       failed: error => this.failed(error),
+      succeeded: () => this.succeeded(),
     });
     this.controller = new Controller(parts.operations, store, this);
     let writer: ConfirmedWriter | undefined;
@@ -165,8 +168,18 @@ export class StoreRuntime {
   private failed(error: unknown): void {
     const policy = this.parts.unauthorized;
     if (!policy?.isUnauthorized(error)) return;
-    this.controller.resetEntireStore();
+    // Once per session: until a request succeeds again, a further 401 is stored as the error it
+    // is (and shown), not a new reset, so readers still mounted do not refetch without end.
+    if (!this.signedOut) {
+      this.signedOut = true;
+      this.controller.resetEntireStore();
+    }
     policy.onUnauthorized(error, this.controller);
+  }
+
+  /** A request this store sent succeeded: the next unauthorized failure resets the store again. */
+  private succeeded(): void {
+    this.signedOut = false;
   }
 
   /** The request `endpoint` started at `start` settled (its outcome is written next). */
