@@ -37,6 +37,7 @@ const guidePages = [
   'useDLE.md',
   'useInfinite.md',
   'boundaries.md',
+  'useDebounce.md',
   'mutations.md',
   'gc.md',
 ];

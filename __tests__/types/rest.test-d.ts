@@ -75,6 +75,23 @@ const thunkSwept = store.dispatch(cache.gc());
 expectType<Equal<typeof thunkSwept, SweepReport>>(true);
 // @ts-expect-error gcTime is milliseconds
 createCache({ gcTime: '5m' });
+// @ts-expect-error the expiry defaults are milliseconds
+createCache({ dataExpiryLength: '1m' });
+// The reset on 401: the callback gets the error and the store's Controller of this cache.
+const resetting = createCache({
+  reducerPath: 'api',
+  errorExpiryLength: 0,
+  onUnauthorized: (error, controller) => {
+    expectType<Equal<typeof error, unknown>>(true);
+    expectType<Equal<typeof controller, ReturnType<typeof resetting.controller>>>(true);
+  },
+  isUnauthorized: error => isNetworkError(error) && error.status === 401,
+});
+// @ts-expect-error onUnauthorized is a function
+createCache({ onUnauthorized: '/login' });
+expectType<Equal<typeof getPost.invalidIfStale, boolean>>(true);
+// @ts-expect-error invalidIfStale is a boolean
+new RestEndpoint({ path: '/posts', invalidIfStale: 'yes' });
 
 // Params are the path's and the searchParams marker's, and no others.
 getPost.url({ id: '1' });

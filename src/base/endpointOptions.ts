@@ -102,6 +102,18 @@ export function checkGuess<T>(guess: T, where: string): T {
   );
 }
 
+/** A flag option (`invalidIfStale`): `true`, `false` or nothing; anything else is refused where the endpoint is made. */
+export function checkFlag(flag: boolean | undefined, option: string, where: string): boolean | undefined {
+  if (flag === undefined || typeof flag === 'boolean') return flag;
+  throw setupError(
+    ErrorCode.INVALID_SCHEMA,
+    process.env.NODE_ENV !== 'production' && [
+      `${option} of ${where} must be true or false, but it is ${describe(flag)}.`,
+      `Write ${option}: true, or leave it out (false).`,
+    ],
+  );
+}
+
 /** An expiry length option (`dataExpiryLength`, `errorExpiryLength`): ms from 0 up, `Infinity` included, or nothing. */
 export function checkLength(length: number | undefined, option: string, where: string): number | undefined {
   if (length === undefined || (typeof length === 'number' && length >= 0)) return length;

@@ -14,6 +14,7 @@ import {
   type ReactNode,
 } from 'react';
 import { useStore } from 'react-redux';
+import { nonErrorThrown } from '../normalize/rootChecks.js';
 import { internalsOf } from '../store/Cache.js';
 import { useCacheContext } from './CacheProvider.js';
 
@@ -63,7 +64,7 @@ class Catcher extends Component<CatcherProps, { error: Error | null }> {
   override state = { error: null as Error | null };
 
   static getDerivedStateFromError(error: unknown): { error: Error } {
-    return { error: error instanceof Error ? error : new Error(String(error)) };
+    return { error: error instanceof Error ? error : nonErrorThrown(error) };
   }
 
   override componentDidCatch(error: Error, info: ErrorInfo): void {

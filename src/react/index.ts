@@ -21,4 +21,6 @@ export {
   type ErrorViewProps,
 } from './AsyncBoundary.js';
 export { useInfinite, type Infinite, type PagedEndpoint } from './useInfinite.js';
+export { useDebounce } from './useDebounce.js';
+export { useCancelling } from './useCancelling.js';
 export type { SkippableArgs } from './useResponse.js';

@@ -1,6 +1,6 @@
 /** useDLE: an endpoint's data, loading state and error, without Suspense (docs/useDLE.md). */
 
-import { useMemo } from 'react';
+import { useCallback, useMemo, useSyncExternalStore } from 'react';
 import { ErrorCode, setupError } from '../base/errors.js';
 import type { ArgsOf, ResponseData } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';
@@ -12,6 +12,11 @@ export interface DLE<T> {
   data: T | undefined;
   /** True while nothing usable is cached and the request for it is in flight. */
   loading: boolean;
+  /**
+   * True while a request for these args is in flight, whatever is shown: the first load, and a
+   * refetch (revalidation, a poll, refetch on focus) with the previous value kept (RTK Query's `isFetching`).
+   */
+  fetching: boolean;
   error: Error | undefined;
 }
 
@@ -50,5 +55,12 @@ export function useDLE(endpoint: EndpointLike, ...args: unknown[]): DLE<unknown>
   }
   const loading = read.key !== undefined && error === undefined && response.expiryStatus === 'invalid';
   const { data } = response;
-  return useMemo(() => ({ data, loading, error }), [data, loading, error]);
+  const { controller, key } = read;
+  const isFetching = useCallback(
+    () => key !== undefined && controller.isFetching(endpoint, ...(args as never[])),
+    // `args` is represented by the request key.
+    [controller, endpoint, key],
+  );
+  const fetching = useSyncExternalStore(controller.subscribeFetching, isFetching, isFetching);
+  return useMemo(() => ({ data, loading, fetching, error }), [data, loading, fetching, error]);
 }

@@ -7,6 +7,7 @@ import { describe, ErrorCode, setupError } from '../base/errors.js';
 import { argsKey } from '../base/json.js';
 import type { ArgsOf, ResponseData } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';
+import { nonErrorThrown } from '../normalize/rootChecks.js';
 import { internalsOf } from '../store/Cache.js';
 import { useCacheContext } from './CacheProvider.js';
 import { useController } from './useController.js';
@@ -93,7 +94,7 @@ export function useInfinite(endpoint: PagedEndpoint, ...args: unknown[]): Infini
     try {
       await controller.fetch(endpoint.getPage, { ...params, [field]: next } as never);
     } catch (error) {
-      setFailure(error instanceof Error ? error : new Error(String(error)));
+      setFailure(error instanceof Error ? error : nonErrorThrown(error));
     } finally {
       inFlight.current = undefined;
       setLoading(undefined);

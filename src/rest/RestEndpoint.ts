@@ -8,7 +8,14 @@ import type { CollectionOp, CollectionOpName } from '../schema/CollectionOp.js';
 import type { Query } from '../schema/Query.js';
 import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
 import { stableStringify } from '../base/json.js';
-import { checkGuess, checkLength, checkPollFrequency, checkRetry, type RetryOptions } from '../base/endpointOptions.js';
+import {
+  checkFlag,
+  checkGuess,
+  checkLength,
+  checkPollFrequency,
+  checkRetry,
+  type RetryOptions,
+} from '../base/endpointOptions.js';
 import { NetworkError } from './NetworkError.js';
 import { parseBody, parseLoosely } from './responseBody.js';
 import { isRawBody } from './requestBody.js';
@@ -86,6 +93,8 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
   readonly urlPrefix: string;
   readonly dataExpiryLength: number | undefined;
   readonly errorExpiryLength: number | undefined;
+  /** Stale data reads as invalid (readers suspend and fetch) rather than shown while it is refetched. */
+  readonly invalidIfStale: boolean;
   /** ms between refetches while something subscribes; `undefined`: subscribing polls nothing. */
   readonly pollFrequency: number | undefined;
   /** How a failed read is tried again (reads only); `undefined`: never. */
@@ -120,6 +129,7 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     this.urlPrefix = options.urlPrefix ?? '';
     this.dataExpiryLength = checkLength(options.dataExpiryLength, 'dataExpiryLength', `${this.method} ${this.path}`);
     this.errorExpiryLength = checkLength(options.errorExpiryLength, 'errorExpiryLength', `${this.method} ${this.path}`);
+    this.invalidIfStale = checkFlag(options.invalidIfStale, 'invalidIfStale', `${this.method} ${this.path}`) ?? false;
     this.sideEffect = MUTATIONS.has(this.method) as SideEffectOf<O>;
     this.pollFrequency = checkPollFrequency(options.pollFrequency, `${this.method} ${this.path}`);
     this.retry = checkRetry(options.retry, `${this.method} ${this.path}`);

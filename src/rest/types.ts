@@ -27,6 +27,8 @@ export interface RestEndpointOptions {
   dataExpiryLength?: number | undefined;
   /** How long an error stays valid, in ms (default 1 000). */
   errorExpiryLength?: number | undefined;
+  /** Stale data reads as invalid: readers suspend and fetch instead of showing it (default false). */
+  invalidIfStale?: boolean | undefined;
   /** Transforms the parsed response before it is normalized: `(value, ...args) => value`. */
   process?: ((value: any, ...args: any[]) => unknown) | undefined;
   /** Extra request headers. */

@@ -31,6 +31,22 @@ export interface CacheOptions<P extends string = 'cache'> {
    * reached (default 5 minutes; `Infinity` keeps everything). See docs/gc.md.
    */
   gcTime?: number;
+  /**
+   * How long a response stays valid, in ms, for endpoints without their own `dataExpiryLength`;
+   * also how long `set` rows do (default 60 000; `Infinity`: never). See docs/store.md.
+   */
+  dataExpiryLength?: number | undefined;
+  /** How long a stored error stays valid, in ms, for endpoints without their own `errorExpiryLength` (default 1 000). */
+  errorExpiryLength?: number | undefined;
+  /**
+   * Turns on the reset on 401 (data-client's `LogoutManager`): when a request the cache sent fails
+   * as unauthorized (answered 401, or what `isUnauthorized` accepts), its failure is stored, the
+   * store is reset (`resetEntireStore`), then this is called, to take the user to the login page.
+   * Off unless given. See docs/store.md, "Reset on 401".
+   */
+  onUnauthorized?: ((error: unknown, controller: Controller<P>) => void) | undefined;
+  /** Which failures count as unauthorized (default: `status === 401`); only with `onUnauthorized`. */
+  isUnauthorized?: ((error: unknown) => boolean) | undefined;
 }
 
 /**

@@ -1,8 +1,11 @@
 /**
- * createCache's options that need a check beyond their type (docs/getting-started.md).
+ * createCache's options that need a check beyond their type (docs/getting-started.md): each
+ * bad one is INVALID_OPTION, and nothing is created.
  */
 
 import { describe, ErrorCode, setupError } from '../base/errors.js';
+import { DEFAULT_EXPIRY, type ExpiryDefaults } from './endpoint.js';
+import type { Controller } from './runtime/Controller.js';
 
 /** The default `gcTime`: five minutes, as TanStack Query. */
 export const DEFAULT_GC_TIME = 5 * 60_000;
@@ -18,4 +21,73 @@ export function gcTimeOf(gcTime: unknown): number {
       'Pass a number, e.g. createCache({ gcTime: 60_000 }), or Infinity to keep every response.',
     ],
   );
+}
+
+/** `createCache`'s `dataExpiryLength` and `errorExpiryLength`, checked: milliseconds from 0 up, `Infinity` included. */
+export function expiryDefaultsOf(options: { dataExpiryLength?: unknown; errorExpiryLength?: unknown }): ExpiryDefaults {
+  return {
+    dataExpiryLength: lengthOf(options.dataExpiryLength, 'dataExpiryLength', DEFAULT_EXPIRY.dataExpiryLength),
+    errorExpiryLength: lengthOf(options.errorExpiryLength, 'errorExpiryLength', DEFAULT_EXPIRY.errorExpiryLength),
+  };
+}
+
+function lengthOf(length: unknown, option: string, fallback: number): number {
+  if (length === undefined) return fallback;
+  if (typeof length === 'number' && length >= 0) return length;
+  throw setupError(
+    ErrorCode.INVALID_OPTION,
+    process.env.NODE_ENV !== 'production' && [
+      `createCache({ ${option} }) takes milliseconds from 0 up (or Infinity), but received ${describe(length)}.`,
+      `Pass how long what an endpoint without its own ${option} stores stays valid, e.g. createCache({ ${option}: 30_000 }), Infinity for never, or leave it out (${fallback} ms).`,
+    ],
+  );
+}
+
+/** What a cache does when a request it sent fails as unauthorized (docs/store.md, "Reset on 401"). */
+export interface UnauthorizedPolicy {
+  isUnauthorized(error: unknown): boolean;
+  onUnauthorized(error: unknown, controller: Controller): void;
+}
+
+/** The default `isUnauthorized`: the server answered 401 (a NetworkError's `status`, or any error's). */
+function answered401(error: unknown): boolean {
+  return (error as { status?: unknown } | null)?.status === 401;
+}
+
+/**
+ * `createCache`'s `onUnauthorized` and `isUnauthorized`, checked: functions, and `isUnauthorized`
+ * only beside `onUnauthorized` (alone it would do nothing). Undefined without `onUnauthorized`: off.
+ */
+export function unauthorizedOf(options: {
+  onUnauthorized?: unknown;
+  isUnauthorized?: unknown;
+}): UnauthorizedPolicy | undefined {
+  const { onUnauthorized, isUnauthorized } = options;
+  for (const [name, value] of [
+    ['onUnauthorized', onUnauthorized],
+    ['isUnauthorized', isUnauthorized],
+  ] as const) {
+    if (value === undefined || typeof value === 'function') continue;
+    throw setupError(
+      ErrorCode.INVALID_OPTION,
+      process.env.NODE_ENV !== 'production' && [
+        `createCache({ ${name} }) takes a function, but received ${describe(value)}.`,
+        'Write e.g. createCache({ onUnauthorized: (error, controller) => goToLogin() }), or leave it out.',
+      ],
+    );
+  }
+  if (onUnauthorized === undefined) {
+    if (isUnauthorized === undefined) return undefined;
+    throw setupError(
+      ErrorCode.INVALID_OPTION,
+      process.env.NODE_ENV !== 'production' && [
+        'createCache({ isUnauthorized }) was given without onUnauthorized: alone it would reset nothing.',
+        'Add onUnauthorized: (error, controller) => ... (what the app does once the store is reset), or leave isUnauthorized out.',
+      ],
+    );
+  }
+  return {
+    isUnauthorized: (isUnauthorized as UnauthorizedPolicy['isUnauthorized'] | undefined) ?? answered401,
+    onUnauthorized: onUnauthorized as UnauthorizedPolicy['onUnauthorized'],
+  };
 }

@@ -10,7 +10,7 @@ import { ErrorCode, setupError } from '../base/errors.js';
 import { isSkipArgs } from '../base/json.js';
 import type { CacheState } from '../base/state.js';
 import { internals, type Cache, type CacheOptions } from './Cache.js';
-import { gcTimeOf } from './cacheOptions.js';
+import { expiryDefaultsOf, gcTimeOf, unauthorizedOf } from './cacheOptions.js';
 import { MemoOwners } from './reads/MemoOwners.js';
 import type { Controller } from './runtime/Controller.js';
 import { HighWater } from './runtime/StartClock.js';
@@ -78,6 +78,8 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
     reducerPath,
     normalizeOptions,
     gcTime: gcTimeOf(options.gcTime),
+    expiry: expiryDefaultsOf(options),
+    unauthorized: unauthorizedOf(options),
     features: options.features ?? [],
     operations: undefined as never, // (set below, once the cache exists)
     slice,
@@ -140,7 +142,7 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
               next = draftUpdate(current, value as (draft: unknown) => unknown);
             }
             if (next === undefined) return undefined;
-            return computeSet(confirmed, schema, args, next, Date.now(), start, options);
+            return computeSet(confirmed, schema, args, next, Date.now(), start, options, parts.expiry);
           },
           { start },
         );

@@ -1,6 +1,6 @@
 /** What the cache needs of an endpoint: any object with `key(...args)` and (optionally) `schema`. */
 
-import { checkGuess, checkLength, checkRetry, type RetryOptions } from '../base/endpointOptions.js';
+import { checkFlag, checkGuess, checkLength, checkRetry, type RetryOptions } from '../base/endpointOptions.js';
 import { describe, ErrorCode, setupError } from '../base/errors.js';
 import type { OptimisticSnapshot } from '../rest/OptimisticSnapshot.js';
 import type { Pagination } from '../rest/types.js';
@@ -11,10 +11,15 @@ export interface EndpointLike<S = unknown, A extends readonly unknown[] = any[]>
   /** The request key: the same args must give the same key. */
   key(...args: A): string;
   schema?: S | undefined;
-  /** How long a stored response stays valid, in ms (default 60 000). */
+  /** How long a stored response stays valid, in ms (default: the cache's, 60 000 unless set). */
   dataExpiryLength?: number | undefined;
-  /** How long a stored error stays valid, in ms (default 1 000). */
+  /** How long a stored error stays valid, in ms (default: the cache's, 1 000 unless set). */
   errorExpiryLength?: number | undefined;
+  /**
+   * Stale data reads as invalid: a reader suspends and fetches rather than showing it while it
+   * is fetched again (docs/store.md, "Reading a response"). Default false.
+   */
+  invalidIfStale?: boolean | undefined;
   /** Mutations: never shared between callers (default: false). */
   sideEffect?: boolean | undefined;
   /** Performs the request (needed by `cache.fetch`); RestEndpoint passes the signal on to `fetch`. */
@@ -30,10 +35,18 @@ export interface EndpointLike<S = unknown, A extends readonly unknown[] = any[]>
   readonly pagination?: Pagination | undefined;
 }
 
-export const DEFAULT_DATA_EXPIRY = 60_000;
-export const DEFAULT_ERROR_EXPIRY = 1_000;
-/** `set` writes no endpoint, so its rows expire after this fixed time (docs/store.md, "Writes"). */
-export const SET_EXPIRY = 60_000;
+/**
+ * How long what a cache stores stays valid when the endpoint says nothing (createCache's
+ * `dataExpiryLength` and `errorExpiryLength`; docs/store.md, "Writes"). `set`, which has no
+ * endpoint, uses `dataExpiryLength`.
+ */
+export interface ExpiryDefaults {
+  readonly dataExpiryLength: number;
+  readonly errorExpiryLength: number;
+}
+
+/** The expiry defaults of a cache created without any: a minute for data, a second for errors. */
+export const DEFAULT_EXPIRY: ExpiryDefaults = Object.freeze({ dataExpiryLength: 60_000, errorExpiryLength: 1_000 });
 
 /** Whether the endpoint normalizes its responses; without a schema a response is stored as it is. */
 export function hasSchema(endpoint: EndpointLike): boolean {
@@ -69,6 +82,7 @@ export function expiryTime(now: number, length: number, option: string): number 
 export function checkEndpointOptions(endpoint: EndpointLike, key: string): void {
   checkLength(endpoint.dataExpiryLength, 'dataExpiryLength', key);
   checkLength(endpoint.errorExpiryLength, 'errorExpiryLength', key);
+  checkFlag(endpoint.invalidIfStale, 'invalidIfStale', key);
   checkGuess(endpoint.getOptimisticResponse, key);
   checkRetry(endpoint.retry, key);
 }

@@ -111,8 +111,12 @@ export class Selectors {
     const expiresAt = meta?.expiresAt ? meta.expiresAt : !usable ? 1 : this.rowsExpiry(read, state.entitiesMeta);
     const dataInvalid = (data === INVALID && !deletedByGuess(read, state)) || (stored === undefined && !normalizes);
     const expired = now > expiresAt;
+    // An endpoint with `invalidIfStale` has no stale status: expired is invalid, so readers
+    // suspend and fetch rather than show it (docs/store.md, "Reading a response").
     const expiryStatus: ExpiryStatus =
-      meta?.invalidated || (dataInvalid && !meta?.error) || ((dataInvalid || !usable) && expired)
+      meta?.invalidated ||
+      (dataInvalid && !meta?.error) ||
+      ((dataInvalid || !usable || endpoint.invalidIfStale === true) && expired)
         ? 'invalid'
         : expired
           ? 'stale'

@@ -29,6 +29,7 @@ import type { Subscriptions } from './Subscriptions.js';
 /** What a Controller needs of its store's runtime (StoreRuntime.ts). */
 export interface ControllerRuntime {
   readonly subscriptions: Subscriptions;
+  readonly requests: { fetching(key: string): boolean; listen(listener: () => void): () => void };
   state(): CacheState;
   api<N extends keyof FeatureApis>(name: N, use: string): FeatureApis[N];
   watch(key: string, request: Promise<unknown>): void;
@@ -166,4 +167,14 @@ export class Controller<P extends string = string> {
 
   /** A promise that settles with `request` and never rejects (what Suspense waits on); the same one per request. */
   readonly settled = <T>(request: Promise<T>): Promise<T | undefined> => this.runtime.settledOf(request);
+
+  /** Whether a request for `endpoint` and args is in flight now: a first load, a refetch, a poll. */
+  readonly isFetching = <E extends EndpointLike>(endpoint: E, ...args: ArgsOf<E> | [null]): boolean =>
+    !isSkipArgs(args) && this.runtime.requests.fetching(endpoint.key(...args));
+
+  /**
+   * Calls `listener` (in a microtask, once per burst) whenever a request in flight starts or ends,
+   * so `isFetching` may have changed: a `useSyncExternalStore` subscription. Returns the removal.
+   */
+  readonly subscribeFetching = (listener: () => void): (() => void) => this.runtime.requests.listen(listener);
 }

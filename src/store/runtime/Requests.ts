@@ -33,6 +33,10 @@ export interface FetchPath {
   starting(request: OutgoingRequest): void;
   /** Sends a read whose endpoint has `retry` (retries). */
   sending(request: OutgoingRequest, send: () => Promise<unknown>, stop: readonly AbortSignal[]): Promise<unknown>;
+  /** After a failure was written (the reset on 401); what it throws rejects the request. */
+  failed(error: unknown): void;
+  /** A request this store sent succeeded (its answer was written). */
+  succeeded(): void;
 }
 
 /** A request not settled yet: its key, its start stamp, and whether it is a mutation (answered with its arrival's stamp). */
@@ -58,7 +62,35 @@ export class Requests {
   /** Every request not settled yet (shared or not), with its key and start: what a sweep must keep. */
   private readonly running = new Map<AbortController, Unsettled>();
 
+  /** Told (in a microtask, batched) when a key's shared request in flight starts or ends. */
+  private readonly listeners = new Set<() => void>();
+  private told = false;
+
   constructor(private readonly path: FetchPath) {}
+
+  /**
+   * Calls `listener` whenever a read's request in flight starts or ends (what `fetching` answers
+   * changed), in a microtask and once per burst: requests start during renders, where no other
+   * component may be told to render. Returns the removal.
+   */
+  listen(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  /** Whether a read's request for `key` is in flight now. */
+  fetching(key: string): boolean {
+    return this.inFlight.has(key);
+  }
+
+  private changed(): void {
+    if (this.told || this.listeners.size === 0) return;
+    this.told = true;
+    queueMicrotask(() => {
+      this.told = false;
+      for (const listener of [...this.listeners]) listener();
+    });
+  }
 
   /** The start stamp of a write or request starting now in this store. */
   stamp(): number {
@@ -67,6 +99,7 @@ export class Requests {
 
   /** Forgets requests in flight (after a reset: their answers are dropped, new fetches start anew). */
   clear(): void {
+    if (this.inFlight.size > 0) this.changed();
     this.inFlight.clear();
     this.running.clear();
     this.generation++;
@@ -86,7 +119,7 @@ export class Requests {
 
   /** Lets the next fetch of `key` start a new request (after `invalidate`, an abort). */
   forget(key: string): void {
-    this.inFlight.delete(key);
+    if (this.inFlight.delete(key)) this.changed();
   }
 
   fetch(
@@ -121,7 +154,9 @@ export class Requests {
     }
     // Frees the key for the next fetch, unless a newer request holds it already.
     const release = (): void => {
-      if (this.inFlight.get(key)?.controller === controller) this.inFlight.delete(key);
+      if (this.inFlight.get(key)?.controller !== controller) return;
+      this.inFlight.delete(key);
+      this.changed();
     };
     const settle = async (): Promise<unknown> => {
       try {
@@ -179,12 +214,14 @@ export class Requests {
       const stamp = endpoint.sideEffect ? this.stamp() : fetchedAt;
       if (failure) {
         this.path.resolve(endpoint, { args, error: failure.error, fetchedAt: stamp, start: fetchedAt });
+        this.path.failed(failure.error);
         throw failure.error;
       }
       const written = this.path.resolve(endpoint, { args, response, fetchedAt: stamp, start: fetchedAt });
       if (written?.error !== undefined) throw written.error;
       // A request from before a reset writes nothing; its promise settles with nothing.
       if (!written) return undefined;
+      this.path.succeeded();
       // Without a schema the store keeps its own frozen copy: resolve to it, as selectResponse reads it.
       if (!hasSchema(endpoint)) return response === undefined ? undefined : written.result;
       return this.path.data(endpoint, args, written.result);
@@ -196,7 +233,10 @@ export class Requests {
     };
     this.running.set(controller, { key, start: fetchedAt, mutation: endpoint.sideEffect === true });
     const promise = Object.assign(settle(), { abort });
-    if (shared) this.inFlight.set(key, { promise, controller });
+    if (shared) {
+      this.inFlight.set(key, { promise, controller });
+      this.changed();
+    }
     return promise;
   }
 }

@@ -12,7 +12,8 @@ import { Lru } from '../../base/Lru.js';
 import type { CacheState } from '../../base/state.js';
 import type { NormalizeOptions } from '../../normalize/normalize.js';
 import type { CacheOperations } from '../CacheOperations.js';
-import type { EndpointLike } from '../endpoint.js';
+import type { UnauthorizedPolicy } from '../cacheOptions.js';
+import type { EndpointLike, ExpiryDefaults } from '../endpoint.js';
 import type { Selectors } from '../reads/selectors.js';
 import type { ActionType, WritePayload } from '../slice/actions.js';
 import type { StoreLike } from '../types.js';
@@ -41,6 +42,10 @@ export interface CacheParts {
   readonly normalizeOptions: NormalizeOptions;
   /** `createCache`'s `gcTime`, checked. */
   readonly gcTime: number;
+  /** `createCache`'s `dataExpiryLength` and `errorExpiryLength`, checked: what endpoints that set none get. */
+  readonly expiry: ExpiryDefaults;
+  /** `createCache`'s `onUnauthorized` and `isUnauthorized`, checked; undefined when off. */
+  readonly unauthorized: UnauthorizedPolicy | undefined;
   readonly features: readonly Feature[];
   /** The cache's reads and writes, for the Controller. */
   readonly operations: CacheOperations;
@@ -69,6 +74,8 @@ export class StoreRuntime {
    */
   private readonly settled = new Lru<string, object>(SETTLED_MARKS);
   private readonly watched = new WeakSet<Promise<unknown>>();
+  /** An unauthorized failure reset the store, and no request succeeded since (docs/store.md, "Reset on 401"). */
+  private signedOut = false;
   private readonly quiet = new WeakMap<Promise<unknown>, Promise<unknown>>();
 
   constructor(
@@ -84,6 +91,8 @@ export class StoreRuntime {
       check: (endpoint, key) => this.checkFeatures(endpoint, key),
       starting: request => this.starting(request),
       sending: (request, send, stop) => this.sending(request, send, stop),
+      failed: error => this.failed(error),
+      succeeded: () => this.succeeded(),
     });
     this.controller = new Controller(parts.operations, store, this);
     let writer: ConfirmedWriter | undefined;
@@ -149,6 +158,28 @@ export class StoreRuntime {
   private sending(request: OutgoingRequest, send: () => Promise<unknown>, stop: readonly AbortSignal[]) {
     const sender = this.hooks.find(hooks => hooks.sending);
     return sender ? sender.sending!(request, send, stop) : send();
+  }
+
+  /**
+   * A request this store sent failed, and its failure was written. With the cache's
+   * `onUnauthorized`, an unauthorized failure resets the store, then calls the app back
+   * (docs/store.md, "Reset on 401"); what either callback throws rejects the request instead.
+   */
+  private failed(error: unknown): void {
+    const policy = this.parts.unauthorized;
+    if (!policy?.isUnauthorized(error)) return;
+    // Once per session: until a request succeeds again, a further 401 is stored as the error it
+    // is (and shown), not a new reset, so readers still mounted do not refetch without end.
+    if (!this.signedOut) {
+      this.signedOut = true;
+      this.controller.resetEntireStore();
+    }
+    policy.onUnauthorized(error, this.controller);
+  }
+
+  /** A request this store sent succeeded: the next unauthorized failure resets the store again. */
+  private succeeded(): void {
+    this.signedOut = false;
   }
 
   /** The request `endpoint` started at `start` settled (its outcome is written next). */

@@ -13,16 +13,9 @@ import type { WritePayload } from '../slice/actions.js';
 import type { Resolved, ResolveInput } from '../types.js';
 import { initialState } from '../slice/initialState.js';
 import { heldPagesOf } from '../runtime/pages.js';
-import {
-  DEFAULT_DATA_EXPIRY,
-  DEFAULT_ERROR_EXPIRY,
-  SET_EXPIRY,
-  expiryTime,
-  hasSchema,
-  type EndpointLike,
-} from '../endpoint.js';
+import { expiryTime, hasSchema, type EndpointLike, type ExpiryDefaults } from '../endpoint.js';
 
-/** `cache.set`: rows only, no endpoint entry; throws on bad input. */
+/** `cache.set`: rows only, no endpoint entry, expiring after the cache's `dataExpiryLength`; throws on bad input. */
 export function computeSet(
   state: CacheState,
   schema: unknown,
@@ -31,8 +24,10 @@ export function computeSet(
   now: number,
   start: number,
   options: NormalizeOptions,
+  expiry: ExpiryDefaults,
 ): WritePayload {
-  const meta: WriteMeta = { fetchedAt: start, date: now, expiresAt: now + SET_EXPIRY };
+  const expiresAt = expiryTime(now, expiry.dataExpiryLength, 'dataExpiryLength');
+  const meta: WriteMeta = { fetchedAt: start, date: now, expiresAt };
   const { patches, inversePatches } = normalize(schema, value, args, state, meta, options);
   return { patches, inversePatches };
 }
@@ -40,7 +35,8 @@ export function computeSet(
 /**
  * `cache.resolve` (and so `setResponse`, `setError` and fetches): a response's rows, result and
  * meta; or, when `error` is given or normalizing fails, only the request's error record.
- * Returns undefined when the request started before the last reset.
+ * Returns undefined when the request started before the last reset. The endpoint's expiry
+ * lengths win over the cache's `expiry` defaults.
  */
 export function computeResolve(
   state: CacheState,
@@ -48,6 +44,7 @@ export function computeResolve(
   input: ResolveInput,
   now: number,
   options: NormalizeOptions,
+  expiry: ExpiryDefaults,
 ): Resolved | undefined {
   const { args, fetchedAt } = input;
   if (fetchedAt < state.lastReset) return undefined;
@@ -57,7 +54,7 @@ export function computeResolve(
   // entry exists and reads as valid (an absent entry would be fetched again, without end).
   const response = input.response === undefined && !hasSchema(endpoint) ? null : input.response;
   if (error === undefined) {
-    const expiresAt = expiryTime(now, endpoint.dataExpiryLength ?? DEFAULT_DATA_EXPIRY, 'dataExpiryLength');
+    const expiresAt = expiryTime(now, endpoint.dataExpiryLength ?? expiry.dataExpiryLength, 'dataExpiryLength');
     try {
       const normalized = normalize(
         endpoint.schema,
@@ -79,7 +76,7 @@ export function computeResolve(
   const record = toErrorRecord(error);
   const list = new PatchList();
   if (!isOlder(state.meta[key], fetchedAt)) {
-    const expiresAt = expiryTime(now, endpoint.errorExpiryLength ?? DEFAULT_ERROR_EXPIRY, 'errorExpiryLength');
+    const expiresAt = expiryTime(now, endpoint.errorExpiryLength ?? expiry.errorExpiryLength, 'errorExpiryLength');
     list.set(['meta', key], { fetchedAt, date: now, expiresAt, error: record }, state.meta[key]);
   }
   return { key, patches: list.patches, inversePatches: list.inversePatches, error, record };

@@ -8,7 +8,7 @@
 import { isErrorLike } from '../../base/errors.js';
 import type { CacheState } from '../../base/state.js';
 import type { NormalizeOptions } from '../../normalize/normalize.js';
-import { checkStamp, type EndpointLike } from '../endpoint.js';
+import { checkStamp, type EndpointLike, type ExpiryDefaults } from '../endpoint.js';
 import type { Selectors } from '../reads/selectors.js';
 import { withHeldPages } from '../runtime/pages.js';
 import { ActionTypes, type ActionType, type WritePayload } from '../slice/actions.js';
@@ -18,7 +18,7 @@ import { computeResolve } from './compute.js';
 
 /** What the write of a settled request needs of the store's runtime (runtime/StoreRuntime.ts). */
 export interface ResolveTarget {
-  readonly parts: { readonly normalizeOptions: NormalizeOptions };
+  readonly parts: { readonly normalizeOptions: NormalizeOptions; readonly expiry: ExpiryDefaults };
   readonly selectors: Selectors;
   settling(endpoint: EndpointLike, start: number): void;
   written(key: string, endpoint: EndpointLike, args: readonly unknown[]): void;
@@ -51,7 +51,7 @@ export function resolveWrite(
           state,
           endpoint,
           input,
-          computeResolve(state, endpoint, input, Date.now(), runtime.parts.normalizeOptions),
+          computeResolve(state, endpoint, input, Date.now(), runtime.parts.normalizeOptions, runtime.parts.expiry),
         );
       } catch (error) {
         failure = { error };

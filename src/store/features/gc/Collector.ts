@@ -11,8 +11,9 @@ import type { CacheState } from '../../../base/state.js';
 import { hasSchema, type EndpointLike } from '../../endpoint.js';
 import { planSweep, type KeptRead, type Sweep } from './sweep.js';
 import type { SweepReport } from '../../runtime/Feature.js';
-import type { Requests } from '../../runtime/Requests.js';
-import type { HeldKind, HeldRead, Subscriptions } from '../../runtime/Subscriptions.js';
+import type { StoreRuntime } from '../../runtime/StoreRuntime.js';
+import { ActionTypes } from '../../slice/actions.js';
+import type { HeldKind, HeldRead } from '../../runtime/Subscriptions.js';
 
 /** A request key or Query read nobody holds: since when, and what it reads (when known). */
 interface Unused {
@@ -20,25 +21,6 @@ interface Unused {
   read: HeldRead | undefined;
   /** Written and not held since: kept at least WRITE_GRACE, so a suspended reader can mount and hold it. */
   written?: boolean;
-}
-
-export interface CollectorParts {
-  gcTime: number;
-  subscriptions: Subscriptions;
-  requests: Requests;
-  slice(): CacheState;
-  /**
-   * Writes a sweep as a confirmed write, as every other write of the store (docs/gc.md, "Sweeps
-   * and pending guesses"): `compute` gets the confirmed state (pending guesses taken out) and
-   * the one readers see; its patches are applied to the confirmed state, the pending guesses
-   * written over the result again, and that is dispatched as one `cache/gc` action. Returns
-   * what `compute` returned.
-   */
-  write(compute: (confirmed: CacheState, visible: CacheState) => Sweep): Sweep | undefined;
-  /** Told the endpoint and args of each response dropped: the memo forgets them. */
-  forget(endpoint: EndpointLike, args: readonly unknown[]): void;
-  /** Told each request key dropped: the runtime forgets what it knows of it. */
-  dropped(key: string): void;
 }
 
 /** How long a response just written is kept at least, whatever `gcTime`. */
@@ -61,18 +43,23 @@ export class Collector {
   private timerAt = Infinity;
   private lastSweep = -Infinity;
 
-  constructor(private readonly parts: CollectorParts) {
-    parts.subscriptions.listen((kind, key, held, read) => {
-      if (held || !Number.isFinite(parts.gcTime)) return;
+  /** `createCache`'s `gcTime`. */
+  private readonly gcTime: number;
+
+  constructor(private readonly runtime: StoreRuntime) {
+    const { gcTime } = runtime.parts;
+    this.gcTime = gcTime;
+    runtime.subscriptions.listen((kind, key, held, read) => {
+      if (held || !Number.isFinite(gcTime)) return;
       const unused = { since: Date.now(), read };
       this.unused.set(`${kind}:${key}`, unused);
-      this.schedule(Date.now() + (kind === 'query' ? parts.gcTime : this.graceOf(unused)));
+      this.schedule(Date.now() + (kind === 'query' ? gcTime : this.graceOf(unused)));
     });
   }
 
   /** A response was written for `key`: its time in the cache starts again. */
   written(key: string, endpoint: EndpointLike, args: readonly unknown[]): void {
-    if (!Number.isFinite(this.parts.gcTime)) return;
+    if (!Number.isFinite(this.gcTime)) return;
     const unused = { since: Date.now(), read: { target: endpoint, args }, written: true };
     this.unused.set(`request:${key}`, unused);
     this.schedule(Date.now() + this.graceOf(unused));
@@ -89,14 +76,15 @@ export class Collector {
     let dropKeys: readonly string[] = [];
     let written: Sweep | undefined;
     try {
-      written = this.parts.write((confirmed, visible) => {
+      // A sweep is a confirmed write (docs/gc.md, "Sweeps and pending guesses").
+      written = this.runtime.write(ActionTypes.gc, (confirmed, visible) => {
         const planned = this.plan(now, confirmed, visible);
         dropKeys = planned.dropKeys;
         return planned.sweep;
       });
     } finally {
       // What the state no longer holds is forgotten, even when a store listener threw.
-      const state = this.parts.slice();
+      const state = this.runtime.state();
       for (const key of dropKeys) if (!(key in state.endpoints) && !(key in state.meta)) this.forgetKey(key);
       this.rescheduleAfterSweep(now);
     }
@@ -105,7 +93,8 @@ export class Collector {
 
   /** The sweep of the confirmed `state`, and the request keys it drops. */
   private plan(now: number, state: CacheState, visible: CacheState): { sweep: Sweep; dropKeys: string[] } {
-    const { subscriptions, requests, gcTime } = this.parts;
+    const { subscriptions, requests } = this.runtime;
+    const { gcTime } = this;
     const inFlight = new Set<string>();
     let firstStart = Infinity;
     for (const { key, start, mutation } of requests.unsettled()) {
@@ -157,8 +146,8 @@ export class Collector {
   private forgetKey(key: string): void {
     const read = this.unused.get(`request:${key}`)?.read;
     this.unused.delete(`request:${key}`);
-    if (read) this.parts.forget(read.target as EndpointLike, read.args);
-    this.parts.dropped(key);
+    if (read) this.runtime.selectors.forget(read.target as EndpointLike, read.args);
+    this.runtime.dropped(key);
   }
 
   /**
@@ -167,13 +156,13 @@ export class Collector {
    */
   private graceOf(unused: Unused): number {
     if ((unused.read?.target as EndpointLike | undefined)?.sideEffect) return 0;
-    return unused.written ? Math.max(this.parts.gcTime, WRITE_GRACE) : this.parts.gcTime;
+    return unused.written ? Math.max(this.gcTime, WRITE_GRACE) : this.gcTime;
   }
 
   /** Arms the timer for `at` (or the earliest time sweeps may run again), unless it runs sooner. */
   private schedule(at: number): void {
-    if (!Number.isFinite(this.parts.gcTime) || !Number.isFinite(at)) return;
-    const gap = Math.min(MIN_GAP, this.parts.gcTime);
+    if (!Number.isFinite(this.gcTime) || !Number.isFinite(at)) return;
+    const gap = Math.min(MIN_GAP, this.gcTime);
     const when = Math.max(at, Date.now() + SWEEP_FLOOR, this.lastSweep + gap);
     if (this.timer !== undefined && this.timerAt <= when) return;
     if (this.timer !== undefined) clearTimeout(this.timer);
@@ -203,8 +192,8 @@ export class Collector {
     let next = Infinity;
     for (const [id, unused] of this.unused) {
       const [kind, key] = splitId(id);
-      if (this.parts.subscriptions.count(kind, key) > 0) continue;
-      next = Math.min(next, unused.since + (kind === 'query' ? this.parts.gcTime : this.graceOf(unused)));
+      if (this.runtime.subscriptions.count(kind, key) > 0) continue;
+      next = Math.min(next, unused.since + (kind === 'query' ? this.gcTime : this.graceOf(unused)));
     }
     if (next !== Infinity) this.schedule(Math.max(next, now));
   }

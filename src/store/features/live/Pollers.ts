@@ -39,6 +39,10 @@ interface Poller {
 
 export class Pollers {
   private readonly pollers = new Map<string, Poller>();
+  /** Keys whose poll came due while the page was hidden or offline: polled when it is back. */
+  private readonly waiting = new Set<string>();
+  /** Removes the listeners that end the wait (set while some key waits). */
+  private unlisten: (() => void) | undefined;
 
   /**
    * Adds a subscriber of `key` that asks for a poll every `frequency` ms; the returned function
@@ -74,6 +78,7 @@ export class Pollers {
         poller.cancel?.();
         poller.stop.abort();
         this.pollers.delete(key);
+        this.stopWaiting(key);
       } else if (shortest(poller) !== was) this.schedule(key, poller);
     };
   }
@@ -87,6 +92,36 @@ export class Pollers {
   /** How many keys are polled. */
   get size(): number {
     return this.pollers.size;
+  }
+
+  /** Holds `key`'s poll until the page is visible and online, listening for that while any key waits. */
+  private wait(key: string): void {
+    this.waiting.add(key);
+    if (this.unlisten) return;
+    const { document, window } = globalThis as { document?: EventTarget; window?: EventTarget };
+    const resume = (): void => {
+      if (paused()) return;
+      const keys = [...this.waiting];
+      this.waiting.clear();
+      this.unlisten?.();
+      this.unlisten = undefined;
+      for (const waited of keys) {
+        const poller = this.pollers.get(waited);
+        if (poller) this.tick(waited, poller);
+      }
+    };
+    document?.addEventListener?.('visibilitychange', resume);
+    window?.addEventListener?.('online', resume);
+    this.unlisten = () => {
+      document?.removeEventListener?.('visibilitychange', resume);
+      window?.removeEventListener?.('online', resume);
+    };
+  }
+
+  private stopWaiting(key: string): void {
+    if (!this.waiting.delete(key) || this.waiting.size > 0) return;
+    this.unlisten?.();
+    this.unlisten = undefined;
   }
 
   /** (Re)sets the timer for the next poll: one period after the key was last answered. */
@@ -105,6 +140,12 @@ export class Pollers {
   private tick(key: string, poller: Poller): void {
     poller.cancel = undefined;
     if (this.pollers.get(key) !== poller) return;
+    // Nobody sees a hidden page, and an offline one cannot be answered: the poll waits for the
+    // page to be visible and online again, and is sent then (docs/live-data.md#polling).
+    if (paused()) {
+      this.wait(key);
+      return;
+    }
     const pending = poller.target.pending();
     // Answered since the timer was set (another request for the key): that answer was the poll.
     if (!pending && poller.target.written() !== poller.seen) {
@@ -122,6 +163,15 @@ export class Pollers {
     // The attempt in flight may still answer, but no retry is sent after the last subscriber left.
     (pending ?? poller.target.poll(poller.stop.signal)).then(settled, settled);
   }
+}
+
+/** Whether polls wait: the page is hidden, or the browser says it is offline. Never outside a browser. */
+function paused(): boolean {
+  const { document, navigator } = globalThis as {
+    document?: { visibilityState?: string };
+    navigator?: { onLine?: boolean };
+  };
+  return document?.visibilityState === 'hidden' || navigator?.onLine === false;
 }
 
 function shortest(poller: Poller): number {

@@ -8,21 +8,11 @@
 
 import type { UnknownAction } from '@reduxjs/toolkit';
 import { describe, ErrorCode, isErrorLike, setupError } from '../../../base/errors.js';
-import type { CacheState } from '../../../base/state.js';
-import type { NormalizeOptions } from '../../../normalize/normalize.js';
 import { nonErrorThrown } from '../../../normalize/rootChecks.js';
 import { ActionTypes, writeAction, type WriteAction } from '../../slice/actions.js';
-import { DEFAULT_DATA_EXPIRY, expiryTime, type EndpointLike, type OptimisticSnapshot } from '../../endpoint.js';
+import { expiryTime, type EndpointLike, type OptimisticSnapshot } from '../../endpoint.js';
+import type { StoreRuntime } from '../../runtime/StoreRuntime.js';
 import type { Layer, Optimistic } from './Optimistic.js';
-
-export interface OptimisticDeps {
-  slice(rootState: unknown): CacheState;
-  /** Reads `state` as `selectQuery` does (through the memo when `state` is the store's slice). */
-  query(state: CacheState, visible: CacheState, queryable: unknown, args: readonly unknown[]): unknown;
-  ledger: Optimistic;
-  normalizeOptions: NormalizeOptions;
-  reducerPath: string;
-}
 
 /**
  * The action that shows the guess for the request `endpoint` started at `fetchedAt` with `args`,
@@ -30,11 +20,11 @@ export interface OptimisticDeps {
  * Throws what the guess throws, or fails to normalize with; nothing is then recorded.
  */
 export function optimisticWrite(
-  deps: OptimisticDeps,
+  runtime: StoreRuntime,
+  ledger: Optimistic,
   endpoint: EndpointLike,
   args: readonly unknown[],
   fetchedAt: number,
-  getState: () => unknown,
 ): WriteAction | undefined {
   const guess = endpoint.getOptimisticResponse;
   if (typeof guess !== 'function') return undefined;
@@ -44,7 +34,7 @@ export function optimisticWrite(
   const meta = Object.freeze({
     fetchedAt,
     date: now,
-    expiresAt: expiryTime(now, endpoint.dataExpiryLength ?? DEFAULT_DATA_EXPIRY, 'dataExpiryLength'),
+    expiresAt: expiryTime(now, endpoint.dataExpiryLength ?? runtime.parts.expiry.dataExpiryLength, 'dataExpiryLength'),
     optimistic: true,
   });
   const layer: Layer = {
@@ -57,7 +47,7 @@ export function optimisticWrite(
       const snap: OptimisticSnapshot = {
         get: (queryable, ...readArgs) => {
           reading();
-          return deps.query(below, visible, queryable, readArgs) as never;
+          return runtime.parts.readState(below, visible, queryable, readArgs) as never;
         },
         fetchedAt,
       };
@@ -70,8 +60,8 @@ export function optimisticWrite(
       return synchronous(value, `getOptimisticResponse of ${describe(endpoint)}`);
     },
   };
-  const payload = deps.ledger.add(deps.slice(getState()), layer, deps.normalizeOptions);
-  return writeAction(ActionTypes.optimistic, deps.reducerPath, payload, {
+  const payload = ledger.add(runtime.state(), layer, runtime.parts.normalizeOptions);
+  return writeAction(ActionTypes.optimistic, runtime.parts.reducerPath, payload, {
     key: endpoint.key(...args),
     start: fetchedAt,
   });
@@ -83,23 +73,25 @@ export function optimisticWrite(
  * (the reducer applies the rollback even if a listener throws again), and the first error is thrown.
  */
 export function dispatchGuess(
-  deps: OptimisticDeps,
+  runtime: StoreRuntime,
+  ledger: Optimistic,
   endpoint: EndpointLike,
   args: readonly unknown[],
   fetchedAt: number,
-  dispatch: (action: UnknownAction) => unknown,
-  getState: () => unknown,
 ): void {
-  const action = optimisticWrite(deps, endpoint, args, fetchedAt, getState);
+  const dispatch = runtime.store.dispatch as (action: UnknownAction) => unknown;
+  const action = optimisticWrite(runtime, ledger, endpoint, args, fetchedAt);
   if (!action || action.payload.patches.length === 0) return;
   try {
     dispatch(action as unknown as UnknownAction);
   } catch (error) {
-    deps.ledger.settle(endpoint, fetchedAt);
-    const { payload } = deps.ledger.write(deps.slice(getState()), () => undefined, deps.normalizeOptions);
+    ledger.settle(endpoint, fetchedAt);
+    const { payload } = ledger.write(runtime.state(), () => undefined, runtime.parts.normalizeOptions);
     try {
       if (payload.patches.length > 0)
-        dispatch(writeAction(ActionTypes.optimistic, deps.reducerPath, payload, { start: fetchedAt }) as never);
+        dispatch(
+          writeAction(ActionTypes.optimistic, runtime.parts.reducerPath, payload, { start: fetchedAt }) as never,
+        );
     } catch {
       // The first failure is the one the caller gets.
     }

@@ -13,18 +13,9 @@ export const optimisticUpdates: Feature = {
   name: 'optimisticUpdates',
   install(runtime) {
     const ledger = new Optimistic();
-    const { parts, store } = runtime;
-    const deps = {
-      slice: parts.slice,
-      query: parts.readState,
-      ledger,
-      normalizeOptions: parts.normalizeOptions,
-      reducerPath: parts.reducerPath,
-    };
     return {
       writer: ledger,
-      starting: ({ endpoint, args, start }) =>
-        dispatchGuess(deps, endpoint, args, start, store.dispatch, store.getState),
+      starting: ({ endpoint, args, start }) => dispatchGuess(runtime, ledger, endpoint, args, start),
       settling: (endpoint, start) => void ledger.settle(endpoint, start),
       reset: () => ledger.clear(),
       api: ledger,
