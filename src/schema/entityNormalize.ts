@@ -2,7 +2,7 @@
 
 import { describe, ErrorCode, inputError } from '../base/errors.js';
 import { hasOwn, setOwn } from '../base/dict.js';
-import { warnOnce } from '../base/env.js';
+import { isDevelopment, warnOnce } from '../base/env.js';
 import type { NormalizeDelegate, RowPolicy } from './contract.js';
 import type { EntityInfo, EntityLike } from './entityInfo.js';
 import { isUsablePk } from './pk.js';
@@ -86,7 +86,10 @@ export function normalizeEntity(
   } finally {
     delegate.leaveEntity();
   }
-  if (process.env.NODE_ENV !== 'production' && cls.indexes) warnUnknownIndexes(cls, info.defaultKeys, row);
+  // (`process.env` is slow to read in Node: asked only for classes with indexes, and after the
+  // cached flag; bundlers still fold the literal test out of production bundles.)
+  if (cls.indexes && isDevelopment() && process.env.NODE_ENV !== 'production')
+    warnUnknownIndexes(cls, info.defaultKeys, row);
   writeIndexes(cls, rowKey, row, delegate);
   // The row is this walk's own copy (made above or by the default process): it may be frozen in place.
   delegate.setRow(table, rowKey, row, info.defaultMerge ? cls : checkedMergePolicy(cls), true);
