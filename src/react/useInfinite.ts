@@ -64,19 +64,24 @@ export function useInfinite(endpoint: PagedEndpoint, ...args: unknown[]): Infini
   const memoKey = argsKey(args);
   // The next page's param: from the last page the list holds (its stored response), else from
   // the list's own response. A primitive, so the hook renders only when it changes.
-  const selectNext = useMemo(() => {
+  // The list's keys are computed once per args, not on every store change (useResponse does the same).
+  const { selectNext, selectError } = useMemo(() => {
     const reads = internalsOf(cache);
-    const listKey = endpoint.key(...args);
+    const keys = { request: endpoint.key(...args), memo: memoKey };
     const params = (args[0] ?? {}) as Record<string, unknown>;
-    return unlessSliceChanged(cache, state => {
-      const pages = reads.slice(state).meta[listKey]?.pages;
+    const list = (state: unknown) => reads.response(state, endpoint, args, keys);
+    // The next page's param: from the last page the list holds (its stored response), else from
+    // the list's own response. A primitive, so the hook renders only when it changes.
+    const selectNext = unlessSliceChanged(cache, state => {
+      const pages = reads.slice(state).meta[keys.request]?.pages;
       const last = pages?.[pages.length - 1];
       const page =
         last === undefined
-          ? cache.selectResponse(state, endpoint, ...(args as never[])).data
+          ? list(state).data
           : cache.selectResponse(state, endpoint.getPage, { ...params, [field]: last } as never).data;
       return nextParam(endpoint, field, page);
     });
+    return { selectNext, selectError: unlessSliceChanged(cache, state => list(state).error) };
     // `args` is represented by its memo key.
   }, [cache, endpoint, field, memoKey]);
   const next = useSelector(selectNext);
@@ -101,12 +106,7 @@ export function useInfinite(endpoint: PagedEndpoint, ...args: unknown[]): Infini
     }
     // `args` is represented by its memo key.
   }, [controller, endpoint, field, memoKey, next]);
-  const listError = useSelector(
-    useMemo(
-      () => unlessSliceChanged(cache, state => cache.selectResponse(state, endpoint, ...(args as never[])).error),
-      [cache, endpoint, memoKey],
-    ),
-  );
+  const listError = useSelector(selectError);
   const hasMore = next !== undefined && next !== null;
   const error = failure ?? listError;
   return useMemo(
