@@ -5,7 +5,6 @@
  * createCache is this with every feature.
  */
 
-import type { UnknownAction } from '@reduxjs/toolkit';
 import { ErrorCode, setupError } from '../base/errors.js';
 import { isSkipArgs } from '../base/json.js';
 import type { CacheState } from '../base/state.js';
@@ -189,10 +188,9 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
       );
     },
     expireAll({ testKey = () => true } = {}) {
+      // A confirmed write like every other: a pending guess's meta is not expired in its place.
       return inStore(runtime => {
-        const payload = computeExpire(runtime.state(), testKey);
-        if (payload.patches.length > 0)
-          runtime.store.dispatch(writeAction(ActionTypes.expireAll, reducerPath, payload) as unknown as UnknownAction);
+        runtime.write(ActionTypes.expireAll, confirmed => computeExpire(confirmed, testKey));
       });
     },
     resetEntireStore() {
