@@ -160,6 +160,37 @@ test('a page that fails fails the refetch: only the error is written, the shown 
   expect(cache.selectResponse(store.getState(), getRows, { group: 'd' }).error).toBeUndefined();
 });
 
+test('a refetch aborted between pages writes no partial list: the list and its pages stay, the promise rejects with the reason', async () => {
+  seed('g', 12);
+  const { cache, store, slice, getRows, ids, requests } = await twoPages('g');
+  db.g![0]!.title = 'T1 new';
+  const page2 = gate();
+  holds.set('g:5', page2.promise);
+  const rows = snapshot(slice().entities);
+  const rowsMeta = snapshot(slice().entitiesMeta);
+  const stored = snapshot(slice().endpoints);
+  const key = `GET ${server.origin}/g/rows`;
+  const pages = snapshot(slice().meta[key]!.pages);
+  expect(pages).toEqual(['5']);
+  const before = requests().length;
+  const refetch = store.dispatch(cache.fetch(getRows, { group: 'g' }));
+  // The first page has answered once the second is asked for.
+  await until(() => requests().length - before === 2, 'the second page to be asked for');
+  const reason = new Error('the user left');
+  refetch.abort(reason);
+  await expect(refetch).rejects.toBe(reason);
+  page2.open();
+  expect(requests().slice(before)).toEqual(['/g/rows', '/g/rows?cursor=5']);
+  // Not the first page's new title, nor a list of one page: only the failure is recorded.
+  expect(snapshot(slice().entities)).toEqual(rows);
+  expect(snapshot(slice().entitiesMeta)).toEqual(rowsMeta);
+  expect(snapshot(slice().endpoints)).toEqual(stored);
+  expect(slice().meta[key]!.pages).toEqual(pages);
+  expect(ids()).toEqual(firstTen('g'));
+  expect(cache.selectQuery(store.getState(), Row, 'g1')!.title).toBe('T1');
+  expect(cache.selectResponse(store.getState(), getRows, { group: 'g' }).error).toBe(reason);
+});
+
 test('state restored from JSON (a server render, a persisted store) keeps its pages on refetch', async () => {
   seed('e', 12);
   const first = await twoPages('e');
