@@ -3,7 +3,8 @@
  * holds pages"): against a real local server that pages by offset, a list that holds two pages
  * (10 rows) still holds them, in order and with the server's new content, after a plain refetch,
  * an invalidation, a poll or a hydration; the pages are fetched in order and written as one
- * action; a failed page writes nothing but the error; page params that name no page are refused.
+ * action; a failed or aborted page writes nothing but the error; page params that name no page,
+ * or that are no plain JSON, are refused before anything is sent.
  */
 import { Collection, Entity, ErrorCode, RestEndpoint, type CacheState } from '../../src/index';
 import { gate, startServer, type Answer, type TestServer } from '../fixtures/server';
@@ -160,6 +161,37 @@ test('a page that fails fails the refetch: only the error is written, the shown 
   expect(cache.selectResponse(store.getState(), getRows, { group: 'd' }).error).toBeUndefined();
 });
 
+test('a refetch aborted between pages writes no partial list: the list and its pages stay, the promise rejects with the reason', async () => {
+  seed('k', 12);
+  const { cache, store, slice, getRows, ids, requests } = await twoPages('k');
+  db.k![0]!.title = 'T1 new';
+  const page2 = gate();
+  holds.set('k:5', page2.promise);
+  const rows = snapshot(slice().entities);
+  const rowsMeta = snapshot(slice().entitiesMeta);
+  const stored = snapshot(slice().endpoints);
+  const key = `GET ${server.origin}/k/rows`;
+  const pages = snapshot(slice().meta[key]!.pages);
+  expect(pages).toEqual(['5']);
+  const before = requests().length;
+  const refetch = store.dispatch(cache.fetch(getRows, { group: 'k' }));
+  // The first page has answered once the second is asked for.
+  await until(() => requests().length - before === 2, 'the second page to be asked for');
+  const reason = new Error('the user left');
+  refetch.abort(reason);
+  await expect(refetch).rejects.toBe(reason);
+  page2.open();
+  expect(requests().slice(before)).toEqual(['/k/rows', '/k/rows?cursor=5']);
+  // Not the first page's new title, nor a list of one page: only the failure is recorded.
+  expect(snapshot(slice().entities)).toEqual(rows);
+  expect(snapshot(slice().entitiesMeta)).toEqual(rowsMeta);
+  expect(snapshot(slice().endpoints)).toEqual(stored);
+  expect(slice().meta[key]!.pages).toEqual(pages);
+  expect(ids()).toEqual(firstTen('k'));
+  expect(cache.selectQuery(store.getState(), Row, 'k1')!.title).toBe('T1');
+  expect(cache.selectResponse(store.getState(), getRows, { group: 'k' }).error).toBe(reason);
+});
+
 test('state restored from JSON (a server render, a persisted store) keeps its pages on refetch', async () => {
   seed('e', 12);
   const first = await twoPages('e');
@@ -251,6 +283,40 @@ test.each([
     expect(snapshot(slice())).toEqual(before);
     expect(requests().length).toBe(sent);
     expect(ids()).toEqual(firstTen('h'));
+  },
+);
+
+test.each([
+  ['a Date', new Date(0)],
+  ['NaN', NaN],
+  ['Infinity', Infinity],
+  ['a function', () => 1],
+  ['a bigint', BigInt(5)],
+  ['a Map', new Map([['at', 5]])],
+  ['a Date inside a plain object', { at: new Date(0) }],
+])(
+  'a page param that is no plain JSON (%s) is refused with a coded error before any request; nothing is written',
+  async (_, cursor) => {
+    seed('j', 12);
+    const { cache, store, slice, getRows, ids, requests, actions } = await twoPages('j');
+    const before = snapshot(slice());
+    const sent = requests().length;
+    const args = { group: 'j', cursor } as unknown as { group: string; cursor: string };
+    const refused = expect.objectContaining({
+      code: ErrorCode.UNEXPECTED_INPUT,
+      message: expect.stringMatching(/plain JSON/),
+    });
+    expect(() => store.dispatch(cache.fetch(getRows.getPage, args))).toThrow(refused);
+    expect(() => getRows.getPage.key(args)).toThrow(refused);
+    expect(() =>
+      store.dispatch(
+        cache.setResponse(getRows.getPage, args, { results: [{ id: 'x', title: 'X' }], nextCursor: null }),
+      ),
+    ).toThrow(refused);
+    expect(requests().length).toBe(sent);
+    expect(actions()).toBe(0);
+    expect(snapshot(slice())).toEqual(before);
+    expect(ids()).toEqual(firstTen('j'));
   },
 );
 

@@ -15,17 +15,23 @@ class Person extends Entity {
 }
 Person.schema = { best: Person };
 
-/** The same shape with a merge of its own: repeats are written whole, as a response's are. */
+/**
+ * The same shape with a merge of its own, one the default merge cannot stand in for: a row
+ * replaces what is stored whole. Its repeats are written whole, as a response's are; written as
+ * their own fields only (what the default merge allows), a later repeat would replace the full
+ * row and drop its refs.
+ */
 class Merged extends Entity {
   id = '';
   name = '';
   best: Merged | null = null;
+  rival: Merged | null = null;
   static override key = 'DGMerged';
   static override merge(existing: object, incoming: object): object {
-    return { ...existing, ...incoming };
+    return { ...incoming };
   }
 }
-Merged.schema = { best: Merged };
+Merged.schema = { best: Merged, rival: Merged };
 
 class Writer extends Entity {
   id = '';
@@ -142,17 +148,24 @@ describe('cycles', () => {
 
   test('a class with its own merge: repeats are written whole, and the cycle still closes', () => {
     const { cache, store, state } = setup();
-    store.dispatch(cache.set(Merged, { id: '1', name: 'Ann', best: { id: '2', name: 'Bob', best: '1' } }));
+    // Ann's best and rival are both Bob, whose best is Ann: a cycle, and a repeat after Bob's full place.
+    store.dispatch(
+      cache.set(Merged, { id: '1', name: 'Ann', best: { id: '2', name: 'Bob', best: '1', rival: null }, rival: '2' }),
+    );
     store.dispatch(
       cache.set(Merged, { id: '1' }, (draft: Merged) => {
+        expect(draft.rival).toBe(draft.best);
         draft.best!.best!.name = 'Ann B';
         draft.best!.name = 'Bob B';
       }),
     );
     expect({ ...state().entities.DGMerged }).toEqual({
-      1: { id: '1', name: 'Ann B', best: '2' },
-      2: { id: '2', name: 'Bob B', best: '1' },
+      1: { id: '1', name: 'Ann B', best: '2', rival: '2' },
+      2: { id: '2', name: 'Bob B', best: '1', rival: null },
     });
+    const read = cache.selectQuery(store.getState(), Merged, { id: '1' })!;
+    expect(read.best!.best).toBe(read);
+    expect(read.rival).toBe(read.best);
   });
 
   test('a new value returned from a cyclic draft is written, the cycle kept', () => {

@@ -305,6 +305,39 @@ test('bounded: 10,000 distinct keys written and released leave only what gcTime 
   expect(jest.getTimerCount()).toBe(0);
 });
 
+test('a store listener that throws during a sweep: the sweep is applied, what it dropped is forgotten, the error reaches the caller, the next sweep works', () => {
+  const { cache, store, slice } = setup();
+  const runtime = runtimeOf(cache, store);
+  const unused = () => [...(collectorOf(runtime) as unknown as { unused: Map<string, unknown> }).unused.keys()];
+  store.dispatch(cache.setResponse(getPost, '1', post('1')));
+  store.dispatch(cache.setResponse(getPost, '2', post('2')));
+  const release = cache.retain(store, getPost, '1');
+  // Past gcTime without running the timer: the sweep below is the caller's.
+  jest.setSystemTime(Date.now() + GC);
+  expect(unused()).toContain('request:GET /posts/2');
+  const broken = new Error('listener broke');
+  const unsubscribe = store.subscribe(() => {
+    throw broken;
+  });
+  expect(() => cache.gc(store)).toThrow(broken);
+  unsubscribe();
+  // The sweep's action was applied: '2' and the rows only it reached are gone.
+  expect(Object.keys(slice().endpoints)).toEqual(['GET /posts/1']);
+  expect(Object.keys(slice().meta)).toEqual(['GET /posts/1']);
+  expect(Object.keys(slice().entities.Post!)).toEqual(['1']);
+  expect(Object.keys(slice().entities.User!)).toEqual(['u1']);
+  // And what it dropped is forgotten: no record left to leak or to sweep again.
+  expect(unused()).not.toContain('request:GET /posts/2');
+  // The next sweep works: '1', released and past gcTime, goes with its rows.
+  release();
+  jest.setSystemTime(Date.now() + GC);
+  expect(cache.gc(store)).toEqual({ requests: 1, rows: 2 });
+  expect(Object.keys(slice().endpoints)).toEqual([]);
+  expect(Object.keys(slice().entities.Post!)).toEqual([]);
+  expect(Object.keys(slice().entities.User!)).toEqual([]);
+  expect(unused()).toEqual([]);
+});
+
 test('a kept read that throws while walked keeps every row, and the sweep still drops responses', () => {
   class Odd extends Entity {
     id = '';
