@@ -202,6 +202,37 @@ test('getPage is refused, with a coded error, without paginationField, with it i
   expect(getPlain.getPage).toBe(getPlain.getPage);
 });
 
+test('a page param JSON cannot hold as it is is refused with UNEXPECTED_INPUT, naming the param', () => {
+  const getPlain = new RestEndpoint({ path: '/items', schema: new Collection([Item]), paginationField: 'page' });
+  const cycle: Record<string, unknown> = { at: 1 };
+  cycle.self = cycle;
+  const refused = [
+    new Date(0),
+    NaN,
+    Infinity,
+    () => 1,
+    Symbol('p'),
+    BigInt(1),
+    new Map(),
+    [new Date(0)],
+    { at: NaN },
+    cycle,
+  ];
+  for (const page of refused) {
+    expect(() => getPlain.getPage.url({ page } as never)).toThrow(
+      expect.objectContaining({
+        code: ErrorCode.UNEXPECTED_INPUT,
+        message: expect.stringMatching(/page param "page"/),
+      }),
+    );
+  }
+  // Strings, finite numbers, booleans, and lists or plain objects of them are sent as `url` writes them.
+  expect(getPlain.getPage.url({ page: 'c2' })).toBe('/items?page=c2');
+  expect(getPlain.getPage.url({ page: 0 })).toBe('/items?page=0');
+  expect(getPlain.getPage.url({ page: [1, null, 'b'] } as never)).toMatch(/^\/items\?page=/);
+  expect(getPlain.getPage.url({ page: { at: 2, skip: undefined } } as never)).toMatch(/^\/items\?page=/);
+});
+
 test('push on an endpoint whose Collection sits in an object response reaches the list', async () => {
   seed('c', 3);
   server.on('POST /:group/items', request => ({

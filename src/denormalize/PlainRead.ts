@@ -32,12 +32,12 @@ export class PlainRead implements DenormalizeDelegate, QueryDelegate {
   /** Values already built in this read, by owner and then row. */
   private readonly built = new Map<object, Map<object, unknown>>();
   /**
-   * Values the depth limit cut short in this read, by owner and row, with the depth they were
-   * built at. Such a value is not final (read again higher up, it may resolve further), but read
+   * Values the depth limit cut short in this read (the memo keeps their entries), by owner and
+   * row, with the depth they were built at. Such a value is not final (read again higher up, it may resolve further), but read
    * again no higher up it is the same value: otherwise a graph whose nodes are each held twice
    * would be built once per path past the limit, exponentially many times.
    */
-  private cut: Map<object, Map<object, readonly [value: unknown, depth: number]>> | undefined;
+  private cut: Map<object, Map<object, readonly [held: unknown, depth: number]>> | undefined;
   /** Set when the depth limit cut the value being built short (it is then incomplete). */
   protected truncated = false;
   private readonly lenses = new Map<LensFn, string | undefined>();
@@ -100,23 +100,35 @@ export class PlainRead implements DenormalizeDelegate, QueryDelegate {
     const held = this.held(owner, row);
     if (held) return held;
     const depth = this.path.length;
-    const cut = this.cut?.get(owner)?.get(row);
-    if (cut !== undefined && cut[1] <= depth) {
-      this.truncated = true;
-      return cut[0];
-    }
+    const cut = this.cutAt(owner, row, depth);
+    if (cut !== undefined) return cut[0];
     if (this.tooDeep()) return pastLimit ? pastLimit(row) : key;
     const truncatedBefore = this.truncated;
     this.truncated = false;
     const value = this.build(owner, row, build);
     if (!this.truncated) done.set(row, value);
-    else {
-      let rows = (this.cut ??= new Map()).get(owner);
-      if (!rows) this.cut.set(owner, (rows = new Map()));
-      rows.set(row, [value, depth]);
-    }
+    else this.noteCut(owner, row, value, depth);
     this.truncated ||= truncatedBefore;
     return value;
+  }
+
+  /**
+   * What `noteCut` kept for `owner` and `row` if it was built no deeper than `depth` (the value
+   * being built is then cut short too), else undefined. The memo keeps its entry here, this
+   * class the value.
+   */
+  protected cutAt(owner: object, row: object, depth: number): readonly [held: unknown, depth: number] | undefined {
+    const cut = this.cut?.get(owner)?.get(row);
+    if (cut === undefined || cut[1] > depth) return undefined;
+    this.truncated = true;
+    return cut;
+  }
+
+  /** Keeps `held`, built at `depth` and cut short by the depth limit, for `cutAt`. */
+  protected noteCut(owner: object, row: object, held: unknown, depth: number): void {
+    let rows = (this.cut ??= new Map()).get(owner);
+    if (!rows) this.cut.set(owner, (rows = new Map()));
+    rows.set(row, [held, depth]);
   }
 
   /**

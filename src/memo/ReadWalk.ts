@@ -32,9 +32,6 @@ interface Entry {
   read: number;
 }
 
-/** A value the depth limit cut short, with the depth it was built at (memo/ReadWalk.ts, `entity`). */
-type Cut = readonly [entry: Entry, depth: number];
-
 export class ReadWalk extends PlainRead {
   /**
    * This read's number: the entries it builds or finds valid carry it (`read`), so a row met
@@ -42,11 +39,6 @@ export class ReadWalk extends PlainRead {
    * once, and checks and table notes skip the records it has seen.
    */
   private readonly serial = nextSerial();
-  /**
-   * Values the depth limit cut short, by owner and row: not cached (read again higher up, they
-   * may resolve further), but met again in this read no higher up, they are the same value.
-   */
-  private cutShort: Map<object, Map<object, Cut>> | undefined;
   /**
    * Rows the read itself looked up (outside any entity), as `table, key, row` triples: set by
    * `finish()`, once the walk is done.
@@ -148,11 +140,12 @@ export class ReadWalk extends PlainRead {
       return cached.value;
     }
     const depth = this.path.length;
-    const cut = this.cutShort?.get(owner)?.get(row);
-    if (cut !== undefined && cut[1] <= depth) {
-      this.truncated = true;
-      this.adopt(cut[0]);
-      return cut[0].value;
+    // Values the depth limit cut short are kept by PlainRead (as entries here), not cached.
+    const cut = this.cutAt(owner, row, depth);
+    if (cut !== undefined) {
+      const entry = cut[0] as Entry;
+      this.adopt(entry);
+      return entry.value;
     }
     if (this.tooDeep()) {
       this.put(table, key, row);
@@ -185,13 +178,6 @@ export class ReadWalk extends PlainRead {
     this.truncated ||= truncatedBefore;
     this.adopt(entry, start);
     return entry.value;
-  }
-
-  private noteCut(owner: object, row: object, entry: Entry, depth: number): void {
-    const cut = (this.cutShort ??= new Map());
-    let rows = cut.get(owner);
-    if (!rows) cut.set(owner, (rows = new Map()));
-    rows.set(row, [entry, depth]);
   }
 
   /** Writes one triple at the end of the log. */

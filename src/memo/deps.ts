@@ -46,6 +46,17 @@ function visited(named: Recorded, mark: number): boolean {
   return false;
 }
 
+/**
+ * The number of the walk that visits `named` (the walk's `mark`, taken here when the top record
+ * meets its first name), or 0 when this walk has visited `named` already. The names of the top
+ * record (`top`) are not marked, the names below it are (see depsValid).
+ */
+function walkMark(named: Recorded, top: boolean, mark: number): number {
+  if (!top) return visited(named, mark) ? 0 : mark;
+  if (mark === 0) return nextSerial();
+  return named.mark === mark ? 0 : mark;
+}
+
 /** Gives the current read's value of a lens function. */
 export type LensOf = (lens: LensFn) => unknown;
 
@@ -77,10 +88,9 @@ export function depsValid(
     if (table === CHILD || table === VIA) {
       const named = deps[i + 1] as Recorded;
       if (named.read === read || named.deps === deps) continue;
-      if (top) {
-        if (mark === 0) mark = nextSerial();
-        else if (named.mark === mark) continue;
-      } else if (visited(named, mark)) continue;
+      const next = walkMark(named, top, mark);
+      if (next === 0) continue;
+      mark = next;
       const check = table === VIA ? (lensOf ?? viaLensOf) : lensOf;
       if (!depsValid(named.deps, entities, check, viaLensOf, read, mark)) return false;
     } else if (table === LENS) {
@@ -110,11 +120,9 @@ export function someRow(
     if (table === VIA || table === CHILD) {
       const named = deps[i + 1] as Recorded;
       if (named.read === skipRead || named.deps === deps) continue;
-      // As in depsValid: the walk takes its number when it meets the first name, and marks below the top.
-      if (top) {
-        if (mark === 0) mark = nextSerial();
-        else if (named.mark === mark) continue;
-      } else if (visited(named, mark)) continue;
+      const next = walkMark(named, top, mark);
+      if (next === 0) continue;
+      mark = next;
       if (someRow(named.deps, test, skipRead, mark)) return true;
     } else if (test(table as string, deps[i + 1] as string, deps[i + 2])) {
       return true;

@@ -20,7 +20,7 @@ import { Entity } from '../schema/Entity.js';
 import { normalizeArray } from '../schema/plainArray.js';
 import { normalizeObject } from '../schema/plainObject.js';
 import { hasOwn } from '../base/dict.js';
-import { toJsonValue } from './checkRow.js';
+import { toJsonValue } from '../base/checkRow.js';
 import { PatchList } from './PatchList.js';
 import { rowPatches, type PendingRow } from './rowPatches.js';
 import { checkRoot, nonErrorThrown } from './rootChecks.js';

@@ -9,7 +9,7 @@ import { jsonEqual } from '../base/json.js';
 import type { WriteMeta } from '../base/patch.js';
 import type { CacheState, Row } from '../base/state.js';
 import type { RowPolicy } from '../schema/contract.js';
-import { RowChecker } from './checkRow.js';
+import { RowChecker } from '../base/checkRow.js';
 import { listPatches, type PatchList } from './PatchList.js';
 
 /**

@@ -10,6 +10,7 @@ import { CollectionPage } from '../schema/CollectionPage.js';
 import type { Query } from '../schema/Query.js';
 import { isPlainObjectSchema } from '../schema/contract.js';
 import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
+import { toJsonValue } from '../base/checkRow.js';
 import type { PagePagination } from './types.js';
 import type { PathTemplate } from './pathParams.js';
 
@@ -101,15 +102,10 @@ export function requirePageParam<E extends { url(...args: any[]): string }>(
           ],
         );
       }
-      if (!plainParam(value, 0)) {
-        throw inputError(
-          ErrorCode.UNEXPECTED_INPUT,
-          process.env.NODE_ENV !== 'production' && [
-            `${where}.getPage got the page param "${field}" = ${describe(value)}; the list records the params of its pages in the state, which holds plain JSON.`,
-            `Pass the cursor or page number as a string or a number: getPage({ ...params, ${field}: String(nextCursor) }).`,
-          ],
-        );
-      }
+      // The list records the params of its pages in the state, so the param must be plain JSON:
+      // the store's own check refuses (UNEXPECTED_INPUT) a Date, NaN, a function or a cycle here,
+      // before any request. Its copy is not needed: `url` reads the caller's value.
+      toJsonValue(value, `${where}.getPage's page param "${field}"`);
       if (namesNothing(value)) {
         throw inputError(
           ErrorCode.UNEXPECTED_INPUT,
@@ -123,14 +119,6 @@ export function requirePageParam<E extends { url(...args: any[]): string }>(
     },
   });
   return page;
-}
-
-/** A string, a finite number, a boolean, or a (shallow) list or plain object of them: what JSON holds as it is. */
-function plainParam(value: unknown, depth: number): boolean {
-  if (typeof value === 'string' || typeof value === 'boolean') return true;
-  if (typeof value === 'number') return Number.isFinite(value);
-  if (depth > 8 || (!Array.isArray(value) && !isPlainObjectSchema(value))) return false;
-  return Object.values(value).every(item => item === undefined || item === null || plainParam(item, depth + 1));
 }
 
 /** A list with no item the URL would show, or a plain object without a member. */

@@ -21,7 +21,7 @@ import { hasOwn } from '../../base/dict.js';
 import { stableStringify } from '../../base/json.js';
 import type { Patch } from '../../base/patch.js';
 import type { CacheState, EndpointMeta } from '../../base/state.js';
-import { toJsonValue } from '../../normalize/checkRow.js';
+import { toJsonValue } from '../../base/checkRow.js';
 import type { PagePagination } from '../../rest/types.js';
 import { continuesList } from '../../schema/refs.js';
 import type { EndpointLike } from '../endpoint.js';

@@ -9,8 +9,8 @@
  * both checks and copies; see docs/reliability.md for what it costs.
  */
 
-import { setOwn } from '../base/dict.js';
-import { describe, ErrorCode, inputError } from '../base/errors.js';
+import { setOwn } from './dict.js';
+import { describe, ErrorCode, inputError } from './errors.js';
 
 /** Raw (schema-less) data nested deeper than this is rejected; JSON from real APIs is far shallower. */
 export const RAW_DEPTH_LIMIT = 256;
