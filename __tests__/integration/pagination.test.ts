@@ -202,22 +202,13 @@ test('getPage is refused, with a coded error, without paginationField, with it i
   expect(getPlain.getPage).toBe(getPlain.getPage);
 });
 
-test('a page param JSON cannot hold as it is is refused with UNEXPECTED_INPUT, naming the param', () => {
+test('a page param JSON cannot hold (a symbol, a cycle) is refused naming the param; plain values are sent as url writes them', () => {
   const getPlain = new RestEndpoint({ path: '/items', schema: new Collection([Item]), paginationField: 'page' });
   const cycle: Record<string, unknown> = { at: 1 };
   cycle.self = cycle;
-  const refused = [
-    new Date(0),
-    NaN,
-    Infinity,
-    () => 1,
-    Symbol('p'),
-    BigInt(1),
-    new Map(),
-    [new Date(0)],
-    { at: NaN },
-    cycle,
-  ];
+  // (Dates, NaN, Infinity, functions, bigints and Maps, through a fetch that sends nothing and
+  // writes nothing: paginationRefetch.test.ts. Here, what it leaves out: a symbol and a cycle.)
+  const refused = [Symbol('p'), cycle];
   for (const page of refused) {
     expect(() => getPlain.getPage.url({ page } as never)).toThrow(
       expect.objectContaining({
