@@ -3,8 +3,11 @@
 // --time=<ms per case> --only=<library name part>.
 import { deepStrictEqual } from 'node:assert';
 import os from 'node:os';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Bench } from 'tinybench';
-import { makeColumns, makeResponse, plain } from './data.mjs';
+import { makeResponse, plain } from './data.mjs';
+import { cases, prepare, ready, withSetup } from './cases.mjs';
 import * as floor from './libs/floor.mjs';
 import * as lenscache from './libs/lenscache.mjs';
 import * as rtk from './libs/rtk.mjs';
@@ -16,81 +19,16 @@ const option = (name, fallback) => process.argv.find(arg => arg.startsWith(`--${
 const sizes = option('sizes', '1000,10000').split(',').map(Number);
 const time = Number(option('time', 400));
 const only = option('only', '');
-const libraries = [floor, lenscache, rtk, normalizr, dataclient, apollo].filter(
+// --extra=<module path>[,…]: more adapters with the same shape (a peer built locally, say), measured beside the others.
+const extra = await Promise.all(
+  option('extra', '')
+    .split(',')
+    .filter(Boolean)
+    .map(path => import(pathToFileURL(resolve(path)).href)),
+);
+const libraries = [floor, lenscache, rtk, normalizr, dataclient, apollo, ...extra].filter(
   lib => lib === floor || lib.name.includes(only),
 );
-const LENSES = Array.from({ length: 10 }, (_, i) => `L${i}`);
-
-/** The cases, in table order: [name, what the library must support, setup for each sample, timed fn]. */
-function cases(n) {
-  let counter = 0;
-  const post = () => `p${counter++ % n}`;
-  const user = () => `u${counter++ % Math.max(1, Math.floor(n / 10))}`;
-  return [
-    ['write into an empty store', 'write', null, (lib, data) => lib.write(data)],
-    ['same response again (populated store)', 'rewrite', null, (lib, data) => lib.rewrite(data)],
-    ['cold read of the nested list', 'read', lib => lib.resetMemo(), lib => lib.read()],
-    ['denormalize without memo', 'denormalize', lib => lib.resetMemo?.(), lib => lib.denormalize()],
-    ['first read after an identical refetch', 'read', (lib, data) => lib.rewrite(data), lib => lib.read()],
-    ['memoized read, unchanged store', 'read', null, lib => lib.read()],
-    [
-      'update one post, re-read',
-      'updatePost',
-      null,
-      lib => {
-        lib.updatePost(post(), `Changed ${counter}`);
-        return lib.read();
-      },
-    ],
-    [
-      'update one shared user, re-read',
-      'updateUser',
-      null,
-      lib => {
-        lib.updateUser(user(), `Renamed ${counter}`);
-        return lib.read();
-      },
-    ],
-    ['sorted query, cold', 'sorted', lib => lib.resetMemo(), lib => lib.sorted()],
-    ['sorted query, memoized', 'sorted', null, lib => lib.sorted()],
-    ['count query, cold', 'count', lib => lib.resetMemo(), lib => lib.count()],
-    ['count query, memoized', 'count', null, lib => lib.count()],
-    ['groupBy query, cold', 'groupBy', lib => lib.resetMemo(), lib => lib.groupBy()],
-    ['groupBy query, memoized', 'groupBy', null, lib => lib.groupBy()],
-    [
-      'update one post, re-run the sorted query',
-      'sorted',
-      null,
-      lib => {
-        lib.updatePost(post(), `Changed ${counter}`);
-        return lib.sorted();
-      },
-    ],
-    ['10 lenses, cold', 'readLens', lib => lib.resetMemo(), lib => LENSES.map(lens => lib.readLens(lens))],
-    ['10 lenses, memoized', 'readLens', null, lib => LENSES.map(lens => lib.readLens(lens))],
-    [
-      '10 lenses after one cell of one lens changed',
-      'readLens',
-      null,
-      lib => {
-        lib.updateCell('L3', post(), counter);
-        return LENSES.map(lens => lib.readLens(lens));
-      },
-    ],
-  ];
-}
-
-function prepare(lib, response, n, lens) {
-  const data = lib.prepare ? lib.prepare(response) : response;
-  if (lens) {
-    lib.writeLensList(data);
-    for (const name of LENSES) lib.writeColumns(name, makeColumns(n, name));
-  } else {
-    lib.write(data);
-  }
-  return data;
-}
-
 /** Before timing: every library must have stored and read back the same content. */
 function checkContent(n, response) {
   const reference = floor.create();
@@ -109,6 +47,12 @@ function checkContent(n, response) {
       prepare(lensRef, response, n, true);
       prepare(adapter, response, n, true);
       deepStrictEqual(plain(adapter.readLens('L4')), plain(lensRef.readLens('L4')), `${lib.name}: lens read differs`);
+      if (adapter.denormalizeLens)
+        deepStrictEqual(
+          plain(adapter.denormalizeLens('L7')),
+          plain(lensRef.readLens('L7')),
+          `${lib.name}: lens read without memo differs`,
+        );
     }
   }
 }
@@ -132,6 +76,17 @@ function identities(n, response) {
   return rows;
 }
 
+/** The median time of `fn` alone, as tinybench measures it (at least 5 samples, `time` ms of them). */
+async function plainCase(lib, adapter, data, fn, caseName) {
+  const bench = new Bench({ time, iterations: 5, warmup: true, warmupIterations: 2, warmupTime: 50 });
+  bench.add(lib.name, () => fn(adapter, data));
+  await bench.run();
+  const result = bench.tasks[0].result;
+  if (result.state !== 'completed')
+    throw new Error(`${lib.name} / ${caseName}: ${result.error?.stack ?? result.state}`);
+  return result.latency.p50;
+}
+
 function format(ms) {
   if (ms < 0.001) return `${(ms * 1e6).toFixed(0)} ns`;
   if (ms < 1) return `${(ms * 1000).toFixed(1)} µs`;
@@ -150,17 +105,11 @@ for (const n of sizes) {
     for (const lib of libraries) {
       const adapter = lib.create();
       if (typeof adapter[needs] !== 'function') continue;
-      const lens = caseName.includes('lens');
-      const data = prepare(adapter, response, n, lens);
-      adapter.read?.();
-      if (needs === 'sorted' || lens) lens ? LENSES.forEach(name => adapter.readLens(name)) : adapter.sorted();
-      const bench = new Bench({ time, iterations: 5, warmup: true, warmupIterations: 2, warmupTime: 50 });
-      bench.add(lib.name, () => fn(adapter, data), before ? { beforeEach: () => before(adapter, data) } : {});
-      await bench.run();
-      const result = bench.tasks[0].result;
-      if (result.state !== 'completed')
-        throw new Error(`${lib.name} / ${caseName}: ${result.error?.stack ?? result.state}`);
-      row.set(lib.name, result.latency.p50);
+      const data = ready(adapter, caseName, needs, response, n);
+      row.set(
+        lib.name,
+        before ? withSetup(adapter, data, before, fn, time) : await plainCase(lib, adapter, data, fn, caseName),
+      );
     }
     table.set(caseName, row);
     process.stderr.write('.');

@@ -1,101 +1,118 @@
 // lenscache through a real Redux store: every write is a thunk, one action, the real reducer.
 import { configureStore } from '@reduxjs/toolkit';
-import { All, Collection, createCache, denormalize, Entity, Query, Scalar, Values } from '../../dist/esm/index.js';
+import * as built from '../../dist/esm/index.js';
 
 export const name = 'lenscache';
 
-export class User extends Entity {
-  id = '';
-  name = '';
-  static key = 'User';
-}
-export class Comment extends Entity {
-  id = '';
-  body = '';
-  author = User.fromJS();
-  static key = 'Comment';
-  static schema = { author: User };
-}
-export class Post extends Entity {
-  id = '';
-  title = '';
-  author = User.fromJS();
-  comments = [];
-  static key = 'Post';
-  static schema = { author: User, comments: [Comment] };
-}
-const posts = new Collection([Post], { argsKey: () => ({}) });
-const getPosts = { key: () => 'GET /posts', schema: posts };
-const sorted = new Query(new All(Post), list => [...list].sort((a, b) => a.title.localeCompare(b.title)));
-const count = new Query(new All(Post), list => list.length);
-const groupBy = new Query(new All(Post), list => {
-  const groups = {};
-  for (const post of list) (groups[post.author.id] ??= []).push(post);
-  return groups;
-});
+/**
+ * The adapter over one build of lenscache (its ES module namespace): `npm run bench` measures
+ * dist/, and bench/ab.mjs loads two builds side by side, each with its own classes and schemas.
+ */
+export function adapterFor(lib) {
+  const { All, Collection, createCache, denormalize, Entity, Query, Scalar, Values } = lib;
 
-// The lens cases: the same posts, with two Scalar fields per post written per lens.
-class LensPost extends Post {
-  score = 0;
-  rank = 0;
-  static key = 'Post';
-}
-const lensScalar = new Scalar({ lens: args => args[0]?.lens, key: 'lens', entity: LensPost });
-LensPost.schema = { ...Post.schema, score: lensScalar, rank: lensScalar };
-const lensPosts = new Collection([LensPost], { argsKey: () => ({}) });
-const cellsByPost = new Values(lensScalar);
-const getColumns = { key: ({ lens }) => `GET /columns?lens=${lens}`, schema: new Values(lensScalar) };
+  class User extends Entity {
+    id = '';
+    name = '';
+    static key = 'User';
+  }
+  class Comment extends Entity {
+    id = '';
+    body = '';
+    author = User.fromJS();
+    static key = 'Comment';
+    static schema = { author: User };
+  }
+  class Post extends Entity {
+    id = '';
+    title = '';
+    author = User.fromJS();
+    comments = [];
+    static key = 'Post';
+    static schema = { author: User, comments: [Comment] };
+  }
+  const posts = new Collection([Post], { argsKey: () => ({}) });
+  const getPosts = { key: () => 'GET /posts', schema: posts };
+  const sorted = new Query(new All(Post), list => [...list].sort((a, b) => a.title.localeCompare(b.title)));
+  const count = new Query(new All(Post), list => list.length);
+  const groupBy = new Query(new All(Post), list => {
+    const groups = {};
+    for (const post of list) (groups[post.author.id] ??= []).push(post);
+    return groups;
+  });
 
-export function create() {
-  let cache;
-  let store;
-  let list = posts;
-  let reader;
-  const reset = () => {
-    cache = createCache();
-    store = configureStore({ reducer: { cache: cache.reducer }, middleware: d => d().concat(cache.middleware) });
-    reader = cache;
-  };
-  reset();
-  return {
-    write(response) {
-      reset();
-      list = posts;
-      store.dispatch(cache.setResponse(getPosts, response));
-    },
-    rewrite(response) {
-      store.dispatch(cache.setResponse(getPosts, response));
-    },
-    read: () => reader.selectQuery(store.getState(), list),
-    denormalize() {
-      // The pure read: nothing kept, nothing reused (what a server render or a script pays).
-      const slice = store.getState().cache;
-      return denormalize(posts, slice.endpoints[getPosts.key()], [], slice);
-    },
-    resetMemo() {
-      // Another cache instance over the same state starts with empty memo caches.
-      reader = createCache();
-    },
-    updatePost(id, title) {
-      store.dispatch(cache.set(Post, { id, title }));
-    },
-    updateUser(id, name) {
-      store.dispatch(cache.set(User, { id, name }));
-    },
-    sorted: () => reader.selectQuery(store.getState(), sorted),
-    count: () => reader.selectQuery(store.getState(), count),
-    groupBy: () => reader.selectQuery(store.getState(), groupBy),
-    writeLensList(response) {
-      reset();
-      list = lensPosts;
-      store.dispatch(cache.set(lensPosts, {}, response));
-    },
-    writeColumns(lens, columns) {
-      store.dispatch(cache.setResponse(getColumns, { lens }, columns));
-    },
-    updateCell(lens, id, score) {
-      store.dispatch(cache.set(cellsByPost, { lens }, { [id]: { score } }));
-    },
-    readLens: lens => reader.selectQuery(store.getState(), lensPosts, { lens }),
-  };
+  // The lens cases: the same posts, with two Scalar fields per post written per lens.
+  class LensPost extends Post {
+    score = 0;
+    rank = 0;
+    static key = 'Post';
+  }
+  const lensScalar = new Scalar({ lens: args => args[0]?.lens, key: 'lens', entity: LensPost });
+  LensPost.schema = { ...Post.schema, score: lensScalar, rank: lensScalar };
+  const lensPosts = new Collection([LensPost], { argsKey: () => ({}) });
+  // The stored list's pk (the result a fetch of the list would have stored): what denormalize reads from.
+  const lensListPk = lensPosts.pk(undefined, undefined, undefined, [{}]);
+  const cellsByPost = new Values(lensScalar);
+  const getColumns = { key: ({ lens }) => `GET /columns?lens=${lens}`, schema: new Values(lensScalar) };
+
+  function create() {
+    let cache;
+    let store;
+    let list = posts;
+    let reader;
+    const reset = () => {
+      cache = createCache();
+      store = configureStore({ reducer: { cache: cache.reducer }, middleware: d => d().concat(cache.middleware) });
+      reader = cache;
+    };
+    reset();
+    return {
+      write(response) {
+        reset();
+        list = posts;
+        store.dispatch(cache.setResponse(getPosts, response));
+      },
+      rewrite(response) {
+        store.dispatch(cache.setResponse(getPosts, response));
+      },
+      read: () => reader.selectQuery(store.getState(), list),
+      denormalize() {
+        // The pure read: nothing kept, nothing reused (what a server render or a script pays).
+        const slice = store.getState().cache;
+        return denormalize(posts, slice.endpoints[getPosts.key()], [], slice);
+      },
+      resetMemo() {
+        // Another cache instance over the same state starts with empty memo caches.
+        reader = createCache();
+      },
+      updatePost(id, title) {
+        store.dispatch(cache.set(Post, { id, title }));
+      },
+      updateUser(id, name) {
+        store.dispatch(cache.set(User, { id, name }));
+      },
+      sorted: () => reader.selectQuery(store.getState(), sorted),
+      count: () => reader.selectQuery(store.getState(), count),
+      groupBy: () => reader.selectQuery(store.getState(), groupBy),
+      writeLensList(response) {
+        reset();
+        list = lensPosts;
+        store.dispatch(cache.set(lensPosts, {}, response));
+      },
+      writeColumns(lens, columns) {
+        store.dispatch(cache.setResponse(getColumns, { lens }, columns));
+      },
+      updateCell(lens, id, score) {
+        store.dispatch(cache.set(cellsByPost, { lens }, { [id]: { score } }));
+      },
+      readLens: lens => reader.selectQuery(store.getState(), lensPosts, { lens }),
+      denormalizeLens(lens) {
+        const slice = store.getState().cache;
+        return denormalize(lensPosts, lensListPk, [{ lens }], slice);
+      },
+    };
+  }
+  return create;
 }
+
+export const create = adapterFor(built);

@@ -23,12 +23,22 @@ function merge(state, entities) {
   return next;
 }
 
+/** The lens columns joined onto the denormalized posts (what a normalizr user writes for per-lens fields). */
+function joinCells(list, cells = {}) {
+  return list.map(post => {
+    const cell = cells[post.id];
+    return withCell(post, cell);
+  });
+}
+
 function selectors() {
   const read = createSelector([state => state.result, state => state.entities], (result, entities) =>
     denormalize(result, listSchema, entities),
   );
   return {
     read,
+    // One selector for every lens: reselect's weakMapMemoize keeps a result per lens argument.
+    lens: createSelector([read, (state, lens) => state.cells[lens]], joinCells),
     sorted: createSelector([read], list => [...list].sort((a, b) => a.title.localeCompare(b.title))),
     count: createSelector([read], list => list.length),
     groupBy: createSelector([read], list => {
@@ -40,18 +50,34 @@ function selectors() {
 }
 
 export function create() {
-  let state = { entities: {}, result: [] };
+  let state = { entities: {}, result: [], cells: {} };
   let select = selectors();
   const write = response => {
     const normalized = normalize(response, listSchema);
-    state = { entities: merge(state.entities, normalized.entities), result: normalized.result };
+    state = { ...state, entities: merge(state.entities, normalized.entities), result: normalized.result };
   };
   return {
     write(response) {
-      state = { entities: {}, result: [] };
+      state = { entities: {}, result: [], cells: {} };
       select = selectors();
       write(response);
     },
+    writeLensList(response) {
+      state = { entities: {}, result: [], cells: {} };
+      select = selectors();
+      write(response);
+    },
+    writeColumns(lens, columns) {
+      const cells = { ...state.cells[lens] };
+      for (const id of Object.keys(columns)) cells[id] = cells[id] ? { ...cells[id], ...columns[id] } : columns[id];
+      state = { ...state, cells: { ...state.cells, [lens]: cells } };
+    },
+    updateCell(lens, id, score) {
+      const cells = state.cells[lens];
+      state = { ...state, cells: { ...state.cells, [lens]: { ...cells, [id]: { ...cells[id], score } } } };
+    },
+    readLens: lens => select.lens(state, lens),
+    denormalizeLens: lens => joinCells(denormalize(state.result, listSchema, state.entities), state.cells[lens]),
     rewrite: write,
     read: () => select.read(state),
     denormalize: () => denormalize(state.result, listSchema, state.entities),
@@ -68,4 +94,16 @@ export function create() {
     count: () => select.count(state),
     groupBy: () => select.groupBy(state),
   };
+}
+
+/**
+ * A post with its lens cell's fields. (Not `{ ...post, score, rank }`: in Node 20 a spread copy
+ * that gains fields costs about 1.5 µs, ten times this; a user would not notice the difference,
+ * but it would make this adapter the slow part of its own case.)
+ */
+function withCell(post, cell) {
+  const view = Object.assign({}, post);
+  view.score = cell?.score;
+  view.rank = cell?.rank;
+  return view;
 }

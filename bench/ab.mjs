@@ -1,0 +1,96 @@
+// An interleaved A/B of two builds of lenscache through the bench's own adapter and cases: both
+// loaded in one process, measured in alternating rounds (the order swapped every round), so they
+// meet the same machine load. On a shared machine the medians of the per-round ratios are the
+// figures to read; run the same build against itself (A/A) to see the noise.
+//
+//   npm run build && cp -r dist /tmp/dist-before      (on the base commit)
+//   npm run build && NODE_ENV=production node bench/ab.mjs --base=/tmp/dist-before [--new=dist]
+//     [--n=1000] [--rounds=20] [--time=<ms per sample>] [--cases=<part of a case name>,…]
+import { deepStrictEqual } from 'node:assert';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { cases, ready, withSetup } from './cases.mjs';
+import { makeResponse, plain } from './data.mjs';
+import { adapterFor } from './libs/lenscache.mjs';
+
+const option = (name, fallback) => process.argv.find(arg => arg.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
+const n = Number(option('n', 1000));
+const rounds = Number(option('rounds', 20));
+const time = Number(option('time', 150));
+const only = option('cases', '').split(',').filter(Boolean);
+const load = async dir => adapterFor(await import(pathToFileURL(resolve(dir, 'esm/index.js')).href));
+const builds = [
+  { name: 'base', create: await load(option('base', 'dist')) },
+  { name: 'new', create: await load(option('new', 'dist')) },
+];
+
+/** The median per-call time of `fn`, timed in batches long enough for the timer (about 50 µs each). */
+function sample(adapter, data, fn) {
+  let batch = 1;
+  for (;;) {
+    const start = performance.now();
+    for (let i = 0; i < batch; i++) fn(adapter, data);
+    if (performance.now() - start >= 0.05) break;
+    batch *= 2;
+  }
+  const times = [];
+  const until = performance.now() + time;
+  while (times.length < 5 || performance.now() < until) {
+    const start = performance.now();
+    for (let i = 0; i < batch; i++) fn(adapter, data);
+    times.push((performance.now() - start) / batch);
+  }
+  return median(times);
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function format(ms) {
+  if (ms < 0.001) return `${(ms * 1e6).toFixed(0)} ns`;
+  if (ms < 1) return `${(ms * 1000).toFixed(1)} µs`;
+  return `${ms.toFixed(2)} ms`;
+}
+
+const response = makeResponse(n);
+const chosen = cases(n).filter(([caseName]) => only.length === 0 || only.some(part => caseName.includes(part)));
+// Both builds must read back the same content before anything is timed.
+const [a, b] = builds.map(build => build.create());
+ready(a, 'read', 'read', response, n);
+ready(b, 'read', 'read', response, n);
+deepStrictEqual(plain(b.read()), plain(a.read()), 'the two builds read back different content');
+
+const results = new Map(chosen.map(([caseName]) => [caseName, { base: [], new: [], ratios: [] }]));
+for (let round = 0; round < rounds; round++) {
+  const order = round % 2 === 0 ? builds : [...builds].reverse();
+  for (const [caseName, needs, before, fn] of chosen) {
+    const times = {};
+    for (const build of order) {
+      const adapter = build.create();
+      const data = ready(adapter, caseName, needs, response, n);
+      times[build.name] = before ? withSetup(adapter, data, before, fn, time) : sample(adapter, data, fn);
+    }
+    const result = results.get(caseName);
+    result.base.push(times.base);
+    result.new.push(times.new);
+    result.ratios.push(times.new / times.base);
+  }
+  process.stderr.write('.');
+}
+process.stderr.write('\n');
+console.log(
+  `N = ${n.toLocaleString('en')}, ${rounds} rounds, medians (new / base: the median of the per-round ratios, with their interquartile range)\n`,
+);
+console.log('| case | base | new | new / base |');
+console.log('| --- | ---: | ---: | ---: |');
+for (const [caseName, result] of results) {
+  const ratios = [...result.ratios].sort((x, y) => x - y);
+  const low = ratios[Math.floor(ratios.length * 0.25)];
+  const high = ratios[Math.ceil(ratios.length * 0.75) - 1];
+  console.log(
+    `| ${caseName} | ${format(median(result.base))} | ${format(median(result.new))} | ${median(ratios).toFixed(2)} (${low.toFixed(2)}–${high.toFixed(2)}) |`,
+  );
+}
