@@ -161,7 +161,7 @@ export class ReadWalk extends PlainRead {
     this.links = false;
     this.lensesRead = undefined;
     try {
-      entry.value = this.build(owner, row, build, entry);
+      entry.value = this.build(owner, row, key, build, entry);
     } finally {
       // Also when the build threw: values that closed a cycle onto this entry name what it read.
       const deps = this.log.slice(start, this.end);

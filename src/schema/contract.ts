@@ -82,6 +82,14 @@ export interface EntityFrame {
   readonly fields: Readonly<Record<string, unknown>> | undefined;
 }
 
+/**
+ * Builds a row's value, as a `build` callback does, but as one object per reader rather than a
+ * closure per read (a list of 1,000 posts reads 6,000 refs). `hold` as for `build`.
+ */
+export interface RowBuilder {
+  buildRow(row: object, key: string, delegate: DenormalizeDelegate, hold: (value: object) => void): unknown;
+}
+
 /** What a construct may ask of the denormalize walker. */
 export interface DenormalizeDelegate {
   readonly args: readonly unknown[];
@@ -92,12 +100,12 @@ export interface DenormalizeDelegate {
    * must call `hold(value)` as soon as the object exists, so that a cycle back to this row gets
    * the same object. Missing row → `undefined`; tombstone → INVALID. Values are cached per `owner`
    * (the Entity class or construct reading the row): two classes sharing a table never share an
-   * object, and each read builds an instance of the class asked for.
+   * object, and each read builds an instance of the class asked for. `build` may be a RowBuilder.
    */
   entity(
     table: string,
     key: string,
-    build: (row: object, hold: (value: object) => void) => unknown,
+    build: ((row: object, hold: (value: object) => void) => unknown) | RowBuilder,
     owner: object,
     pastLimit?: (row: object) => unknown,
   ): unknown;

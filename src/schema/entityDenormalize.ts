@@ -1,9 +1,17 @@
 /** How an Entity row becomes an instance of its class (docs/Entity.md). */
 
-import { isDevelopment } from '../base/env.js';
+import { freezeInDevelopment, isDevelopment } from '../base/env.js';
 import { hasOwn } from '../base/dict.js';
-import { INVALID, type DenormalizeDelegate } from './contract.js';
-import type { EntityInfo, EntityLike } from './entityInfo.js';
+import { INVALID, type DenormalizeDelegate, type RowBuilder } from './contract.js';
+import {
+  entityInfo,
+  READ_ENTITY,
+  READ_ENTITY_LIST,
+  READ_SCALAR,
+  type EntityInfo,
+  type EntityLike,
+  type FieldRead,
+} from './entityInfo.js';
 import { isUsablePk } from './pk.js';
 
 export function denormalizeEntity(
@@ -18,7 +26,19 @@ export function denormalizeEntity(
   if (typeof input !== 'string' && typeof input !== 'number') return input;
   const rowKey = String(input);
   if (rowKey === '' || rowKey === 'undefined') return undefined;
-  return delegate.entity(cls.key, rowKey, (row, hold) => buildInstance(cls, info, rowKey, row, delegate, hold), cls);
+  return delegate.entity(cls.key, rowKey, (info.builder ??= new InstanceBuilder(cls, info)), cls);
+}
+
+/** Builds the instances of one class from its rows: one object per class, not a closure per read. */
+class InstanceBuilder implements RowBuilder {
+  constructor(
+    private readonly cls: EntityLike,
+    private readonly info: EntityInfo,
+  ) {}
+
+  buildRow(row: object, key: string, delegate: DenormalizeDelegate, hold: (value: object) => void): unknown {
+    return buildInstance(this.cls, this.info, key, row, delegate, hold);
+  }
 }
 
 function isInlineEntity(input: unknown): input is object {
@@ -76,18 +96,18 @@ function buildInstance(
   hold(instance);
   // Past the depth limit: the row's nested fields stay as they are stored.
   if (delegate === undefined) return isDevelopment() ? Object.freeze(instance) : instance;
-  const entries = info.schemaEntries;
-  for (let i = 0; i < entries.length; i++) {
-    const field = entries[i]![0];
-    const fieldSchema = entries[i]![1];
+  const reads = info.fieldReads;
+  for (let i = 0; i < reads.length; i++) {
+    const read = reads[i]!;
+    const field = read.field;
     let value: unknown;
-    if (info.schemaScalars[i]) {
+    if (read.kind === READ_SCALAR) {
       // A Scalar field reads its cell even when the row lacks it, never the initialiser.
       const stored = hasOwn(data, field) ? data[field] : undefined;
-      value = (fieldSchema as ScalarField).denormalizeField(stored, rowKey, field, cls.key, delegate);
+      value = (read.schema as ScalarField).denormalizeField(stored, rowKey, field, cls.key, delegate);
     } else {
       if (!hasOwn(data, field)) continue;
-      value = delegate.unvisit(fieldSchema, data[field]);
+      value = readField(read, data[field], delegate, info.base);
       if (value === INVALID) {
         // A truthy initialiser makes the field required; otherwise it just reads as undefined.
         if (info.required.has(field)) return INVALID;
@@ -99,6 +119,33 @@ function buildInstance(
   }
   if (isDevelopment()) Object.freeze(instance);
   return instance;
+}
+
+/**
+ * A stored field's value: a nested entity or a list of them read directly (as the read walker's
+ * dispatch would, `unvisit` then the class's `denormalize`, without the dispatch), anything else
+ * through the delegate.
+ */
+function readField(read: FieldRead, stored: unknown, delegate: DenormalizeDelegate, base: EntityLike): unknown {
+  if (read.kind === READ_ENTITY) return denormalizeEntity(read.child!, childInfo(read, base), stored, delegate);
+  if (read.kind !== READ_ENTITY_LIST || !Array.isArray(stored)) return delegate.unvisit(read.schema, stored);
+  // As a plain array schema reads (docs/plain-schemas.md): undefined and invalid members drop out.
+  const child = read.child!;
+  const info = childInfo(read, base);
+  const values: unknown[] = [];
+  for (let i = 0; i < stored.length; i++) {
+    const value = denormalizeEntity(child, info, stored[i], delegate);
+    if (value !== undefined && value !== INVALID) values.push(value);
+  }
+  return freezeInDevelopment(values);
+}
+
+/** The info of a field's Entity class, found once (again if the class's `static schema` was replaced). */
+function childInfo(read: FieldRead, base: EntityLike): EntityInfo {
+  const cached = read.childInfo;
+  const child = read.child!;
+  if (cached !== undefined && cached.schemaSource === child.schema) return cached;
+  return (read.childInfo = entityInfo(child, base));
 }
 
 /**

@@ -7,7 +7,7 @@ import { warnOnce } from '../base/env.js';
 import { setOwn } from '../base/dict.js';
 import { Lru } from '../base/Lru.js';
 import { describe, ErrorCode, setupError } from '../base/errors.js';
-import type { RowPolicy } from './contract.js';
+import type { RowBuilder, RowPolicy } from './contract.js';
 
 export interface EntityInfo {
   /** The `static schema` object the entries were computed from (recomputed if it is replaced). */
@@ -20,6 +20,12 @@ export interface EntityInfo {
   defaults: object;
   /** Whether each of `schemaEntries` is a Scalar (recognized by shape). */
   schemaScalars: readonly boolean[];
+  /** How a read resolves each of `schemaEntries` (entityDenormalize.ts). */
+  fieldReads: readonly FieldRead[];
+  /** The Entity base class, for the infos of the classes `fieldReads` name. */
+  base: EntityLike;
+  /** What builds this class's instances from rows (set by the first read). */
+  builder: RowBuilder | undefined;
   /**
    * True when assigning any row field to an instance does what defining it would: no name on the
    * class's prototypes is an accessor or read-only, save initialised fields and `__proto__`. Reads then copy a row onto the instance in one step (docs/benchmarks.md, "Cold paths").
@@ -34,6 +40,29 @@ export interface EntityInfo {
   defaultPk: boolean;
 }
 
+/** A field read through any schema: the read walker's dispatch (denormalize/unvisit.ts). */
+export const READ_ANY = 0;
+/** A field holding a ref to an Entity class that reads as Entity does. */
+export const READ_ENTITY = 1;
+/** A field holding a list of refs to one such Entity class (`[Comment]`). */
+export const READ_ENTITY_LIST = 2;
+/** A Scalar field. */
+export const READ_SCALAR = 3;
+
+/**
+ * How a read resolves one schema field, found once per class: the common fields (a nested
+ * entity, a list of them, a Scalar) are read directly, without the dispatch on the schema's kind
+ * and the class lookups that every ref would otherwise pay (docs/benchmarks.md).
+ */
+export interface FieldRead {
+  readonly field: string;
+  readonly schema: unknown;
+  readonly kind: number;
+  /** The Entity class of READ_ENTITY and READ_ENTITY_LIST. */
+  readonly child: EntityLike | undefined;
+  /** Its info, found at the first read (the classes of a schema may be defined after it). */
+  childInfo: EntityInfo | undefined;
+}
 /**
  * What the entity walkers (entityInfo, entityNormalize, entityDenormalize) use of an Entity
  * class. Entity.ts imports the walkers, so they name the class by this shape instead of
@@ -70,7 +99,10 @@ export function entityInfo(cls: EntityLike, base: EntityLike): EntityInfo {
 function computeInfo(cls: EntityLike, base: EntityLike, previous: EntityInfo | undefined): EntityInfo {
   const schema = cls.schema;
   const schemaEntries = schema ? Object.entries(schema) : [];
-  if (previous) return { ...previous, schemaSource: schema, schemaEntries, schemaScalars: scalarFlags(schemaEntries) };
+  const schemaScalars = scalarFlags(schemaEntries);
+  const fieldReads = readsOf(schemaEntries, schemaScalars, base);
+  if (previous)
+    return { ...previous, schemaSource: schema, schemaEntries, schemaScalars, fieldReads, builder: undefined };
   checkKey(cls);
   if (process.env.NODE_ENV !== 'production') {
     noteKey(cls);
@@ -87,7 +119,10 @@ function computeInfo(cls: EntityLike, base: EntityLike, previous: EntityInfo | u
     defaultEntries,
     defaultKeys,
     defaults,
-    schemaScalars: scalarFlags(schemaEntries),
+    schemaScalars,
+    fieldReads,
+    base,
+    builder: undefined,
     assignsRows: !hasGuardedNames(cls.prototype, defaultKeys),
     required: new Set(defaultEntries.filter(([, value]) => Boolean(value)).map(([key]) => key)),
     defaultProcess: cls.process === base.process,
@@ -95,6 +130,36 @@ function computeInfo(cls: EntityLike, base: EntityLike, previous: EntityInfo | u
     defaultMerge: cls.merge === base.merge,
     defaultPk: cls.pk === base.pk && cls.prototype.pk === base.prototype.pk,
   };
+}
+
+function readsOf(
+  entries: ReadonlyArray<readonly [string, unknown]>,
+  scalars: readonly boolean[],
+  base: EntityLike,
+): FieldRead[] {
+  return entries.map(([field, schema], i) => {
+    let kind = READ_ANY;
+    let child: EntityLike | undefined;
+    if (scalars[i]) kind = READ_SCALAR;
+    else if (readsAsEntity(schema, base)) {
+      kind = READ_ENTITY;
+      child = schema;
+    } else if (Array.isArray(schema) && schema.length === 1 && readsAsEntity(schema[0], base)) {
+      kind = READ_ENTITY_LIST;
+      child = schema[0];
+    }
+    return { field, schema, kind, child, childInfo: undefined };
+  });
+}
+
+/** An Entity class that keeps Entity's own read (a class overriding `denormalize` reads through it). */
+function readsAsEntity(schema: unknown, base: EntityLike): schema is EntityLike {
+  return (
+    typeof schema === 'function' &&
+    schema.prototype instanceof base &&
+    (schema as unknown as { denormalize: unknown }).denormalize ===
+      (base as unknown as { denormalize: unknown }).denormalize
+  );
 }
 
 /** Scalars are recognized by shape, which keeps this module free of an import cycle. */
