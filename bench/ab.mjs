@@ -5,7 +5,7 @@
 //
 //   npm run build && cp -r dist /tmp/dist-before      (on the base commit)
 //   npm run build && NODE_ENV=production node bench/ab.mjs --base=/tmp/dist-before [--new=dist]
-//     [--n=1000] [--rounds=20] [--time=<ms per sample>] [--cases=<part of a case name>,…]
+//     [--n=1000] [--rounds=20] [--time=<ms per sample>] [--cases='<part of a case name>|…']
 import { deepStrictEqual } from 'node:assert';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,7 +17,7 @@ const option = (name, fallback) => process.argv.find(arg => arg.startsWith(`--${
 const n = Number(option('n', 1000));
 const rounds = Number(option('rounds', 20));
 const time = Number(option('time', 150));
-const only = option('cases', '').split(',').filter(Boolean);
+const only = option('cases', '').split('|').filter(Boolean);
 const load = async dir => adapterFor(await import(pathToFileURL(resolve(dir, 'esm/index.js')).href));
 const builds = [
   { name: 'base', create: await load(option('base', 'dist')) },

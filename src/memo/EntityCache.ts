@@ -33,14 +33,23 @@ export interface CachedValue extends Recorded {
    * are found by a scan: the entity a link names may read more after the value is built).
    */
   readonly lenses: readonly LensFn[] | undefined;
+  /** The tables `deps` reads (with what it names), found when a later read first reuses the value. */
+  tables: readonly string[] | undefined;
+  /**
+   * The serial of the last read that noted those tables among the tables it read (ReadWalk). Apart
+   * from `read`: a value a check found valid (inside another's record) has not had its tables noted.
+   */
+  noted: number;
 }
 
 /** The views of one row under different lens values, by the values of the lenses they read. */
-interface Views {
-  /** The lens functions every view of this row read, in the order first read. */
-  readonly lenses: readonly LensFn[];
-  /** Views by lens key, least recently used out first. */
-  readonly byLens: Lru<unknown, CachedValue>;
+class Views {
+  constructor(
+    /** The lens functions every view of this row read, in the order first read. */
+    readonly lenses: readonly LensFn[],
+    /** Views by lens key, least recently used out first. */
+    readonly byLens: Lru<unknown, CachedValue>,
+  ) {}
 }
 
 export class EntityCache {
@@ -51,11 +60,18 @@ export class EntityCache {
    */
   private readonly byOwner = new WeakMap<object, WeakMap<object, CachedValue | Views>>();
 
+  /** The last owner asked for and its rows: reads ask for one class's rows many times in a row. */
+  private lastOwner: object | undefined;
+  private lastRows: WeakMap<object, CachedValue | Views> | undefined;
+
   constructor(private readonly viewsPerRow: number) {}
 
   private rowsOf(owner: object): WeakMap<object, CachedValue | Views> {
+    if (owner === this.lastOwner) return this.lastRows!;
     let rows = this.byOwner.get(owner);
     if (!rows) this.byOwner.set(owner, (rows = new WeakMap()));
+    this.lastOwner = owner;
+    this.lastRows = rows;
     return rows;
   }
 
@@ -64,15 +80,16 @@ export class EntityCache {
    * the read asking (ReadWalk): a value it built or found valid already is valid still.
    */
   get(owner: object, row: object, entities: Entities, lensOf: LensOf, read = 0): CachedValue | undefined {
-    const slot = this.byOwner.get(owner)?.get(row);
+    const slot = this.rowsOf(owner).get(row);
     if (slot === undefined) return undefined;
+    // A value's record starts with its own row, and `row` is that very row: checks start after it.
     if (!isViews(slot))
-      return slot.read === read || depsValid(slot.deps, entities, lensOf, undefined, read) ? slot : undefined;
+      return slot.read === read || depsValid(slot.deps, entities, lensOf, undefined, read, 0, 3) ? slot : undefined;
     // One lookup by the current lens values, not a scan over every lens ever read.
     const key = lensKey(slot.lenses, lensOf);
     const view = slot.byLens.get(key);
     if (view === undefined || view.read === read) return view;
-    if (!depsValid(view.deps, entities, undefined, lensOf, read)) {
+    if (!depsValid(view.deps, entities, undefined, lensOf, read, 0, 3)) {
       slot.byLens.delete(key);
       return undefined;
     }
@@ -94,7 +111,7 @@ export class EntityCache {
     if (isViews(slot) && sameLenses(slot.lenses, lenses)) {
       views = slot;
     } else {
-      views = { lenses, byLens: new Lru(this.viewsPerRow) };
+      views = new Views(lenses, new Lru(this.viewsPerRow));
       const previous = isViews(slot) ? undefined : slot;
       if (previous && depsValid(previous.deps, entities) && sameLenses(lensesOf(previous.deps), lenses)) {
         views.byLens.set(lensKey(lenses, recordedLens(previous.deps)), previous);
@@ -106,7 +123,7 @@ export class EntityCache {
 }
 
 function isViews(slot: CachedValue | Views): slot is Views {
-  return (slot as Views).byLens !== undefined;
+  return slot instanceof Views;
 }
 
 /** The distinct lens functions a value read, in the order first read. */

@@ -11,7 +11,7 @@ import type { CacheState, Row } from '../base/state.js';
 import { PlainRead, type Build, type PastLimit } from '../denormalize/PlainRead.js';
 import type { ComputedMemo } from './ComputedMemo.js';
 import type { CachedValue, EntityCache, LensFn } from './EntityCache.js';
-import { CHILD, dropSelf, LENS, someDep, someRow, VIA, writeAll } from './deps.js';
+import { CHILD, dropSelf, LENS, someDep, tablesIn, VIA, writeAll } from './deps.js';
 
 /** A table a read depended on: its name, the object the read saw, and whether it read it whole. */
 export type TableRead = readonly [table: string, seen: unknown, whole: boolean];
@@ -30,6 +30,8 @@ interface Entry {
   lenses: readonly LensFn[] | undefined;
   mark: number;
   read: number;
+  noted: number;
+  tables: readonly string[] | undefined;
 }
 
 export class ReadWalk extends PlainRead {
@@ -131,11 +133,13 @@ export class ReadWalk extends PlainRead {
     const serial = this.serial;
     const cached = this.cache.get(owner, row, entities, this.lensOf, serial);
     if (cached) {
-      // Found valid for the first time in this read: its tables are noted once.
-      if (cached.read !== serial) {
-        someRow(cached.deps, this.note, serial);
-        cached.read = serial;
+      // Reused for the first time in this read: its tables are noted once (found once per value).
+      if (cached.noted !== serial) {
+        const tables = (cached.tables ??= tablesIn(cached.deps));
+        for (let i = 0; i < tables.length; i++) this.note(tables[i]!);
+        cached.noted = serial;
       }
+      cached.read = serial;
       this.adopt(cached);
       return cached.value;
     }
@@ -153,7 +157,16 @@ export class ReadWalk extends PlainRead {
     }
     const start = this.end;
     this.put(table, key, row);
-    const entry: Entry = { deps: BUILDING, value: undefined, links: false, lenses: undefined, mark: 0, read: serial };
+    const entry: Entry = {
+      deps: BUILDING,
+      value: undefined,
+      links: false,
+      lenses: undefined,
+      mark: 0,
+      read: serial,
+      noted: serial,
+      tables: undefined,
+    };
     const truncatedBefore = this.truncated;
     const linksBefore = this.links;
     const lensesBefore = this.lensesRead;
@@ -223,7 +236,9 @@ export class ReadWalk extends PlainRead {
     if (lenses !== undefined) for (let i = 0; i < lenses.length; i++) this.noteLens(lenses[i]!);
     const deps = cached.deps;
     if (cached.links) this.links = true;
-    if (deps.length > COPIED_UP_TO) {
+    // A record of one row (a user) is named too: a value many others hold is then checked once
+    // per read, where each copy of its row would be looked up again.
+    if (deps.length > COPIED_UP_TO || (deps.length === 3 && !cached.links)) {
       if (start !== undefined) this.end = start;
       this.put(CHILD, cached, undefined);
     } else if (start === undefined || cached.links) this.end = writeAll(this.log, start ?? this.end, deps);

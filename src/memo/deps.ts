@@ -81,9 +81,10 @@ export function depsValid(
   viaLensOf?: LensOf,
   read = 0,
   mark = 0,
+  from = 0,
 ): boolean {
   const top = mark === 0;
-  for (let i = 0; i < deps.length; i += 3) {
+  for (let i = from; i < deps.length; i += 3) {
     const table = deps[i];
     if (table === CHILD || table === VIA) {
       const named = deps[i + 1] as Recorded;
@@ -93,6 +94,10 @@ export function depsValid(
       mark = next;
       const check = table === VIA ? (lensOf ?? viaLensOf) : lensOf;
       if (!depsValid(named.deps, entities, check, viaLensOf, read, mark)) return false;
+      // A record of one row (a user many values hold) stays valid for the rest of this read: the
+      // state does not change within one. Not one that names others: a walk treats a record it is
+      // still inside as valid (a cycle through names), so such a result is only known at the end.
+      if (read !== 0 && named.deps.length === 3) named.read = read;
     } else if (table === LENS) {
       if (lensOf && !Object.is(lensOf(deps[i + 1] as LensFn), deps[i + 2])) return false;
     } else if (entities[table as string]?.[deps[i + 1] as string] !== deps[i + 2]) {
@@ -129,6 +134,16 @@ export function someRow(
     }
   }
   return false;
+}
+
+/** The distinct tables of the rows `deps` read, itself or through the records it names. */
+export function tablesIn(deps: readonly unknown[]): string[] {
+  const tables: string[] = [];
+  someRow(deps, table => {
+    if (!tables.includes(table)) tables.push(table);
+    return false;
+  });
+  return tables;
 }
 
 /** Adds to `lenses` the lens functions `deps` read (and the records it names read). */

@@ -10,7 +10,7 @@ import {
   type SchemaConstruct,
 } from './contract.js';
 import { readList } from './members.js';
-import { isEntityClass, type EntityClass } from './Entity.js';
+import { isEntityClass, readsMembers, type EntityClass } from './Entity.js';
 import { listItems } from './plainArray.js';
 import { Polymorphic, type SchemaAttribute } from './polymorphic.js';
 
@@ -64,7 +64,10 @@ export class All<S = unknown> implements SchemaConstruct {
   /** @internal */
   denormalize(input: unknown, delegate: DenormalizeDelegate): unknown {
     if (!Array.isArray(input)) return input;
-    return readList(input, ref => this.poly.denormalizeValue(ref, delegate));
+    return readList(
+      input,
+      this.poly.isSingle ? readsMembers(this.poly.single, delegate) : ref => this.poly.denormalizeValue(ref, delegate),
+    );
   }
 
   /** @internal The live row keys of the table(s); INVALID when no member table exists (docs/All.md). */

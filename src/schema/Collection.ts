@@ -20,11 +20,10 @@ import {
 } from './collectionKey.js';
 import type { CollectionLike } from './CollectionLike.js';
 import { CollectionOp, type CollectionOpName } from './CollectionOp.js';
-import { checkShape, memberKeyOf, polymorphicKey } from './collectionMember.js';
-import { isEntityClass, type EntityClass } from './Entity.js';
+import { checkShape, classOfItem, memberKeyOf, polymorphicKey } from './collectionMember.js';
+import { readsMembers, type EntityClass } from './Entity.js';
 import { memberOf, normalizeArray } from './plainArray.js';
 import { uniqueRefs } from './refs.js';
-import { Union } from './Union.js';
 import { Values } from './Values.js';
 
 export interface CollectionOptions {
@@ -191,17 +190,7 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
 
   /** @internal The entity class an item would be stored as (for `move`), if it can be told. */
   memberClass(item: unknown): EntityClass | undefined {
-    if (this.isValues) {
-      const poly = (this.schema as Values).poly;
-      const schema = poly.isSingle ? poly.single : poly.memberSchema(poly.attributeOf(item, undefined, undefined));
-      return isEntityClass(schema) ? schema : undefined;
-    }
-    if (isEntityClass(this.member)) return this.member;
-    if (this.member instanceof Union) {
-      const schema = this.member.poly.memberSchema(this.member.poly.attributeOf(item, undefined, undefined));
-      return isEntityClass(schema) ? schema : undefined;
-    }
-    return undefined;
+    return classOfItem(this.isValues ? (this.schema as Values).poly : this.member, item);
   }
 
   private normalizeMembers(
@@ -228,7 +217,9 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
 
   /** @internal Stored refs (a list, or a map for Values collections) → their members, as read. */
   readMembers(refs: object, delegate: DenormalizeDelegate, into?: object): unknown {
-    const read = (ref: unknown) => this.denormalizeMember(ref, delegate);
+    const read = this.isValues
+      ? (ref: unknown) => this.denormalizeMember(ref, delegate)
+      : readsMembers(this.member, delegate);
     return Array.isArray(refs)
       ? readList(refs, read, into as unknown[] | undefined)
       : readMap(refs as Record<string, unknown>, read, into as Record<string, unknown> | undefined);

@@ -5,7 +5,7 @@
 
 import type { WriteMeta } from '../base/patch.js';
 import type { DenormalizeDelegate, NormalizeDelegate, QueryDelegate, RootInput, Row } from './contract.js';
-import { denormalizeEntity } from './entityDenormalize.js';
+import { denormalizeEntity, memberReader } from './entityDenormalize.js';
 import { entityInfo } from './entityInfo.js';
 import { lookupIndex } from './entityIndexes.js';
 import { normalizeEntity } from './entityNormalize.js';
@@ -166,6 +166,14 @@ export type EntityClass<T extends Entity = Entity> = (new () => T) & Omit<typeof
 
 export function isEntityClass(value: unknown): value is EntityClass {
   return typeof value === 'function' && value.prototype instanceof Entity;
+}
+
+/**
+ * @internal How a list reads members of `schema`: an Entity class's refs without the walker's
+ * dispatch per ref, anything else through it (docs/benchmarks.md).
+ */
+export function readsMembers(schema: unknown, delegate: DenormalizeDelegate): (ref: unknown) => unknown {
+  return memberReader(schema, Entity as unknown as EntityClass, delegate);
 }
 
 /** @internal The per-class facts the walkers use. */

@@ -1,8 +1,25 @@
 /** What a Collection holds: its member's table key part, and the shape a response must have. */
 
 import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
-import { isEntityClass } from './Entity.js';
+import { isEntityClass, type EntityClass } from './Entity.js';
+import { Polymorphic } from './polymorphic.js';
 import { Union } from './Union.js';
+
+/**
+ * The entity class an item would be stored as, if it can be told: `member` is the list's member
+ * schema, or the Polymorphic of a Values collection.
+ */
+export function classOfItem(member: unknown, item: unknown): EntityClass | undefined {
+  if (member instanceof Polymorphic) {
+    const schema = member.isSingle
+      ? member.single
+      : member.memberSchema(member.attributeOf(item, undefined, undefined));
+    return isEntityClass(schema) ? schema : undefined;
+  }
+  if (isEntityClass(member)) return member;
+  if (member instanceof Union) return classOfItem(member.poly, item);
+  return undefined;
+}
 
 /** The member part of a table key (docs/store.md): the entity key, or a Union's keys joined by `;`. */
 export function memberKeyOf(schema: unknown): string {

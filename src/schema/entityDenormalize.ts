@@ -5,6 +5,7 @@ import { hasOwn } from '../base/dict.js';
 import { INVALID, type DenormalizeDelegate, type RowBuilder } from './contract.js';
 import {
   entityInfo,
+  readsAsEntity,
   READ_ENTITY,
   READ_ENTITY_LIST,
   READ_SCALAR,
@@ -27,6 +28,21 @@ export function denormalizeEntity(
   const rowKey = String(input);
   if (rowKey === '' || rowKey === 'undefined') return undefined;
   return delegate.entity(cls.key, rowKey, (info.builder ??= new InstanceBuilder(cls, info)), cls);
+}
+
+/**
+ * How a list reads its members: refs to an Entity class that reads as Entity does are read
+ * directly (its info found once per list, not once per ref); any other member schema goes
+ * through the walker's dispatch. `base` is the Entity class (see entityInfo).
+ */
+export function memberReader(
+  schema: unknown,
+  base: EntityLike,
+  delegate: DenormalizeDelegate,
+): (ref: unknown) => unknown {
+  if (!readsAsEntity(schema, base)) return ref => delegate.unvisit(schema, ref);
+  const info = entityInfo(schema, base);
+  return ref => denormalizeEntity(schema, info, ref, delegate);
 }
 
 /** Builds the instances of one class from its rows: one object per class, not a closure per read. */

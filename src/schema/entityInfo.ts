@@ -153,7 +153,7 @@ function readsOf(
 }
 
 /** An Entity class that keeps Entity's own read (a class overriding `denormalize` reads through it). */
-function readsAsEntity(schema: unknown, base: EntityLike): schema is EntityLike {
+export function readsAsEntity(schema: unknown, base: EntityLike): schema is EntityLike {
   return (
     typeof schema === 'function' &&
     schema.prototype instanceof base &&

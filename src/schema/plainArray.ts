@@ -3,6 +3,7 @@
 import { describe, type DevText, ErrorCode, inputError, setupError } from '../base/errors.js';
 import type { DenormalizeDelegate, NormalizeDelegate } from './contract.js';
 import { readList } from './members.js';
+import { readsMembers } from './Entity.js';
 
 /** The member schema of `[S]`; any other length is a schema error. */
 export function memberOf(schema: readonly unknown[]): unknown {
@@ -57,6 +58,5 @@ export function normalizeArray(
 /** Members that come back undefined or invalid are dropped; null members are kept (docs/plain-schemas.md). */
 export function denormalizeArray(schema: readonly unknown[], input: unknown, delegate: DenormalizeDelegate): unknown {
   if (!Array.isArray(input)) return input;
-  const member = memberOf(schema);
-  return readList(input, ref => delegate.unvisit(member, ref));
+  return readList(input, readsMembers(memberOf(schema), delegate));
 }
