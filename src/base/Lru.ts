@@ -1,41 +1,58 @@
-/** A bounded map that forgets the least recently used entry first (Map keeps insertion order). */
+/**
+ * A bounded map that forgets the least recently used entry first. Each entry carries the stamp of
+ * its last use, so a hit writes one number (reads that alternate between keys, ten lenses read in
+ * turn, would otherwise move an entry to the end of the map on every hit); the least recently used
+ * entry is found by a scan when a new one must make room, which only a miss pays.
+ */
 export class Lru<K, V> {
-  private readonly map = new Map<K, V>();
+  private readonly map = new Map<K, { value: V; used: number }>();
+  private clock = 0;
 
   constructor(readonly capacity: number) {}
 
-  /** The most recently used key: a repeated hit on it (the common case) moves nothing. */
-  private newest: K | undefined;
-
   get(key: K): V | undefined {
-    const value = this.map.get(key);
-    if (value !== undefined && key !== this.newest) {
-      this.map.delete(key);
-      this.map.set(key, value);
-      this.newest = key;
-    }
-    return value;
+    const slot = this.map.get(key);
+    if (slot === undefined) return undefined;
+    slot.used = ++this.clock;
+    return slot.value;
   }
 
   set(key: K, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    this.newest = key;
-    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as K);
+    const slot = this.map.get(key);
+    if (slot !== undefined) {
+      slot.value = value;
+      slot.used = ++this.clock;
+      return;
+    }
+    if (this.map.size >= this.capacity) {
+      if (this.capacity <= 0) return;
+      this.evictOldest();
+    }
+    this.map.set(key, { value, used: ++this.clock });
   }
 
   delete(key: K): void {
     this.map.delete(key);
-    if (key === this.newest) this.newest = undefined;
   }
 
   clear(): void {
     this.map.clear();
-    this.newest = undefined;
   }
 
   get size(): number {
     return this.map.size;
+  }
+
+  private evictOldest(): void {
+    let oldest: K | undefined;
+    let stamp = Infinity;
+    for (const [key, slot] of this.map) {
+      if (slot.used < stamp) {
+        stamp = slot.used;
+        oldest = key;
+      }
+    }
+    this.map.delete(oldest as K);
   }
 }
 

@@ -53,6 +53,12 @@ interface Entry extends ReadResult {
   keysRead?: Map<string, Set<string>>;
 }
 
+/** The two reads remembered per schema and args. */
+interface Entries {
+  query: Entry | undefined;
+  result: Entry | undefined;
+}
+
 /** More changed keys than this since the last read, and the read is simply walked again. */
 const MAX_CHANGED_KEYS = 256;
 
@@ -71,7 +77,8 @@ const FROM_STORE = Symbol('lenscache.fromStore');
 export class Reader {
   private entities: EntityCache;
   private computed: ComputedMemo;
-  private entries = new WeakMap<object, Lru<string, Entry>>();
+  /** Per schema and args key: the read with a stored result and the read without (neither evicts the other). */
+  private entries = new WeakMap<object, Lru<string, Entries>>();
   /** Per schema, the last container read with each first member, whatever the args. */
   private containers = new WeakMap<object, WeakMap<object, unknown>>();
 
@@ -105,8 +112,9 @@ export class Reader {
   ): ReadResult {
     const slot = this.slot(schema);
     // Reads with and without a stored result are remembered apart, so they do not evict each other.
-    const memoKey = (input === FROM_STORE ? 'q' : 'r') + argsMemoKey;
-    const previous = slot?.get(memoKey);
+    const fromStore = input === FROM_STORE;
+    const pair = slot?.get(argsMemoKey);
+    const previous = fromStore ? pair?.query : pair?.result;
     const entities = state.entities;
     // Maps of tables are new on every write that changes a table: the same map, the same tables.
     const mapId = tableId(entities);
@@ -133,7 +141,12 @@ export class Reader {
       validIn: mapId,
       checked: false,
     };
-    slot?.set(memoKey, entry);
+    if (slot !== undefined) {
+      if (pair === undefined)
+        slot.set(argsMemoKey, fromStore ? { query: entry, result: undefined } : { query: undefined, result: entry });
+      else if (fromStore) pair.query = entry;
+      else pair.result = entry;
+    }
     return entry;
   }
 
@@ -156,9 +169,7 @@ export class Reader {
   /** Forgets the reads of `schema` for args (`argsKey(args)`): their data was collected. */
   forget(schema: unknown, argsMemoKey: string): void {
     if ((typeof schema !== 'object' && typeof schema !== 'function') || schema === null) return;
-    const slot = this.entries.get(schema);
-    slot?.delete('q' + argsMemoKey);
-    slot?.delete('r' + argsMemoKey);
+    this.entries.get(schema)?.delete(argsMemoKey);
   }
 
   private reused(schema: unknown, previous: Entry | undefined, value: unknown): unknown {
@@ -176,7 +187,7 @@ export class Reader {
     return shared;
   }
 
-  private slot(schema: unknown): Lru<string, Entry> | undefined {
+  private slot(schema: unknown): Lru<string, Entries> | undefined {
     if (typeof schema !== 'object' && typeof schema !== 'function') return undefined;
     if (schema === null) return undefined;
     let slot = this.entries.get(schema);

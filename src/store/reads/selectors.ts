@@ -4,6 +4,7 @@ import { INVALID } from '../../schema/contract.js';
 import { denormalizeQuery } from '../../denormalize/denormalize.js';
 import { fromErrorRecord, type ErrorRecord } from '../../base/errors.js';
 import { argsKey, isSkipArgs } from '../../base/json.js';
+import { ArgsKeys } from '../../base/argsKeys.js';
 import { Lru } from '../../base/Lru.js';
 import { tableId } from '../../base/tableDiffs.js';
 import type { WriteMeta } from '../../base/patch.js';
@@ -44,6 +45,8 @@ export class Selectors {
    */
   private readonly expiries = new WeakMap<ReadResult, { meta: number; expiresAt: number }>();
   private responses = new WeakMap<object, Lru<string, ResponseState>>();
+  /** The memo keys of args read often (one-field params), remembered. */
+  private readonly keys = new ArgsKeys();
 
   constructor(
     private readonly reader: Reader,
@@ -55,7 +58,7 @@ export class Selectors {
   }
 
   /** `memoKey` is `argsKey(args)`, for callers (the hooks) that computed it once already. */
-  query(state: CacheState, schema: unknown, args: readonly unknown[], memoKey = argsKey(args)): unknown {
+  query(state: CacheState, schema: unknown, args: readonly unknown[], memoKey = this.keys.of(args)): unknown {
     if (isSkipArgs(args)) return undefined;
     const { value } = this.reader.query(state, schema, args, memoKey);
     return value === INVALID ? undefined : value;
@@ -99,7 +102,7 @@ export class Selectors {
     let read: ReadResult | undefined;
     let usable = true;
     // Computed once: the read memo and the response memo are both keyed by it.
-    const memoKey = keys?.memo ?? argsKey(args);
+    const memoKey = keys?.memo ?? this.keys.of(args);
     if (normalizes) {
       read =
         stored !== undefined
