@@ -15,6 +15,7 @@ import {
   type EntityFrame,
   type NormalizeDelegate,
   type RowPolicy,
+  type ValueWriter,
 } from '../schema/contract.js';
 import { Entity } from '../schema/Entity.js';
 import { normalizeArray } from '../schema/plainArray.js';
@@ -118,15 +119,7 @@ class WriteWalk implements NormalizeDelegate {
   visit(schema: unknown, value: unknown, parent: unknown, key: string | undefined): unknown {
     if (value === undefined || schema === undefined || schema === null) return value;
     if (value === null && !(isConstruct(schema) && schema.normalizesNull)) return value;
-    if (++this.depth > this.depthLimit) {
-      throw inputError(
-        ErrorCode.MAX_DEPTH_EXCEEDED,
-        process.env.NODE_ENV !== 'production' && [
-          `The input nests deeper than ${this.depthLimit} schema levels (a circular input?).`,
-          'Send finite, acyclic data; recursive schemas must end in entities, which stop cycles.',
-        ],
-      );
-    }
+    if (++this.depth > this.depthLimit) this.tooDeep();
     try {
       if (Array.isArray(schema)) return normalizeArray(schema, value, parent, key, this);
       if (isConstruct(schema)) return schema.normalize(value, parent, key, this);
@@ -139,6 +132,26 @@ class WriteWalk implements NormalizeDelegate {
     } finally {
       this.depth--;
     }
+  }
+
+  visitWith(writer: ValueWriter, value: unknown, parent: unknown, key: string | undefined): unknown {
+    if (value === undefined || value === null) return value;
+    if (++this.depth > this.depthLimit) this.tooDeep();
+    try {
+      return writer.write(value, parent, key, this);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private tooDeep(): never {
+    throw inputError(
+      ErrorCode.MAX_DEPTH_EXCEEDED,
+      process.env.NODE_ENV !== 'production' && [
+        `The input nests deeper than ${this.depthLimit} schema levels (a circular input?).`,
+        'Send finite, acyclic data; recursive schemas must end in entities, which stop cycles.',
+      ],
+    );
   }
 
   getRow(table: string, key: string): Row | undefined {

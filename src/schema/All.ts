@@ -9,9 +9,8 @@ import {
   type RootInput,
   type SchemaConstruct,
 } from './contract.js';
-import { readList } from './members.js';
+import { listItems, readList } from './members.js';
 import { isEntityClass, readsMembers, type EntityClass } from './Entity.js';
-import { listItems } from './plainArray.js';
 import { Polymorphic, type SchemaAttribute } from './polymorphic.js';
 
 /**

@@ -31,11 +31,25 @@ export interface RowPolicy {
   readonly delta?: boolean;
 }
 
+/**
+ * Normalizes a value as its schema's `normalize` would, as one object per schema: what `visitWith`
+ * calls where a construct knows the schema a field holds (an Entity class, a list of one), so the
+ * walk skips its dispatch on the schema's kind (docs/benchmarks.md).
+ */
+export interface ValueWriter {
+  write(value: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown;
+}
+
 /** What a construct may ask of the normalize walker. */
 export interface NormalizeDelegate {
   readonly args: readonly unknown[];
   /** Normalizes `value` by `schema`, returning the ref (or the value itself when no schema applies). */
   visit(schema: unknown, value: unknown, parent: unknown, key: string | undefined): unknown;
+  /**
+   * `visit` for a schema `writer` stands for, whose `normalize` is `writer.write` and which takes no
+   * `null` (an Entity class, a plain list): the same walk, without the dispatch.
+   */
+  visitWith(writer: ValueWriter, value: unknown, parent: unknown, key: string | undefined): unknown;
   /** The row as this write would leave it so far: pending in this write, else stored. */
   getRow(table: string, key: string): Row | undefined;
   /** The keys of `table`: stored ones, then ones first written by this write. */

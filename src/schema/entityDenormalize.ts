@@ -4,14 +4,15 @@ import { freezeInDevelopment, isDevelopment } from '../base/env.js';
 import { hasOwn } from '../base/dict.js';
 import { INVALID, type DenormalizeDelegate, type RowBuilder } from './contract.js';
 import {
+  childInfo,
   entityInfo,
+  FIELD_ENTITY,
+  FIELD_ENTITY_LIST,
+  FIELD_SCALAR,
   readsAsEntity,
-  READ_ENTITY,
-  READ_ENTITY_LIST,
-  READ_SCALAR,
   type EntityInfo,
   type EntityLike,
-  type FieldRead,
+  type FieldPlan,
 } from './entityInfo.js';
 import { isUsablePk } from './pk.js';
 
@@ -112,12 +113,12 @@ function buildInstance(
   hold(instance);
   // Past the depth limit: the row's nested fields stay as they are stored.
   if (delegate === undefined) return isDevelopment() ? Object.freeze(instance) : instance;
-  const reads = info.fieldReads;
-  for (let i = 0; i < reads.length; i++) {
-    const read = reads[i]!;
+  const plans = info.fieldPlans;
+  for (let i = 0; i < plans.length; i++) {
+    const read = plans[i]!;
     const field = read.field;
     let value: unknown;
-    if (read.kind === READ_SCALAR) {
+    if (read.kind === FIELD_SCALAR) {
       // A Scalar field reads its cell even when the row lacks it, never the initialiser.
       const stored = hasOwn(data, field) ? data[field] : undefined;
       value = (read.schema as ScalarField).denormalizeField(stored, rowKey, field, cls.key, delegate);
@@ -142,9 +143,10 @@ function buildInstance(
  * dispatch would, `unvisit` then the class's `denormalize`, without the dispatch), anything else
  * through the delegate.
  */
-function readField(read: FieldRead, stored: unknown, delegate: DenormalizeDelegate, base: EntityLike): unknown {
-  if (read.kind === READ_ENTITY) return denormalizeEntity(read.child!, childInfo(read, base), stored, delegate);
-  if (read.kind !== READ_ENTITY_LIST || !Array.isArray(stored)) return delegate.unvisit(read.schema, stored);
+function readField(read: FieldPlan, stored: unknown, delegate: DenormalizeDelegate, base: EntityLike): unknown {
+  if (!read.reads) return delegate.unvisit(read.schema, stored);
+  if (read.kind === FIELD_ENTITY) return denormalizeEntity(read.child!, childInfo(read, base), stored, delegate);
+  if (read.kind !== FIELD_ENTITY_LIST || !Array.isArray(stored)) return delegate.unvisit(read.schema, stored);
   // As a plain array schema reads (docs/plain-schemas.md): undefined and invalid members drop out.
   const child = read.child!;
   const info = childInfo(read, base);
@@ -154,14 +156,6 @@ function readField(read: FieldRead, stored: unknown, delegate: DenormalizeDelega
     if (value !== undefined && value !== INVALID) values.push(value);
   }
   return freezeInDevelopment(values);
-}
-
-/** The info of a field's Entity class, found once (again if the class's `static schema` was replaced). */
-function childInfo(read: FieldRead, base: EntityLike): EntityInfo {
-  const cached = read.childInfo;
-  const child = read.child!;
-  if (cached !== undefined && cached.schemaSource === child.schema) return cached;
-  return (read.childInfo = entityInfo(child, base));
 }
 
 /**

@@ -7,7 +7,7 @@ import { warnOnce } from '../base/env.js';
 import { setOwn } from '../base/dict.js';
 import { Lru } from '../base/Lru.js';
 import { describe, ErrorCode, setupError } from '../base/errors.js';
-import type { RowBuilder, RowPolicy } from './contract.js';
+import type { RowBuilder, RowPolicy, ValueWriter } from './contract.js';
 
 export interface EntityInfo {
   /** The `static schema` object the entries were computed from (recomputed if it is replaced). */
@@ -20,12 +20,14 @@ export interface EntityInfo {
   defaults: object;
   /** Whether each of `schemaEntries` is a Scalar (recognized by shape). */
   schemaScalars: readonly boolean[];
-  /** How a read resolves each of `schemaEntries` (entityDenormalize.ts). */
-  fieldReads: readonly FieldRead[];
-  /** The Entity base class, for the infos of the classes `fieldReads` name. */
+  /** How the walkers go into each of `schemaEntries` (fieldPlans.ts). */
+  fieldPlans: readonly FieldPlan[];
+  /** The Entity base class, for the infos of the classes `fieldPlans` name. */
   base: EntityLike;
   /** What builds this class's instances from rows (set by the first read). */
   builder: RowBuilder | undefined;
+  /** What normalizes this class's input where a field or a list holds it (set by the first write). */
+  writer: ValueWriter | undefined;
   /**
    * True when assigning any row field to an instance does what defining it would: no name on the
    * class's prototypes is an accessor or read-only, save initialised fields and `__proto__`. Reads then copy a row onto the instance in one step (docs/benchmarks.md, "Cold paths").
@@ -40,29 +42,6 @@ export interface EntityInfo {
   defaultPk: boolean;
 }
 
-/** A field read through any schema: the read walker's dispatch (denormalize/unvisit.ts). */
-export const READ_ANY = 0;
-/** A field holding a ref to an Entity class that reads as Entity does. */
-export const READ_ENTITY = 1;
-/** A field holding a list of refs to one such Entity class (`[Comment]`). */
-export const READ_ENTITY_LIST = 2;
-/** A Scalar field. */
-export const READ_SCALAR = 3;
-
-/**
- * How a read resolves one schema field, found once per class: the common fields (a nested
- * entity, a list of them, a Scalar) are read directly, without the dispatch on the schema's kind
- * and the class lookups that every ref would otherwise pay (docs/benchmarks.md).
- */
-export interface FieldRead {
-  readonly field: string;
-  readonly schema: unknown;
-  readonly kind: number;
-  /** The Entity class of READ_ENTITY and READ_ENTITY_LIST. */
-  readonly child: EntityLike | undefined;
-  /** Its info, found at the first read (the classes of a schema may be defined after it). */
-  childInfo: EntityInfo | undefined;
-}
 /**
  * What the entity walkers (entityInfo, entityNormalize, entityDenormalize) use of an Entity
  * class. Entity.ts imports the walkers, so they name the class by this shape instead of
@@ -100,9 +79,17 @@ function computeInfo(cls: EntityLike, base: EntityLike, previous: EntityInfo | u
   const schema = cls.schema;
   const schemaEntries = schema ? Object.entries(schema) : [];
   const schemaScalars = scalarFlags(schemaEntries);
-  const fieldReads = readsOf(schemaEntries, schemaScalars, base);
+  const fieldPlans = plansOf(schemaEntries, schemaScalars, base);
   if (previous)
-    return { ...previous, schemaSource: schema, schemaEntries, schemaScalars, fieldReads, builder: undefined };
+    return {
+      ...previous,
+      schemaSource: schema,
+      schemaEntries,
+      schemaScalars,
+      fieldPlans,
+      builder: undefined,
+      writer: undefined,
+    };
   checkKey(cls);
   if (process.env.NODE_ENV !== 'production') {
     noteKey(cls);
@@ -120,9 +107,10 @@ function computeInfo(cls: EntityLike, base: EntityLike, previous: EntityInfo | u
     defaultKeys,
     defaults,
     schemaScalars,
-    fieldReads,
+    fieldPlans,
     base,
     builder: undefined,
+    writer: undefined,
     assignsRows: !hasGuardedNames(cls.prototype, defaultKeys),
     required: new Set(defaultEntries.filter(([, value]) => Boolean(value)).map(([key]) => key)),
     defaultProcess: cls.process === base.process,
@@ -132,34 +120,86 @@ function computeInfo(cls: EntityLike, base: EntityLike, previous: EntityInfo | u
   };
 }
 
-function readsOf(
+/*
+ * How the walkers go into each schema field of a class, found with the rest of its info: a nested
+ * entity, a list of them and a Scalar field are read and written directly, without the dispatch
+ * on the schema's kind and the class lookup that every ref would otherwise pay
+ * (docs/benchmarks.md, "The first render"). Anything else goes through the walker's dispatch.
+ */
+
+/** A field of any other schema. */
+export const FIELD_ANY = 0;
+/** A field holding a ref to an Entity class (`author: User`). */
+export const FIELD_ENTITY = 1;
+/** A field holding a list of refs to one Entity class (`comments: [Comment]`). */
+export const FIELD_ENTITY_LIST = 2;
+/** A Scalar field. */
+export const FIELD_SCALAR = 3;
+
+export interface FieldPlan {
+  readonly field: string;
+  readonly schema: unknown;
+  readonly kind: number;
+  /** The Entity class of FIELD_ENTITY and FIELD_ENTITY_LIST. */
+  readonly child: EntityLike | undefined;
+  /** Whether that class keeps Entity's own read: one that overrides `denormalize` is read through it. */
+  readonly reads: boolean;
+  /** Whether it keeps Entity's own write: one that overrides `normalize` is written through it. */
+  readonly writes: boolean;
+  /** Its info, found at the first use (the classes of a schema may be defined after it). */
+  childInfo: EntityInfo | undefined;
+  /** The writer of a FIELD_ENTITY_LIST field, made at the first write. */
+  listWriter: ValueWriter | undefined;
+}
+
+export function plansOf(
   entries: ReadonlyArray<readonly [string, unknown]>,
   scalars: readonly boolean[],
   base: EntityLike,
-): FieldRead[] {
+): FieldPlan[] {
   return entries.map(([field, schema], i) => {
-    let kind = READ_ANY;
+    let kind = FIELD_ANY;
     let child: EntityLike | undefined;
-    if (scalars[i]) kind = READ_SCALAR;
-    else if (readsAsEntity(schema, base)) {
-      kind = READ_ENTITY;
+    if (scalars[i]) kind = FIELD_SCALAR;
+    else if (isEntitySubclass(schema, base)) {
+      kind = FIELD_ENTITY;
       child = schema;
-    } else if (Array.isArray(schema) && schema.length === 1 && readsAsEntity(schema[0], base)) {
-      kind = READ_ENTITY_LIST;
+    } else if (Array.isArray(schema) && schema.length === 1 && isEntitySubclass(schema[0], base)) {
+      kind = FIELD_ENTITY_LIST;
       child = schema[0];
     }
-    return { field, schema, kind, child, childInfo: undefined };
+    return {
+      field,
+      schema,
+      kind,
+      child,
+      reads: child !== undefined && keeps(child, base, 'denormalize'),
+      writes: child !== undefined && keeps(child, base, 'normalize'),
+      childInfo: undefined,
+      listWriter: undefined,
+    };
   });
 }
 
-/** An Entity class that keeps Entity's own read (a class overriding `denormalize` reads through it). */
+/** An Entity class that keeps Entity's own read, so a list of it may be read without the dispatch. */
 export function readsAsEntity(schema: unknown, base: EntityLike): schema is EntityLike {
-  return (
-    typeof schema === 'function' &&
-    schema.prototype instanceof base &&
-    (schema as unknown as { denormalize: unknown }).denormalize ===
-      (base as unknown as { denormalize: unknown }).denormalize
-  );
+  return isEntitySubclass(schema, base) && keeps(schema, base, 'denormalize');
+}
+
+function isEntitySubclass(schema: unknown, base: EntityLike): schema is EntityLike {
+  return typeof schema === 'function' && schema.prototype instanceof base;
+}
+
+function keeps(cls: EntityLike, base: EntityLike, method: 'normalize' | 'denormalize'): boolean {
+  return (cls as unknown as Record<string, unknown>)[method] === (base as unknown as Record<string, unknown>)[method];
+}
+
+/** The info of a plan's Entity class, found once (again if the class's `static schema` was replaced). */
+export function childInfo(plan: FieldPlan, base: EntityLike): EntityInfo {
+  const cached = plan.childInfo;
+  const child = plan.child!;
+  if (cached !== undefined && cached.schemaSource === child.schema) return cached;
+  return (plan.childInfo = entityInfo(child, base));
 }
 
 /** Scalars are recognized by shape, which keeps this module free of an import cycle. */

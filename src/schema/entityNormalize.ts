@@ -3,8 +3,9 @@
 import { describe, ErrorCode, inputError } from '../base/errors.js';
 import { hasOwn, setOwn } from '../base/dict.js';
 import { isDevelopment, warnOnce } from '../base/env.js';
-import type { NormalizeDelegate, RowPolicy } from './contract.js';
-import type { EntityInfo, EntityLike } from './entityInfo.js';
+import type { NormalizeDelegate, RowPolicy, ValueWriter } from './contract.js';
+import { childInfo, FIELD_ENTITY, type EntityInfo, type EntityLike, type FieldPlan } from './entityInfo.js';
+import { listItems } from './members.js';
 import { isUsablePk } from './pk.js';
 import { warnUnknownIndexes, writeIndexes } from './entityIndexes.js';
 
@@ -77,11 +78,20 @@ export function normalizeEntity(
   const row = (info.defaultProcess ? processed : { ...processed }) as Record<string, unknown>;
   delegate.enterEntity(input, table, rowKey, row, cls.schema);
   try {
-    for (const [field, fieldSchema] of info.schemaEntries) {
+    const plans = info.fieldPlans;
+    for (let i = 0; i < plans.length; i++) {
+      const plan = plans[i]!;
+      const field = plan.field;
       if (!hasOwn(row, field)) continue;
       const value = row[field];
       if (value === undefined) continue;
-      setOwn(row, field, delegate.visit(fieldSchema, value, row, field));
+      setOwn(
+        row,
+        field,
+        plan.writes
+          ? delegate.visitWith(writerOf(plan, info.base), value, row, field)
+          : delegate.visit(plan.schema, value, row, field),
+      );
     }
   } finally {
     delegate.leaveEntity();
@@ -94,6 +104,48 @@ export function normalizeEntity(
   // The row is this walk's own copy (made above or by the default process): it may be frozen in place.
   delegate.setRow(table, rowKey, row, info.defaultMerge ? cls : checkedMergePolicy(cls), true);
   return rowKey;
+}
+
+/**
+ * What normalizes a plan's Entity class where its field holds one (the class's own writer) or a
+ * list of them (the plan's): as `visit` would reach the class's `normalize`, or normalizeArray.
+ */
+function writerOf(plan: FieldPlan, base: EntityLike): ValueWriter {
+  if (plan.kind !== FIELD_ENTITY) return (plan.listWriter ??= new ListWriter(plan, base));
+  const info = childInfo(plan, base);
+  return (info.writer ??= new EntityWriter(plan.child!, info));
+}
+
+/** Normalizes one Entity class's input: one object per class, not a dispatch per ref. */
+class EntityWriter implements ValueWriter {
+  constructor(
+    private readonly cls: EntityLike,
+    private readonly info: EntityInfo,
+  ) {}
+
+  write(value: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
+    return normalizeEntity(this.cls, this.info, value, parent, key, delegate);
+  }
+}
+
+/** Normalizes a list of one Entity class, as a plain array schema does (docs/plain-schemas.md). */
+class ListWriter implements ValueWriter {
+  constructor(
+    private readonly plan: FieldPlan,
+    private readonly base: EntityLike,
+  ) {}
+
+  write(value: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
+    const items = listItems(value, process.env.NODE_ENV !== 'production' && `The list at "${this.plan.field}"`);
+    const info = childInfo(this.plan, this.base);
+    const member = (info.writer ??= new EntityWriter(this.plan.child!, info));
+    const refs: unknown[] = [];
+    for (let i = 0; i < items.length; i++) {
+      const ref = delegate.visitWith(member, items[i], parent, key);
+      if (ref !== undefined) refs.push(ref);
+    }
+    return refs;
+  }
 }
 
 /**

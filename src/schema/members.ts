@@ -1,10 +1,11 @@
 /**
  * How containers read their members (docs/plain-schemas.md), shared by plain arrays, `All`, `Values`,
- * collections and their ops, and root Scalar reads. Each takes the container to fill, so a caller
+ * collections and their ops, and root Scalar reads; and the items a write takes from list input. Each takes the container to fill, so a caller
  * that must hold it before its members are read (a collection list, for cycles) can pass it in.
  */
 
 import { setOwn } from '../base/dict.js';
+import { describe, type DevText, ErrorCode, inputError } from '../base/errors.js';
 import { freezeInDevelopment } from '../base/env.js';
 import { INVALID } from './contract.js';
 
@@ -28,4 +29,17 @@ export function readMap(
     if (value && value !== INVALID) setOwn(values, key, value);
   }
   return freezeInDevelopment(values);
+}
+
+/** The items of list input: an array, or the values of an object. */
+export function listItems(input: unknown, what: DevText): readonly unknown[] {
+  if (Array.isArray(input)) return input;
+  if (typeof input === 'object' && input !== null) return Object.values(input);
+  throw inputError(
+    ErrorCode.UNEXPECTED_INPUT,
+    process.env.NODE_ENV !== 'production' && [
+      `${what} expected a list (an array), but received ${describe(input)}.`,
+      'Check that the schema matches the response.',
+    ],
+  );
 }

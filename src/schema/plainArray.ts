@@ -1,8 +1,8 @@
 /** Plain array schemas, `[S]` (docs/plain-schemas.md): exactly one member schema. */
 
-import { describe, type DevText, ErrorCode, inputError, setupError } from '../base/errors.js';
+import { ErrorCode, setupError } from '../base/errors.js';
 import type { DenormalizeDelegate, NormalizeDelegate } from './contract.js';
-import { readList } from './members.js';
+import { listItems, readList } from './members.js';
 import { readsMembers } from './Entity.js';
 
 /** The member schema of `[S]`; any other length is a schema error. */
@@ -19,19 +19,6 @@ export function memberOf(schema: readonly unknown[]): unknown {
     );
   }
   return schema[0];
-}
-
-/** The items of list input: an array, or the values of an object. */
-export function listItems(input: unknown, what: DevText): readonly unknown[] {
-  if (Array.isArray(input)) return input;
-  if (typeof input === 'object' && input !== null) return Object.values(input);
-  throw inputError(
-    ErrorCode.UNEXPECTED_INPUT,
-    process.env.NODE_ENV !== 'production' && [
-      `${what} expected a list (an array), but received ${describe(input)}.`,
-      'Check that the schema matches the response.',
-    ],
-  );
 }
 
 /** Members keep their order; each is visited with the array's own parent and key (docs/plain-schemas.md). */
