@@ -26,8 +26,10 @@ test('in production, writing and reading 300 entities read process.env.NODE_ENV 
     id = '';
     text = '';
     author = Author.fromJS();
+    readers: Author[] = [];
     static override key = 'EnvNote';
-    static override schema = { author: Author };
+    // A list field too: its write and read run per note.
+    static override schema = { author: Author, readers: [Author] };
   }
   const cache = lib.createCache();
   const store = configureStore({ reducer: { cache: cache.reducer }, middleware: d => d().concat(cache.middleware) });
@@ -35,6 +37,7 @@ test('in production, writing and reading 300 entities read process.env.NODE_ENV 
     id: String(i),
     text: `n${i}`,
     author: { id: `a${i}`, name: 'Ann' },
+    readers: [{ id: `a${i + 1}`, name: 'Bob' }],
   }));
   // Warm up: the classes' facts are computed once.
   store.dispatch(cache.set([Note], notes.slice(0, 1)));

@@ -40,6 +40,18 @@ export class RowChecker {
     path.rowKey = key;
     return checked(value, path);
   }
+
+  /**
+   * What `row` stores for one field of the row `table` "`key`": a checked copy of `value`
+   * (`undefined` stays `undefined`). A walk that builds its rows from checked fields only has
+   * them frozen as they are (normalize/rowPatches.ts), never copied a second time.
+   */
+  field(value: unknown, table: string, key: string, field: string): unknown {
+    const path = this.path;
+    path.where = table;
+    path.rowKey = key;
+    return visitItem(value, path, field, value);
+  }
 }
 
 function checked<T>(value: T, path: Path): T {

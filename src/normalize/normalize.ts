@@ -17,15 +17,14 @@ import {
   type RowPolicy,
   type ValueWriter,
 } from '../schema/contract.js';
-import { Entity } from '../schema/Entity.js';
 import { normalizeArray } from '../schema/plainArray.js';
 import { normalizeObject } from '../schema/plainObject.js';
 import { hasOwn } from '../base/dict.js';
-import { toJsonValue } from '../base/checkRow.js';
+import { RowChecker, toJsonValue } from '../base/checkRow.js';
 import { PatchList } from './PatchList.js';
-import { rowPatches, type PendingRow } from './rowPatches.js';
+import { rowPatches } from './rowPatches.js';
+import { PendingRows, type PendingRow } from './PendingRows.js';
 import { checkRoot, nonErrorThrown } from './rootChecks.js';
-import { mergeInPlace, withoutUndefined } from './rowObjects.js';
 
 export interface NormalizeOptions {
   /** Entity nesting deeper than this throws MAX_DEPTH_EXCEEDED (docs/errors.md). */
@@ -70,7 +69,7 @@ export function normalize(
     // At the top level the input is its own parent, as in data-client (a `pk(value, parent)` may read it).
     const result = toJsonValue(walk.visit(schema, input, input, undefined), 'The result');
     const list = new PatchList();
-    rowPatches(list, state, walk.pending, meta, options.changedRowsOnly === true, options.overwrite === true);
+    rowPatches(list, state, walk.pending.tables, meta, options.changedRowsOnly === true, options.overwrite === true);
     return { result, patches: list.patches, inversePatches: list.inversePatches };
   } catch (caught) {
     throw isErrorLike(caught) ? caught : nonErrorThrown(caught);
@@ -88,13 +87,10 @@ interface WalkFrame {
   placed: PendingRow;
 }
 
-/** Entity's own merge: rows merged by it are new objects of the two rows' fields. */
-const defaultMerge = Entity.merge;
-
 /** The state of one write walk: the rows it queued, the entities it is inside, its depth. */
 class WriteWalk implements NormalizeDelegate {
-  /** Rows by table and key, in document order (a key is placed when its entity is entered). */
-  readonly pending = new Map<string, Map<string, PendingRow>>();
+  /** The rows this write queued (a key is placed when its entity is entered). */
+  readonly pending = new PendingRows();
   /** The entities being walked, outermost first: cycles are detected against this path. */
   private readonly entityPath: WalkFrame[] = [];
   /** How many frames of `entityPath` are in use: frames are reused, not allocated per entity. */
@@ -105,6 +101,7 @@ class WriteWalk implements NormalizeDelegate {
   private readonly depthLimit: number;
   /** Pushed items that may take a placeholder pk. */
   private placeholders: Set<object> | undefined;
+  readonly checker = new RowChecker();
 
   constructor(
     readonly args: readonly unknown[],
@@ -155,24 +152,12 @@ class WriteWalk implements NormalizeDelegate {
   }
 
   getRow(table: string, key: string): Row | undefined {
-    const pending = this.pending.get(table)?.get(key);
-    if (pending?.row !== undefined) {
-      // Someone else now holds the row: later writes of the key merge into a new object.
-      pending.owned = false;
-      return pending.row;
-    }
-    return this.state.entities[table]?.[key];
+    const row = this.pending.handOut(table, key);
+    return row !== undefined ? row : this.state.entities[table]?.[key];
   }
 
   rowKeys(table: string): string[] {
-    const stored = this.state.entities[table];
-    const keys = stored ? Object.keys(stored) : [];
-    const pending = this.pending.get(table);
-    if (pending) {
-      for (const row of pending.values())
-        if (row.row !== undefined && (!stored || !hasOwn(stored, row.key))) keys.push(row.key);
-    }
-    return keys;
+    return this.pending.keys(table, this.state.entities[table]);
   }
 
   allowPlaceholder(input: object): void {
@@ -183,43 +168,16 @@ class WriteWalk implements NormalizeDelegate {
     return this.placeholders?.has(input) ? nextPlaceholder() : undefined;
   }
 
-  setRow(table: string, key: string, row: Row, policy: RowPolicy, owned = false): void {
-    const incoming = row !== null && !Array.isArray(row) ? withoutUndefined(row) : row;
+  setRow(table: string, key: string, row: Row, policy: RowPolicy, owned = false, checked = false): void {
     // An entity's row is queued just after it is left: its placed row is at hand, no lookups.
     const left = this.left;
     this.left = undefined;
-    let earlier = left !== undefined && left.key === key && left.table === table ? left.placed : undefined;
-    if (earlier === undefined) {
-      let rows = this.pending.get(table);
-      if (!rows) this.pending.set(table, (rows = new Map()));
-      earlier = rows.get(key);
-      if (earlier === undefined) {
-        rows.set(key, { key, row: incoming, policy, owned: owned || incoming !== row });
-        return;
-      }
-    }
-    if (earlier.row === undefined) {
-      // Placed when its entity was entered (enterEntity), written now.
-      earlier.row = incoming;
-      earlier.policy = policy;
-      earlier.owned = owned || incoming !== row;
-      return;
-    }
-    // The same row twice in one write merges in document order, later wins, no time check.
-    const before = earlier.row;
-    if (before !== null && incoming !== null && !Array.isArray(before) && !Array.isArray(incoming)) {
-      // The default merge, into a row this walk made and nobody else holds, is done in place:
-      // a row repeated across a response (a shared author) then costs no new object per mention.
-      if (earlier.owned && policy.merge === defaultMerge) mergeInPlace(before, incoming);
-      else {
-        earlier.row = policy.merge(before, incoming);
-        earlier.owned = policy.merge === defaultMerge;
-      }
-    } else {
-      earlier.row = incoming;
-      earlier.owned = owned || incoming !== row;
-    }
-    earlier.policy = policy;
+    const placed = left !== undefined && left.key === key && left.table === table ? left.placed : undefined;
+    this.pending.queue(placed, table, key, row, policy, owned, checked);
+  }
+
+  mergeRepeat(table: string, key: string, input: object): boolean {
+    return this.entityDepth < this.maxEntityDepth && this.pending.mergeRepeat(table, key, input, this.checker);
   }
 
   requestMeta(key: string): EndpointMeta | undefined {
@@ -227,7 +185,7 @@ class WriteWalk implements NormalizeDelegate {
   }
 
   ensureTable(table: string): void {
-    if (!this.pending.has(table)) this.pending.set(table, new Map());
+    this.pending.table(table);
   }
 
   /**
@@ -252,10 +210,7 @@ class WriteWalk implements NormalizeDelegate {
     fields: Readonly<Record<string, unknown>> | undefined,
   ): void {
     // Place the row now, before its nested entities, so tables keep the response's order.
-    let rows = this.pending.get(table);
-    if (!rows) this.pending.set(table, (rows = new Map()));
-    let placed = rows.get(ref);
-    if (placed === undefined) rows.set(ref, (placed = { key: ref, row: undefined, policy: undefined, owned: false }));
+    const placed = this.pending.place(table, ref);
     const frame = this.entityPath[this.entityDepth++];
     if (frame === undefined) this.entityPath.push({ input, table, key: ref, row, fields, placed });
     else {

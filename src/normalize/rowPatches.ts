@@ -11,17 +11,7 @@ import type { CacheState, Row } from '../base/state.js';
 import type { RowPolicy } from '../schema/contract.js';
 import { RowChecker } from '../base/checkRow.js';
 import { listPatches, type PatchList } from './PatchList.js';
-
-/**
- * A row one write queued. `row` is `undefined` while its entity is placed but not yet written;
- * `owned` says the walk made the object and nothing else holds it (merged and frozen in place).
- */
-export interface PendingRow {
-  readonly key: string;
-  row: Row | undefined;
-  policy: RowPolicy | undefined;
-  owned: boolean;
-}
+import type { PendingRow } from './PendingRows.js';
 
 export function rowPatches(
   list: PatchList,
@@ -60,6 +50,7 @@ export function rowPatches(
       // the input, so an identical refetch copies nothing. What is stored is checked and copied
       // once, merged (a value JSON cannot hold always differs from the stored, valid row).
       if (existing !== undefined && (next === existing || jsonEqual(next, existing))) next = existing;
+      else if (next === row && pending.checked) next = Object.freeze(next);
       else next = checker.row(next, table, key);
       if (next !== existing) {
         if (added) added[key] = next;

@@ -4,6 +4,7 @@
  * memo caches, and hand themselves to the constructs as these delegates.
  */
 
+import type { RowChecker } from '../base/checkRow.js';
 import type { WriteMeta } from '../base/patch.js';
 import type { Dict } from '../base/dict.js';
 
@@ -59,7 +60,20 @@ export interface NormalizeDelegate {
    * `owned` says the walk made `row` and nothing else holds it: it may then be merged into and
    * frozen in place instead of copied (docs/benchmarks.md, "Cold paths").
    */
-  setRow(table: string, key: string, row: Row, policy: RowPolicy, owned?: boolean): void;
+  setRow(table: string, key: string, row: Row, policy: RowPolicy, owned?: boolean, checked?: boolean): void;
+  /**
+   * The row checks of this write (base/checkRow.ts). `setRow(..., owned, checked)`: a row whose
+   * fields are all the checker's copies (`field`), in an object the walk built field by field, is
+   * then frozen as it is rather than copied again.
+   */
+  readonly checker: RowChecker;
+  /**
+   * Merges `input`'s defined fields into the row this write queued for `table` `key`, when that
+   * row is the walk's own (the default merge, in place) and one more entity level is allowed;
+   * false when not, and nothing is done. For an entity whose row is its input's fields (a leaf
+   * with the base process, merge and pk): the same row as walking `input` again.
+   */
+  mergeRepeat(table: string, key: string, input: object): boolean;
   /** The ref of `input` when it is already being walked for `table` (a cycle), if so. */
   seen(input: object, table: string): string | undefined;
   /**

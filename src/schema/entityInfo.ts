@@ -13,6 +13,8 @@ export interface EntityInfo {
   /** The `static schema` object the entries were computed from (recomputed if it is replaced). */
   schemaSource: object | undefined;
   schemaEntries: ReadonlyArray<readonly [string, unknown]>;
+  /** The names of `schemaEntries`. */
+  schemaFields: ReadonlySet<string>;
   /** Field initialiser values, copied onto every denormalized instance. */
   defaultEntries: ReadonlyArray<readonly [string, unknown]>;
   defaultKeys: ReadonlySet<string>;
@@ -40,6 +42,11 @@ export interface EntityInfo {
   defaultValidate: boolean;
   defaultMerge: boolean;
   defaultPk: boolean;
+  /**
+   * No schema fields, no indexes, and the base process, merge, validate and pk: a row that is
+   * the input's fields, merged field by field when the input repeats (NormalizeDelegate.mergeRepeat).
+   */
+  plainLeaf: boolean;
 }
 
 /**
@@ -85,10 +92,17 @@ function computeInfo(cls: EntityLike, base: EntityLike, previous: EntityInfo | u
       ...previous,
       schemaSource: schema,
       schemaEntries,
+      schemaFields: new Set(schemaEntries.map(([field]) => field)),
       schemaScalars,
       fieldPlans,
       builder: undefined,
       writer: undefined,
+      plainLeaf:
+        previous.defaultProcess &&
+        previous.defaultValidate &&
+        previous.defaultMerge &&
+        previous.defaultPk &&
+        isLeaf(cls, fieldPlans),
     };
   checkKey(cls);
   if (process.env.NODE_ENV !== 'production') {
@@ -100,9 +114,14 @@ function computeInfo(cls: EntityLike, base: EntityLike, previous: EntityInfo | u
   const defaultKeys = new Set(defaultEntries.map(([key]) => key));
   const defaults: Record<string, unknown> = {};
   for (const [key, value] of defaultEntries) setOwn(defaults, key, value);
+  const defaultProcess = cls.process === base.process;
+  const defaultValidate = cls.validate === base.validate;
+  const defaultMerge = cls.merge === base.merge;
+  const defaultPk = cls.pk === base.pk && cls.prototype.pk === base.prototype.pk;
   return {
     schemaSource: schema,
     schemaEntries,
+    schemaFields: new Set(schemaEntries.map(([field]) => field)),
     defaultEntries,
     defaultKeys,
     defaults,
@@ -113,11 +132,16 @@ function computeInfo(cls: EntityLike, base: EntityLike, previous: EntityInfo | u
     writer: undefined,
     assignsRows: !hasGuardedNames(cls.prototype, defaultKeys),
     required: new Set(defaultEntries.filter(([, value]) => Boolean(value)).map(([key]) => key)),
-    defaultProcess: cls.process === base.process,
-    defaultValidate: cls.validate === base.validate,
-    defaultMerge: cls.merge === base.merge,
-    defaultPk: cls.pk === base.pk && cls.prototype.pk === base.prototype.pk,
+    defaultProcess,
+    defaultValidate,
+    defaultMerge,
+    defaultPk,
+    plainLeaf: defaultProcess && defaultValidate && defaultMerge && defaultPk && isLeaf(cls, fieldPlans),
   };
+}
+
+function isLeaf(cls: EntityLike, plans: readonly FieldPlan[]): boolean {
+  return plans.length === 0 && !cls.indexes;
 }
 
 /*

@@ -6,6 +6,7 @@ import { isDevelopment, warnOnce } from '../base/env.js';
 import type { NormalizeDelegate, RowPolicy, ValueWriter } from './contract.js';
 import { childInfo, FIELD_ENTITY, type EntityInfo, type EntityLike, type FieldPlan } from './entityInfo.js';
 import { listItems } from './members.js';
+import type { RowChecker } from '../base/checkRow.js';
 import { isUsablePk } from './pk.js';
 import { warnUnknownIndexes, writeIndexes } from './entityIndexes.js';
 
@@ -37,8 +38,17 @@ export function normalizeEntity(
   const seen = delegate.seen(input, table);
   if (seen !== undefined) return seen;
 
+  // A leaf entity met again in this write (a user who wrote many of the posts): merged into the
+  // row queued for it, as the steps below would, without a copy of the input made to be merged.
+  if (info.plainLeaf) {
+    const id = (input as { id?: unknown }).id;
+    if (isUsablePk(id) && delegate.mergeRepeat(table, String(id), input)) return String(id);
+  }
   const args = delegate.args;
-  const processed = cls.process(input, parent, key, args);
+  // With the base process and validate, the row is built below from the input's own fields, each
+  // a checked copy, so the store freezes it as it is (docs/benchmarks.md, "The first render").
+  const builds = info.defaultProcess && info.defaultValidate;
+  const processed = builds ? input : cls.process(input, parent, key, args);
   if (processed === undefined) {
     const pk = cls.pk(input, parent, key, args);
     if (!isUsablePk(pk) && Array.isArray(input) && parent !== input) return unnamedDeletion(cls, input, pk);
@@ -59,7 +69,7 @@ export function normalizeEntity(
       cls.key,
     );
   }
-  const pk = cls.pk(processed, parent, key, args);
+  const pk = info.defaultPk ? (processed as { id?: unknown }).id : cls.pk(processed, parent, key, args);
   const rowKey = isUsablePk(pk) ? String(pk) : (delegate.placeholderPk(input) ?? checkedPk(cls, info, pk, processed));
   if (!info.defaultValidate) {
     const message = cls.validate(processed);
@@ -75,7 +85,10 @@ export function normalizeEntity(
     }
   }
   // The default process already made a copy this walk owns; anything else may be the caller's object.
-  const row = (info.defaultProcess ? processed : { ...processed }) as Record<string, unknown>;
+  const checker = delegate.checker;
+  const row = builds
+    ? checkedFields(input, info, table, rowKey, checker)
+    : ((info.defaultProcess ? processed : { ...processed }) as Record<string, unknown>);
   delegate.enterEntity(input, table, rowKey, row, cls.schema);
   try {
     const plans = info.fieldPlans;
@@ -85,13 +98,17 @@ export function normalizeEntity(
       if (!hasOwn(row, field)) continue;
       const value = row[field];
       if (value === undefined) continue;
-      setOwn(
-        row,
-        field,
-        plan.writes
-          ? delegate.visitWith(writerOf(plan, info.base), value, row, field)
-          : delegate.visit(plan.schema, value, row, field),
-      );
+      const ref = plan.writes
+        ? delegate.visitWith(writerOf(plan, info.base), value, row, field)
+        : delegate.visit(plan.schema, value, row, field);
+      // A list of refs the walk just made is frozen where it is; any other value is checked.
+      if (!builds) setOwn(row, field, ref);
+      else
+        setOwn(
+          row,
+          field,
+          plan.writes && Array.isArray(ref) ? Object.freeze(ref) : checker.field(ref, table, rowKey, field),
+        );
     }
   } finally {
     delegate.leaveEntity();
@@ -102,8 +119,31 @@ export function normalizeEntity(
     warnUnknownIndexes(cls, info.defaultKeys, row);
   writeIndexes(cls, rowKey, row, delegate);
   // The row is this walk's own copy (made above or by the default process): it may be frozen in place.
-  delegate.setRow(table, rowKey, row, info.defaultMerge ? cls : checkedMergePolicy(cls), true);
+  delegate.setRow(table, rowKey, row, info.defaultMerge ? cls : checkedMergePolicy(cls), true, builds);
   return rowKey;
+}
+
+/**
+ * A row of `input`'s own defined fields: checked copies (base/checkRow.ts), save the schema fields,
+ * kept as they came for the walk to normalize and replace. Built field by field on a new object.
+ */
+function checkedFields(
+  input: object,
+  info: EntityInfo,
+  table: string,
+  rowKey: string,
+  checker: RowChecker,
+): Record<string, unknown> {
+  const from = input as Record<string, unknown>;
+  const row: Record<string, unknown> = {};
+  const fields = Object.keys(from);
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i]!;
+    const value = from[field];
+    if (value === undefined) continue;
+    setOwn(row, field, info.schemaFields.has(field) ? value : checker.field(value, table, rowKey, field));
+  }
+  return row;
 }
 
 /**
@@ -136,7 +176,11 @@ class ListWriter implements ValueWriter {
   ) {}
 
   write(value: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
-    const items = listItems(value, process.env.NODE_ENV !== 'production' && `The list at "${this.plan.field}"`);
+    // (The cached flag first: `process.env` is slow to read in Node, and this runs per list.)
+    const items = listItems(
+      value,
+      isDevelopment() && process.env.NODE_ENV !== 'production' && `The list at "${this.plan.field}"`,
+    );
     const info = childInfo(this.plan, this.base);
     const member = (info.writer ??= new EntityWriter(this.plan.child!, info));
     const refs: unknown[] = [];

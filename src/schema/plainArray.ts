@@ -1,6 +1,7 @@
 /** Plain array schemas, `[S]` (docs/plain-schemas.md): exactly one member schema. */
 
 import { ErrorCode, setupError } from '../base/errors.js';
+import { isDevelopment } from '../base/env.js';
 import type { DenormalizeDelegate, NormalizeDelegate } from './contract.js';
 import { listItems, readList } from './members.js';
 import { readsMembers } from './Entity.js';
@@ -32,7 +33,10 @@ export function normalizeArray(
   const member = memberOf(schema);
   const items = listItems(
     input,
-    process.env.NODE_ENV !== 'production' && (key === undefined ? 'An array schema' : `The list at "${key}"`),
+    // (The cached flag first: `process.env` is slow to read in Node, and this runs per list.)
+    isDevelopment() &&
+      process.env.NODE_ENV !== 'production' &&
+      (key === undefined ? 'An array schema' : `The list at "${key}"`),
   );
   const refs: unknown[] = [];
   for (const item of items) {
