@@ -156,6 +156,10 @@ class WriteWalk implements NormalizeDelegate {
     return row !== undefined ? row : this.state.entities[table]?.[key];
   }
 
+  storedRow(table: string, key: string): Row | undefined {
+    return this.state.entities[table]?.[key];
+  }
+
   rowKeys(table: string): string[] {
     return this.pending.keys(table, this.state.entities[table]);
   }

@@ -53,6 +53,8 @@ export interface NormalizeDelegate {
   visitWith(writer: ValueWriter, value: unknown, parent: unknown, key: string | undefined): unknown;
   /** The row as this write would leave it so far: pending in this write, else stored. */
   getRow(table: string, key: string): Row | undefined;
+  /** The row as the store held it before this write. */
+  storedRow(table: string, key: string): Row | undefined;
   /** The keys of `table`: stored ones, then ones first written by this write. */
   rowKeys(table: string): string[];
   /**

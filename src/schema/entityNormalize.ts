@@ -45,10 +45,9 @@ export function normalizeEntity(
     if (isUsablePk(id) && delegate.mergeRepeat(table, String(id), input)) return String(id);
   }
   const args = delegate.args;
-  // With the base process and validate, the row is built below from the input's own fields, each
-  // a checked copy, so the store freezes it as it is (docs/benchmarks.md, "The first render").
-  const builds = info.defaultProcess && info.defaultValidate;
-  const processed = builds ? input : cls.process(input, parent, key, args);
+  // With the base process and validate, the process's copy is made below, when the row is known.
+  const plain = info.defaultProcess && info.defaultValidate;
+  const processed = plain ? input : cls.process(input, parent, key, args);
   if (processed === undefined) {
     const pk = cls.pk(input, parent, key, args);
     if (!isUsablePk(pk) && Array.isArray(input) && parent !== input) return unnamedDeletion(cls, input, pk);
@@ -84,11 +83,16 @@ export function normalizeEntity(
       );
     }
   }
-  // The default process already made a copy this walk owns; anything else may be the caller's object.
   const checker = delegate.checker;
-  const row = builds
-    ? checkedFields(input, info, table, rowKey, checker)
-    : ((info.defaultProcess ? processed : { ...processed }) as Record<string, unknown>);
+  // A row the store lacks is built from checked copies of the input's fields, and frozen as it is
+  // when stored (docs/benchmarks.md, "The first render"); one the store has is compared with the
+  // input first, so an identical refetch checks and copies nothing.
+  const builds = plain && delegate.storedRow(table, rowKey) === undefined;
+  let row: Record<string, unknown>;
+  if (builds) row = checkedFields(input, info, table, rowKey, checker);
+  else if (plain) row = cls.process(input, parent, key, args) as Record<string, unknown>;
+  // The default process made a copy this walk owns; anything else may be the caller's object.
+  else row = (info.defaultProcess ? processed : { ...processed }) as Record<string, unknown>;
   delegate.enterEntity(input, table, rowKey, row, cls.schema);
   try {
     const plans = info.fieldPlans;
