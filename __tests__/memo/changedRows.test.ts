@@ -165,3 +165,45 @@ describe('a change to rows a read did not read', () => {
     expect(cache.selectQuery(store.getState(), Post, { id: '1' })!.title).toBe('hydrated');
   });
 });
+
+describe('a read walked again after a change', () => {
+  test('trusts what the state it was valid in says only for the tables that read saw', () => {
+    // The list was read empty (it saw no Post or User row); Post 1 was read alone in the same state.
+    // One write then renames its author and pushes it into the list: walking the list again meets
+    // Post 1 for the first time, and a User row it depends on changed in a table the list never saw.
+    const posts = new Collection([Post], { argsKey: () => ({}) });
+    const { cache, store } = makeStore();
+    store.dispatch(cache.set(posts, {}, []));
+    store.dispatch(cache.set(Post, {}, { id: '1', title: 'one', author: { id: 'u1', name: 'Ann' } }));
+    expect(cache.selectQuery(store.getState(), posts, {})).toEqual([]);
+    const alone = cache.selectQuery(store.getState(), Post, { id: '1' })!;
+    expect(alone.author.name).toBe('Ann');
+    store.dispatch(cache.set(posts.push, {}, { id: '1', title: 'one', author: { id: 'u1', name: 'Bea' } }));
+    const list = cache.selectQuery(store.getState(), posts, {})!;
+    expect(list.map(post => post.author.name)).toEqual(['Bea']);
+    expect(cache.selectQuery(store.getState(), Post, { id: '1' })).toBe(list[0]);
+  });
+
+  test('looks up the rows at keys written since, and reuses the rest without looking them up', () => {
+    const posts = new Collection([Post], { argsKey: () => ({}) });
+    const { cache, store } = makeStore();
+    store.dispatch(
+      cache.set(posts, {}, [
+        { id: '1', title: 'one', author: { id: 'u1', name: 'Ann' } },
+        { id: '2', title: 'two', author: { id: 'u2', name: 'Bob' } },
+      ]),
+    );
+    const before = cache.selectQuery(store.getState(), posts, {})!;
+    store.dispatch(cache.set(User, {}, { id: 'u2', name: 'Bea' }));
+    const after = cache.selectQuery(store.getState(), posts, {})!;
+    expect(after[0]).toBe(before[0]);
+    expect(after[1]!.author.name).toBe('Bea');
+    store.dispatch(cache.set(Post, {}, { id: '1', title: 'uno' }));
+    const again = cache.selectQuery(store.getState(), posts, {})!;
+    expect(again.map(post => [post.title, post.author.name])).toEqual([
+      ['uno', 'Ann'],
+      ['two', 'Bea'],
+    ]);
+    expect(again[1]).toBe(after[1]);
+  });
+});

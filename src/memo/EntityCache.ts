@@ -16,7 +16,16 @@
 
 import { Lru } from '../base/Lru.js';
 import type { LensFn } from '../denormalize/PlainRead.js';
-import { depsValid, lensesIn, lensValueIn, NOT_READ, type Entities, type LensOf, type Recorded } from './deps.js';
+import {
+  depsValid,
+  lensesIn,
+  lensValueIn,
+  NOT_READ,
+  type Changes,
+  type Entities,
+  type LensOf,
+  type Recorded,
+} from './deps.js';
 
 export { LENS, type Entities } from './deps.js';
 export type { LensFn };
@@ -79,17 +88,26 @@ export class EntityCache {
    * The value cached for `row` that is valid in `entities` under `lensOf`. `read` is the serial of
    * the read asking (ReadWalk): a value it built or found valid already is valid still.
    */
-  get(owner: object, row: object, entities: Entities, lensOf: LensOf, read = 0): CachedValue | undefined {
+  get(
+    owner: object,
+    row: object,
+    entities: Entities,
+    lensOf: LensOf,
+    read = 0,
+    changes?: Changes,
+  ): CachedValue | undefined {
     const slot = this.rowsOf(owner).get(row);
     if (slot === undefined) return undefined;
     // A value's record starts with its own row, and `row` is that very row: checks start after it.
     if (!isViews(slot))
-      return slot.read === read || depsValid(slot.deps, entities, lensOf, undefined, read, 0, 3) ? slot : undefined;
+      return slot.read === read || depsValid(slot.deps, entities, lensOf, undefined, read, 0, 3, since(slot, changes))
+        ? slot
+        : undefined;
     // One lookup by the current lens values, not a scan over every lens ever read.
     const key = lensKey(slot.lenses, lensOf);
     const view = slot.byLens.get(key);
     if (view === undefined || view.read === read) return view;
-    if (!depsValid(view.deps, entities, undefined, lensOf, read, 0, 3)) {
+    if (!depsValid(view.deps, entities, undefined, lensOf, read, 0, 3, since(view, changes))) {
       slot.byLens.delete(key);
       return undefined;
     }
@@ -120,6 +138,11 @@ export class EntityCache {
     }
     views.byLens.set(lensKey(lenses, cached.links ? recordedLens(cached.deps) : lensOf), cached);
   }
+}
+
+/** `changes`, when `cached` was found valid in the state they start from. */
+function since(cached: CachedValue, changes: Changes | undefined): Changes | undefined {
+  return changes !== undefined && cached.validIn === changes.since ? changes : undefined;
 }
 
 function isViews(slot: CachedValue | Views): slot is Views {

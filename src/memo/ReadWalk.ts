@@ -11,7 +11,8 @@ import type { CacheState, Row } from '../base/state.js';
 import { PlainRead, type Build, type PastLimit } from '../denormalize/PlainRead.js';
 import type { ComputedMemo } from './ComputedMemo.js';
 import type { CachedValue, EntityCache, LensFn } from './EntityCache.js';
-import { CHILD, dropSelf, LENS, someDep, tablesIn, VIA, writeAll } from './deps.js';
+import { CHILD, dropSelf, LENS, someDep, tablesIn, VIA, writeAll, type Changes } from './deps.js';
+import { tableId } from '../base/tableDiffs.js';
 
 /** A table a read depended on: its name, the object the read saw, and whether it read it whole. */
 export type TableRead = readonly [table: string, seen: unknown, whole: boolean];
@@ -32,6 +33,7 @@ interface Entry {
   read: number;
   noted: number;
   tables: readonly string[] | undefined;
+  validIn: number;
 }
 
 export class ReadWalk extends PlainRead {
@@ -88,9 +90,15 @@ export class ReadWalk extends PlainRead {
     private readonly cache: EntityCache,
     private readonly memo: ComputedMemo,
     maxEntityDepth: number,
+    /** What changed since the state the read before this one was valid in (memo/deps.ts). */
+    private readonly changes?: Changes,
   ) {
     super(state.entities, args, maxEntityDepth);
+    this.mapId = tableId(state.entities);
   }
+
+  /** The `tableId` of the map of tables this read reads: records found valid or built are valid in it. */
+  private readonly mapId: number;
 
   override lens(lens: LensFn): string | undefined {
     const value = this.lensOf(lens);
@@ -131,7 +139,7 @@ export class ReadWalk extends PlainRead {
       return this.path[at + 2];
     }
     const serial = this.serial;
-    const cached = this.cache.get(owner, row, entities, this.lensOf, serial);
+    const cached = this.cache.get(owner, row, entities, this.lensOf, serial, this.changes);
     if (cached) {
       // Reused for the first time in this read: its tables are noted once (found once per value).
       if (cached.noted !== serial) {
@@ -140,6 +148,7 @@ export class ReadWalk extends PlainRead {
         cached.noted = serial;
       }
       cached.read = serial;
+      cached.validIn = this.mapId;
       this.adopt(cached);
       return cached.value;
     }
@@ -166,6 +175,7 @@ export class ReadWalk extends PlainRead {
       read: serial,
       noted: serial,
       tables: undefined,
+      validIn: this.mapId,
     };
     const truncatedBefore = this.truncated;
     const linksBefore = this.links;

@@ -17,7 +17,7 @@ import { changedKeysSince, tableId } from '../base/tableDiffs.js';
 import type { CacheState } from '../base/state.js';
 import { ComputedMemo } from './ComputedMemo.js';
 import { EntityCache, type Entities } from './EntityCache.js';
-import { someDep } from './deps.js';
+import { someDep, type Changes } from './deps.js';
 import { ReadWalk, type TableRead } from './ReadWalk.js';
 import { firstMember, reuse } from './reuse.js';
 
@@ -118,15 +118,29 @@ export class Reader {
     const entities = state.entities;
     // Maps of tables are new on every write that changes a table: the same map, the same tables.
     const mapId = tableId(entities);
+    let changes: Changes | undefined;
     if (previous && previous.input === input) {
       if (previous.validIn === mapId) return previous;
-      if (tablesUnchanged(previous.tables, entities) || changesMissed(previous, entities)) {
+      if (tablesUnchanged(previous.tables, entities)) {
+        previous.validIn = mapId;
+        return previous;
+      }
+      changes = changesSince(previous, entities);
+      if (changesMissed(previous, changes, entities)) {
         previous.validIn = mapId;
         return previous;
       }
     }
 
-    const context = new ReadWalk(state, args, argsMemoKey, this.entities, this.computed, this.options.maxEntityDepth);
+    const context = new ReadWalk(
+      state,
+      args,
+      argsMemoKey,
+      this.entities,
+      this.computed,
+      this.options.maxEntityDepth,
+      changes,
+    );
     const key = input === FROM_STORE ? context.queryKey(schema, args) : input;
     const value = key === undefined ? undefined : key === INVALID ? INVALID : context.unvisit(schema, key);
     context.finish();
@@ -202,16 +216,14 @@ export class Reader {
  * This keeps a read O(changed rows) when a shared table changes elsewhere: one lens's Scalar cell
  * written, a post outside a filtered list updated.
  */
-function changesMissed(entry: Entry, entities: Entities): boolean {
-  const changed = new Map<string, Set<string>>();
-  for (const [table, seen, whole] of entry.tables) {
-    const now = entities[table];
-    if (heldId(now) === seen) continue;
-    // A table read whole (All) depends on every key, added ones included.
-    if (whole || seen === 0 || now === undefined) return false;
-    const keys = changedKeysSince(seen, now, MAX_CHANGED_KEYS);
+function changesMissed(entry: Entry, changes: Changes, entities: Entities): boolean {
+  const changed = new Map<string, ReadonlySet<string>>();
+  for (const [table] of entry.tables) {
+    const keys = changes.tables.get(table);
+    // A table read whole (All) depends on every key, added ones included; too many changed keys, or
+    // a table that came or went, and the read is simply walked again.
     if (keys === undefined) return false;
-    changed.set(table, new Set(keys));
+    if (keys !== null) changed.set(table, keys);
   }
   const touches = (table: string, key: string): boolean => changed.get(table)?.has(key) === true;
   // The first check scans the rows read (no index: most entries hit a change and are read again);
@@ -228,6 +240,26 @@ function changesMissed(entry: Entry, entities: Entities): boolean {
   }
   entry.tables = entry.tables.map(([table, , whole]) => [table, heldId(entities[table]), whole]);
   return true;
+}
+
+/**
+ * What changed in the tables `entry` read since the state it was last valid in (the reducer's
+ * records, tableDiffs.ts): per table, `null` when it is the same object, else the keys written
+ * (tables read whole, and tables with more changed keys than MAX_CHANGED_KEYS, are left out:
+ * unknown). The walk that reads again trusts this for the values that were valid in that state
+ * (memo/deps.ts), and looks up only the rows of changed keys.
+ */
+function changesSince(entry: Entry, entities: Entities): Changes {
+  const tables = new Map<string, ReadonlySet<string> | null>();
+  for (const [table, seen, whole] of entry.tables) {
+    const now = entities[table];
+    if (heldId(now) === seen) tables.set(table, null);
+    else if (!whole && seen !== 0 && now !== undefined) {
+      const keys = changedKeysSince(seen, now, MAX_CHANGED_KEYS);
+      if (keys !== undefined) tables.set(table, new Set(keys));
+    }
+  }
+  return { since: entry.validIn, tables };
 }
 
 function keysReadBy(entry: Entry): Map<string, Set<string>> {

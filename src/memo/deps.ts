@@ -33,6 +33,11 @@ export const CHILD: unique symbol = Symbol('lenscache.child');
  */
 export interface Recorded {
   readonly deps: readonly unknown[];
+  /**
+   * The `tableId` of the map of tables (the state's `entities`) this record was last found valid
+   * in, by a read that built it or found it valid at its top; 0 for none.
+   */
+  validIn: number;
   /** The number of the last walk that visited this record. */
   mark: number;
   /** The serial of the last read that built this record's value or found it valid (ReadWalk). */
@@ -55,6 +60,17 @@ function walkMark(named: Recorded, top: boolean, mark: number): number {
   if (!top) return visited(named, mark) ? 0 : mark;
   if (mark === 0) return nextSerial();
   return named.mark === mark ? 0 : mark;
+}
+
+/**
+ * What changed since the state named `since` (a `tableId` of a map of tables): per table, `null`
+ * when the table is the same object, or the keys written since. Tables not listed may have changed
+ * in any way. A record found valid in that state (`validIn === since`) is then valid now unless a
+ * row it read is at a key written since: its other rows are not looked up (memo/Reader.ts).
+ */
+export interface Changes {
+  readonly since: number;
+  readonly tables: ReadonlyMap<string, ReadonlySet<string> | null>;
 }
 
 /** Gives the current read's value of a lens function. */
@@ -82,6 +98,7 @@ export function depsValid(
   read = 0,
   mark = 0,
   from = 0,
+  changes?: Changes,
 ): boolean {
   const top = mark === 0;
   for (let i = from; i < deps.length; i += 3) {
@@ -93,15 +110,21 @@ export function depsValid(
       if (next === 0) continue;
       mark = next;
       const check = table === VIA ? (lensOf ?? viaLensOf) : lensOf;
-      if (!depsValid(named.deps, entities, check, viaLensOf, read, mark)) return false;
+      const since = changes !== undefined && named.validIn === changes.since ? changes : undefined;
+      if (!depsValid(named.deps, entities, check, viaLensOf, read, mark, 0, since)) return false;
       // A record of one row (a user many values hold) stays valid for the rest of this read: the
       // state does not change within one. Not one that names others: a walk treats a record it is
       // still inside as valid (a cycle through names), so such a result is only known at the end.
       if (read !== 0 && named.deps.length === 3) named.read = read;
     } else if (table === LENS) {
       if (lensOf && !Object.is(lensOf(deps[i + 1] as LensFn), deps[i + 2])) return false;
-    } else if (entities[table as string]?.[deps[i + 1] as string] !== deps[i + 2]) {
-      return false;
+    } else {
+      if (changes !== undefined) {
+        // Valid in the state `changes` starts from: only a row at a key written since can differ.
+        const written = changes.tables.get(table as string);
+        if (written === null || (written !== undefined && !written.has(deps[i + 1] as string))) continue;
+      }
+      if (entities[table as string]?.[deps[i + 1] as string] !== deps[i + 2]) return false;
     }
   }
   return true;
