@@ -119,43 +119,8 @@ export function isSkipArgs(args: readonly unknown[]): boolean {
 export function argsKey(args: readonly unknown[]): string {
   let length = args.length;
   while (length > 0 && args[length - 1] === undefined) length--;
-  if (length === 1) {
-    // Most reads pass one flat params object (`{ id }`, `{ portfolio }`): keyed without a sorted copy.
-    const flat = flatParamsKey(args[0]);
-    if (flat !== undefined) return flat;
-    if (isEmptyParams(args[0])) length = 0;
-  }
+  if (length === 1 && isEmptyParams(args[0])) length = 0;
   return length === 0 ? '[]' : stableStringify(length === args.length ? args : args.slice(0, length));
-}
-
-/**
- * `stableStringify([params])` for a plain params object whose values are strings, finite numbers,
- * booleans, null or undefined, built directly (the same text: keys sorted, undefined values left
- * out, `[]` when none is defined); `undefined` for any other value, which takes the general path.
- * Keys that look like array indices take it too: JSON writes those first, in numeric order.
- */
-function flatParamsKey(params: unknown): string | undefined {
-  if (typeof params !== 'object' || params === null || Array.isArray(params)) return undefined;
-  const proto = Object.getPrototypeOf(params);
-  if (proto !== Object.prototype && proto !== null) return undefined;
-  const record = params as Record<string, unknown>;
-  const keys = Object.keys(record);
-  if (keys.length > 1) keys.sort();
-  let text = '';
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
-    const value = record[key];
-    if (value === undefined) continue;
-    const first = key.charCodeAt(0);
-    if (first >= 48 && first <= 57) return undefined;
-    let written: string;
-    if (typeof value === 'string') written = JSON.stringify(value);
-    else if (typeof value === 'number' && Number.isFinite(value)) written = JSON.stringify(value);
-    else if (typeof value === 'boolean' || value === null) written = value === null ? 'null' : value ? 'true' : 'false';
-    else return undefined;
-    text += (text === '' ? '' : ',') + JSON.stringify(key) + ':' + written;
-  }
-  return text === '' ? '[]' : '[{' + text + '}]';
 }
 
 function isEmptyParams(value: unknown): boolean {

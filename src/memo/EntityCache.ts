@@ -44,11 +44,6 @@ export interface CachedValue extends Recorded {
   readonly lenses: readonly LensFn[] | undefined;
   /** The tables `deps` reads (with what it names), found when a later read first reuses the value. */
   tables: readonly string[] | undefined;
-  /**
-   * The serial of the last read that noted those tables among the tables it read (ReadWalk). Apart
-   * from `read`: a value a check found valid (inside another's record) has not had its tables noted.
-   */
-  noted: number;
 }
 
 /** The views of one row under different lens values, by the values of the lenses they read. */

@@ -31,7 +31,6 @@ interface Entry {
   lenses: readonly LensFn[] | undefined;
   mark: number;
   read: number;
-  noted: number;
   tables: readonly string[] | undefined;
   validIn: number;
 }
@@ -141,13 +140,14 @@ export class ReadWalk extends PlainRead {
     const serial = this.serial;
     const cached = this.cache.get(owner, row, entities, this.lensOf, serial, this.changes);
     if (cached) {
-      // Reused for the first time in this read: its tables are noted once (found once per value).
-      if (cached.noted !== serial) {
+      // Found valid for the first time in this read: its tables are noted once (found once per
+      // value). A record of one row a check found valid first (memo/deps.ts) reads only the table
+      // noted above.
+      if (cached.read !== serial) {
         const tables = (cached.tables ??= tablesIn(cached.deps));
         for (let i = 0; i < tables.length; i++) this.note(tables[i]!);
-        cached.noted = serial;
+        cached.read = serial;
       }
-      cached.read = serial;
       cached.validIn = this.mapId;
       this.adopt(cached);
       return cached.value;
@@ -173,7 +173,6 @@ export class ReadWalk extends PlainRead {
       lenses: undefined,
       mark: 0,
       read: serial,
-      noted: serial,
       tables: undefined,
       validIn: this.mapId,
     };
