@@ -6,6 +6,9 @@
 //   npm run build && cp -r dist /tmp/dist-before      (on the base commit)
 //   npm run build && NODE_ENV=production node bench/ab.mjs --base=/tmp/dist-before [--new=dist]
 //     [--n=1000] [--rounds=20] [--time=<ms per sample>] [--cases='<part of a case name>|…']
+//
+// --peer=<adapter module> (bench/libs/normalizr.mjs, say) puts a peer in the base's place: the
+// build is then measured against that library, case by case, in the same alternating rounds.
 import { deepStrictEqual } from 'node:assert';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -19,8 +22,12 @@ const rounds = Number(option('rounds', 20));
 const time = Number(option('time', 150));
 const only = option('cases', '').split('|').filter(Boolean);
 const load = async dir => adapterFor(await import(pathToFileURL(resolve(dir, 'esm/index.js')).href));
+const peer = option('peer', '');
 const builds = [
-  { name: 'base', create: await load(option('base', 'dist')) },
+  {
+    name: 'base',
+    create: peer ? (await import(pathToFileURL(resolve(peer)).href)).create : await load(option('base', 'dist')),
+  },
   { name: 'new', create: await load(option('new', 'dist')) },
 ];
 
@@ -56,7 +63,11 @@ function format(ms) {
 }
 
 const response = makeResponse(n);
-const chosen = cases(n).filter(([caseName]) => only.length === 0 || only.some(part => caseName.includes(part)));
+const probe = builds[0].create();
+const chosen = cases(n).filter(
+  ([caseName, needs]) =>
+    typeof probe[needs] === 'function' && (only.length === 0 || only.some(part => caseName.includes(part))),
+);
 // Both builds must read back the same content before anything is timed.
 const [a, b] = builds.map(build => build.create());
 ready(a, 'read', 'read', response, n);
@@ -84,7 +95,7 @@ process.stderr.write('\n');
 console.log(
   `N = ${n.toLocaleString('en')}, ${rounds} rounds, medians (new / base: the median of the per-round ratios, with their interquartile range)\n`,
 );
-console.log('| case | base | new | new / base |');
+console.log(`| case | ${peer ? 'peer' : 'base'} | new | new / ${peer ? 'peer' : 'base'} |`);
 console.log('| --- | ---: | ---: | ---: |');
 for (const [caseName, result] of results) {
   const ratios = [...result.ratios].sort((x, y) => x - y);

@@ -11,6 +11,7 @@ import type {
   RowPolicy,
   SchemaConstruct,
 } from './contract.js';
+import { cellKey, LastCellKey } from './cellKeys.js';
 import { readList } from './members.js';
 import { isEntityClass, type EntityClass } from './Entity.js';
 import { isUsablePk } from './pk.js';
@@ -88,6 +89,8 @@ export class Scalar<
   readonly rootInput: RootInput = 'object';
   /** @internal A field value of `null` is stored in the cell (docs/Scalar.md). */
   readonly normalizesNull = true;
+  /** The key of the cell a read of an entity field asked for last. */
+  private readonly readKey = new LastCellKey();
   /** Type-only: the shape of one cell. */
   declare readonly __cell?: Cell;
 
@@ -170,12 +173,15 @@ export class Scalar<
     let pk = rowKey;
     let cellField = field;
     let cellEntity = entityKey;
-    if (Array.isArray(stored) && stored.length === 3) [pk, cellField, cellEntity] = stored as [string, string, string];
-    else if (stored !== undefined) return stored;
+    if (Array.isArray(stored) && stored.length === 3) {
+      pk = stored[0] as string;
+      cellField = stored[1] as string;
+      cellEntity = stored[2] as string;
+    } else if (stored !== undefined) return stored;
     // The read reports a bad lens as undefined (docs/Scalar.md), so there is no cell to read.
     const lens = delegate.lens(this.lens as LensFunction);
     if (lens === undefined) return undefined;
-    const cell = delegate.row(this.table, cellKey(cellEntity, pk, lens));
+    const cell = delegate.row(this.table, this.readKey.of(cellEntity, pk, lens));
     if (typeof cell !== 'object' || cell === null || !hasOwn(cell, cellField)) return undefined;
     return (cell as Record<string, unknown>)[cellField];
   }
@@ -280,11 +286,6 @@ export class Scalar<
 
 /** The owner of cell copies in the read memo: a copy is the same whichever Scalar of the table reads it. */
 const cellCopies = {};
-
-/** A cell's row key: `<entityKey>|<entityPk>|<lens>` (the lens holds no `|`, so it is the last part). */
-function cellKey(entityKey: string, pk: string, lens: string): string {
-  return `${entityKey}|${pk}|${lens}`;
-}
 
 /** A lens is a string without `|`; anything else reads as no lens. */
 export function isValidLens(lens: unknown): lens is string {
