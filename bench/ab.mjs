@@ -93,7 +93,7 @@ for (let round = 0; round < rounds; round++) {
 }
 process.stderr.write('\n');
 console.log(
-  `N = ${n.toLocaleString('en')}, ${rounds} rounds, medians (new / base: the median of the per-round ratios, with their interquartile range)\n`,
+  `N = ${n.toLocaleString('en')}, ${rounds} rounds, medians (new / ${peer ? 'peer' : 'base'}: the median of the per-round ratios, with their interquartile range)\n`,
 );
 console.log(`| case | ${peer ? 'peer' : 'base'} | new | new / ${peer ? 'peer' : 'base'} |`);
 console.log('| --- | ---: | ---: | ---: |');
