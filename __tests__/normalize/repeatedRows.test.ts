@@ -6,6 +6,7 @@
  */
 import { Entity, normalize } from '../../src/index';
 import { makeStore } from '../fixtures/store';
+import { endpoint } from '../fixtures/writes';
 
 const OPTIONS = { maxEntityDepth: 64 };
 const META = { fetchedAt: 1, date: 1, expiresAt: 2 };
@@ -66,4 +67,37 @@ test('what a custom merge returns is never merged into by a later mention', () =
   expect(shared).toEqual({ note: 'kept by the merge' });
   expect(Object.isFrozen(shared)).toBe(false);
   expect(tables.Tag!.t1).toEqual({ note: 'kept by the merge' });
+});
+
+test('a row met again by another class of the same table is written under that class, as if each mention were walked', () => {
+  // Two classes share one table (a warned setup): the later mention's class decides how the row
+  // meets the stored one, whichever class queued it first in the write.
+  const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  try {
+    class Member extends Entity {
+      id = '';
+      name = '';
+      static override key = 'Member';
+    }
+    class StickyMember extends Entity {
+      id = '';
+      name = '';
+      static override key = 'Member';
+      // The stored row is always the later one: its fields win over an incoming write.
+      static override shouldReorder(): boolean {
+        return true;
+      }
+    }
+    const { cache, store } = makeStore();
+    const write = (schema: unknown, data: unknown) =>
+      store.dispatch(cache.setResponse(endpoint('e', schema), [], data as never));
+    write(Member, { id: 'm1', name: 'stored' });
+    write({ a: Member, b: StickyMember }, { a: { id: 'm1', name: 'first' }, b: { id: 'm1', name: 'second' } });
+    expect(store.getState().cache.entities.Member!.m1).toEqual({ id: 'm1', name: 'stored' });
+    // The other order: the later mention is the plain class, whose write wins.
+    write({ b: StickyMember, a: Member }, { b: { id: 'm1', name: 'first' }, a: { id: 'm1', name: 'second' } });
+    expect(store.getState().cache.entities.Member!.m1).toEqual({ id: 'm1', name: 'second' });
+  } finally {
+    warn.mockRestore();
+  }
 });

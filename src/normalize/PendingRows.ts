@@ -118,15 +118,18 @@ export class PendingRows {
 
   /**
    * Merges `input`'s defined fields into the row queued for `table` `key` when it is the walk's
-   * own row, merged by Entity's default (NormalizeDelegate.mergeRepeat); false otherwise.
+   * own row, queued under `policy` and merged by Entity's default (NormalizeDelegate.mergeRepeat);
+   * false otherwise. (Two classes may share a table: the later mention's policy decides how the
+   * row meets the stored one, so a row queued under another is left to the full walk.)
    */
-  mergeRepeat(table: string, key: string, input: object, checker: RowChecker): boolean {
+  mergeRepeat(table: string, key: string, input: object, policy: RowPolicy, checker: RowChecker): boolean {
     const placed = this.tables.get(table)?.get(key);
     const row = placed?.row;
     if (
       placed === undefined ||
       !placed.owned ||
-      placed.policy?.merge !== defaultMerge ||
+      placed.policy !== policy ||
+      policy.merge !== defaultMerge ||
       typeof row !== 'object' ||
       row === null ||
       Array.isArray(row)

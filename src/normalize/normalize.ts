@@ -180,8 +180,8 @@ class WriteWalk implements NormalizeDelegate {
     this.pending.queue(placed, table, key, row, policy, owned, checked);
   }
 
-  mergeRepeat(table: string, key: string, input: object): boolean {
-    return this.entityDepth < this.maxEntityDepth && this.pending.mergeRepeat(table, key, input, this.checker);
+  mergeRepeat(table: string, key: string, input: object, policy: RowPolicy): boolean {
+    return this.entityDepth < this.maxEntityDepth && this.pending.mergeRepeat(table, key, input, policy, this.checker);
   }
 
   requestMeta(key: string): EndpointMeta | undefined {

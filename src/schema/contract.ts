@@ -71,11 +71,12 @@ export interface NormalizeDelegate {
   readonly checker: RowChecker;
   /**
    * Merges `input`'s defined fields into the row this write queued for `table` `key`, when that
-   * row is the walk's own (the default merge, in place) and one more entity level is allowed;
-   * false when not, and nothing is done. For an entity whose row is its input's fields (a leaf
-   * with the base process, merge and pk): the same row as walking `input` again.
+   * row is the walk's own, queued under the same `policy` (the default merge, in place), and one
+   * more entity level is allowed; false when not, and nothing is done. For an entity whose row is
+   * its input's fields (a leaf with the base process, merge and pk): the same row as walking
+   * `input` again.
    */
-  mergeRepeat(table: string, key: string, input: object): boolean;
+  mergeRepeat(table: string, key: string, input: object, policy: RowPolicy): boolean;
   /** The ref of `input` when it is already being walked for `table` (a cycle), if so. */
   seen(input: object, table: string): string | undefined;
   /**

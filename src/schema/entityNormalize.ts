@@ -42,7 +42,7 @@ export function normalizeEntity(
   // row queued for it, as the steps below would, without a copy of the input made to be merged.
   if (info.plainLeaf) {
     const id = (input as { id?: unknown }).id;
-    if (isUsablePk(id) && delegate.mergeRepeat(table, String(id), input)) return String(id);
+    if (isUsablePk(id) && delegate.mergeRepeat(table, String(id), input, cls)) return String(id);
   }
   const args = delegate.args;
   // With the base process and validate, the process's copy is made below, when the row is known.
