@@ -6,6 +6,7 @@
 import { Collection, Entity } from '../../src/index';
 import type { DenormalizeDelegate, NormalizeDelegate } from '../../src/schema/contract';
 import { makeStore } from '../fixtures/store';
+import { endpoint } from '../fixtures/writes';
 
 class Tag extends Entity {
   id = '';
@@ -64,6 +65,11 @@ test('a field or a list field of a class with its own normalize and denormalize 
   const shouts = new Collection([Shout], { argsKey: () => ({}) });
   store.dispatch(cache.set(shouts, {}, [{ id: 's4', text: 'c' }]));
   expect(cache.selectQuery(store.getState(), shouts, {})).toEqual([{ shouted: 'C' }]);
+  // And as members of a plain array schema.
+  const list = endpoint('shouts', [Shout]);
+  store.dispatch(cache.setResponse(list, [], [{ id: 's5', text: 'd' }]));
+  expect(store.getState().cache.entities.PlanShout!.s5).toEqual({ id: 's5', text: 'D' });
+  expect(cache.selectResponse(store.getState(), list, []).data).toEqual([{ shouted: 'D' }]);
 });
 
 test('a static schema replaced after the class was read and written is the one used next', () => {

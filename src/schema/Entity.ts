@@ -4,11 +4,11 @@
  */
 
 import type { WriteMeta } from '../base/patch.js';
-import type { DenormalizeDelegate, NormalizeDelegate, QueryDelegate, RootInput, Row } from './contract.js';
+import type { DenormalizeDelegate, NormalizeDelegate, QueryDelegate, RootInput, Row, ValueWriter } from './contract.js';
 import { denormalizeEntity, memberReader } from './entityDenormalize.js';
 import { entityInfo } from './entityInfo.js';
 import { lookupIndex } from './entityIndexes.js';
-import { normalizeEntity } from './entityNormalize.js';
+import { entityWriter, normalizeEntity } from './entityNormalize.js';
 import { isUsablePk } from './pk.js';
 import { ErrorCode, setupError } from '../base/errors.js';
 
@@ -174,6 +174,14 @@ export function isEntityClass(value: unknown): value is EntityClass {
  */
 export function readsMembers(schema: unknown, delegate: DenormalizeDelegate): (ref: unknown) => unknown {
   return memberReader(schema, Entity as unknown as EntityClass, delegate);
+}
+
+/**
+ * @internal How a list writes members of `schema`: an Entity class's input through its writer,
+ * without the walker's dispatch per item; undefined for anything else (the dispatch applies).
+ */
+export function writesMembers(schema: unknown): ValueWriter | undefined {
+  return entityWriter(schema, Entity as unknown as EntityClass);
 }
 
 /** @internal The per-class facts the walkers use. */

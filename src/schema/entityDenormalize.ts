@@ -148,6 +148,7 @@ function readField(read: FieldPlan, stored: unknown, delegate: DenormalizeDelega
   if (read.kind === FIELD_ENTITY) return denormalizeEntity(read.child!, childInfo(read, base), stored, delegate);
   if (read.kind !== FIELD_ENTITY_LIST || !Array.isArray(stored)) return delegate.unvisit(read.schema, stored);
   // As a plain array schema reads (docs/plain-schemas.md): undefined and invalid members drop out.
+  // (readList's rule, inlined: with a closure per list, reads measured 1.10x, docs/benchmarks.md.)
   const child = read.child!;
   const info = childInfo(read, base);
   const values: unknown[] = [];

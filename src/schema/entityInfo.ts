@@ -172,8 +172,6 @@ export interface FieldPlan {
   readonly writes: boolean;
   /** Its info, found at the first use (the classes of a schema may be defined after it). */
   childInfo: EntityInfo | undefined;
-  /** The writer of a FIELD_ENTITY_LIST field, made at the first write. */
-  listWriter: ValueWriter | undefined;
 }
 
 export function plansOf(
@@ -200,7 +198,6 @@ export function plansOf(
       reads: child !== undefined && keeps(child, base, 'denormalize'),
       writes: child !== undefined && keeps(child, base, 'normalize'),
       childInfo: undefined,
-      listWriter: undefined,
     };
   });
 }
@@ -208,6 +205,11 @@ export function plansOf(
 /** An Entity class that keeps Entity's own read, so a list of it may be read without the dispatch. */
 export function readsAsEntity(schema: unknown, base: EntityLike): schema is EntityLike {
   return isEntitySubclass(schema, base) && keeps(schema, base, 'denormalize');
+}
+
+/** An Entity class that keeps Entity's own write, so a list of it may be written without the dispatch. */
+export function writesAsEntity(schema: unknown, base: EntityLike): schema is EntityLike {
+  return isEntitySubclass(schema, base) && keeps(schema, base, 'normalize');
 }
 
 function isEntitySubclass(schema: unknown, base: EntityLike): schema is EntityLike {

@@ -4,8 +4,15 @@ import { describe, ErrorCode, inputError } from '../base/errors.js';
 import { hasOwn, setOwn } from '../base/dict.js';
 import { isDevelopment, warnOnce } from '../base/env.js';
 import type { NormalizeDelegate, RowPolicy, ValueWriter } from './contract.js';
-import { childInfo, FIELD_ENTITY, type EntityInfo, type EntityLike, type FieldPlan } from './entityInfo.js';
-import { listItems } from './members.js';
+import {
+  childInfo,
+  entityInfo,
+  FIELD_ENTITY,
+  writesAsEntity,
+  type EntityInfo,
+  type EntityLike,
+  type FieldPlan,
+} from './entityInfo.js';
 import type { RowChecker } from '../base/checkRow.js';
 import { isUsablePk } from './pk.js';
 import { warnUnknownIndexes, writeIndexes } from './entityIndexes.js';
@@ -102,9 +109,12 @@ export function normalizeEntity(
       if (!hasOwn(row, field)) continue;
       const value = row[field];
       if (value === undefined) continue;
-      const ref = plan.writes
-        ? delegate.visitWith(writerOf(plan, info.base), value, row, field)
-        : delegate.visit(plan.schema, value, row, field);
+      // A nested entity is written by its class's writer; a list of them through the dispatch
+      // to normalizeArray, which writes its members the same way.
+      const ref =
+        plan.writes && plan.kind === FIELD_ENTITY
+          ? delegate.visitWith(entityWriterOf(plan, info.base), value, row, field)
+          : delegate.visit(plan.schema, value, row, field);
       // A list of refs the walk just made is frozen where it is; any other value is checked.
       if (!builds) setOwn(row, field, ref);
       else
@@ -151,11 +161,18 @@ function checkedFields(
 }
 
 /**
- * What normalizes a plan's Entity class where its field holds one (the class's own writer) or a
- * list of them (the plan's): as `visit` would reach the class's `normalize`, or normalizeArray.
+ * The writer of `schema` when it is an Entity class that keeps Entity's own write (one object per
+ * class), else undefined: the walker's dispatch then applies. Fields holding one such class, and
+ * plain lists of one (plainArray.ts), are written through it without the dispatch.
  */
-function writerOf(plan: FieldPlan, base: EntityLike): ValueWriter {
-  if (plan.kind !== FIELD_ENTITY) return (plan.listWriter ??= new ListWriter(plan, base));
+export function entityWriter(schema: unknown, base: EntityLike): ValueWriter | undefined {
+  if (!writesAsEntity(schema, base)) return undefined;
+  const info = entityInfo(schema, base);
+  return (info.writer ??= new EntityWriter(schema, info));
+}
+
+/** The writer of a FIELD_ENTITY plan's class (its info found through the plan, once). */
+function entityWriterOf(plan: FieldPlan, base: EntityLike): ValueWriter {
   const info = childInfo(plan, base);
   return (info.writer ??= new EntityWriter(plan.child!, info));
 }
@@ -169,30 +186,6 @@ class EntityWriter implements ValueWriter {
 
   write(value: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
     return normalizeEntity(this.cls, this.info, value, parent, key, delegate);
-  }
-}
-
-/** Normalizes a list of one Entity class, as a plain array schema does (docs/plain-schemas.md). */
-class ListWriter implements ValueWriter {
-  constructor(
-    private readonly plan: FieldPlan,
-    private readonly base: EntityLike,
-  ) {}
-
-  write(value: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
-    // (The cached flag first: `process.env` is slow to read in Node, and this runs per list.)
-    const items = listItems(
-      value,
-      isDevelopment() && process.env.NODE_ENV !== 'production' && `The list at "${this.plan.field}"`,
-    );
-    const info = childInfo(this.plan, this.base);
-    const member = (info.writer ??= new EntityWriter(this.plan.child!, info));
-    const refs: unknown[] = [];
-    for (let i = 0; i < items.length; i++) {
-      const ref = delegate.visitWith(member, items[i], parent, key);
-      if (ref !== undefined) refs.push(ref);
-    }
-    return refs;
   }
 }
 

@@ -4,7 +4,7 @@ import { ErrorCode, setupError } from '../base/errors.js';
 import { isDevelopment } from '../base/env.js';
 import type { DenormalizeDelegate, NormalizeDelegate } from './contract.js';
 import { listItems, readList } from './members.js';
-import { readsMembers } from './Entity.js';
+import { readsMembers, writesMembers } from './Entity.js';
 
 /** The member schema of `[S]`; any other length is a schema error. */
 export function memberOf(schema: readonly unknown[]): unknown {
@@ -38,9 +38,13 @@ export function normalizeArray(
       process.env.NODE_ENV !== 'production' &&
       (key === undefined ? 'An array schema' : `The list at "${key}"`),
   );
+  // An Entity member is written through its class's writer, without the dispatch per item.
+  const writer = writesMembers(member);
   const refs: unknown[] = [];
-  for (const item of items) {
-    const ref = delegate.visit(member, item, parent, key);
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    const ref =
+      writer !== undefined ? delegate.visitWith(writer, item, parent, key) : delegate.visit(member, item, parent, key);
     if (ref !== undefined) refs.push(ref);
   }
   return refs;
