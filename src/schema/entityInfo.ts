@@ -83,27 +83,28 @@ export function entityInfo(cls: EntityLike, base: EntityLike): EntityInfo {
 }
 
 function computeInfo(cls: EntityLike, base: EntityLike, previous: EntityInfo | undefined): EntityInfo {
+  // What follows from `static schema`, found again when it is replaced.
   const schema = cls.schema;
   const schemaEntries = schema ? Object.entries(schema) : [];
   const schemaScalars = scalarFlags(schemaEntries);
   const fieldPlans = plansOf(schemaEntries, schemaScalars, base);
-  if (previous)
-    return {
-      ...previous,
-      schemaSource: schema,
-      schemaEntries,
-      schemaFields: new Set(schemaEntries.map(([field]) => field)),
-      schemaScalars,
-      fieldPlans,
-      builder: undefined,
-      writer: undefined,
-      plainLeaf:
-        previous.defaultProcess &&
-        previous.defaultValidate &&
-        previous.defaultMerge &&
-        previous.defaultPk &&
-        isLeaf(cls, fieldPlans),
-    };
+  const ofSchema = {
+    schemaSource: schema,
+    schemaEntries,
+    schemaFields: new Set(schemaEntries.map(([field]) => field)),
+    schemaScalars,
+    fieldPlans,
+    builder: undefined,
+    writer: undefined,
+  };
+  const isPlainLeaf = (methods: DefaultMethods) =>
+    methods.defaultProcess &&
+    methods.defaultValidate &&
+    methods.defaultMerge &&
+    methods.defaultPk &&
+    fieldPlans.length === 0 &&
+    !cls.indexes;
+  if (previous) return { ...previous, ...ofSchema, plainLeaf: isPlainLeaf(previous) };
   checkKey(cls);
   if (process.env.NODE_ENV !== 'production') {
     noteKey(cls);
@@ -114,35 +115,27 @@ function computeInfo(cls: EntityLike, base: EntityLike, previous: EntityInfo | u
   const defaultKeys = new Set(defaultEntries.map(([key]) => key));
   const defaults: Record<string, unknown> = {};
   for (const [key, value] of defaultEntries) setOwn(defaults, key, value);
-  const defaultProcess = cls.process === base.process;
-  const defaultValidate = cls.validate === base.validate;
-  const defaultMerge = cls.merge === base.merge;
-  const defaultPk = cls.pk === base.pk && cls.prototype.pk === base.prototype.pk;
+  const methods: DefaultMethods = {
+    defaultProcess: cls.process === base.process,
+    defaultValidate: cls.validate === base.validate,
+    defaultMerge: cls.merge === base.merge,
+    defaultPk: cls.pk === base.pk && cls.prototype.pk === base.prototype.pk,
+  };
   return {
-    schemaSource: schema,
-    schemaEntries,
-    schemaFields: new Set(schemaEntries.map(([field]) => field)),
+    ...ofSchema,
+    ...methods,
     defaultEntries,
     defaultKeys,
     defaults,
-    schemaScalars,
-    fieldPlans,
     base,
-    builder: undefined,
-    writer: undefined,
     assignsRows: !hasGuardedNames(cls.prototype, defaultKeys),
     required: new Set(defaultEntries.filter(([, value]) => Boolean(value)).map(([key]) => key)),
-    defaultProcess,
-    defaultValidate,
-    defaultMerge,
-    defaultPk,
-    plainLeaf: defaultProcess && defaultValidate && defaultMerge && defaultPk && isLeaf(cls, fieldPlans),
+    plainLeaf: isPlainLeaf(methods),
   };
 }
 
-function isLeaf(cls: EntityLike, plans: readonly FieldPlan[]): boolean {
-  return plans.length === 0 && !cls.indexes;
-}
+/** Which of Entity's static methods a class keeps as they are. */
+type DefaultMethods = Pick<EntityInfo, 'defaultProcess' | 'defaultValidate' | 'defaultMerge' | 'defaultPk'>;
 
 /*
  * How the walkers go into each schema field of a class, found with the rest of its info: a nested
