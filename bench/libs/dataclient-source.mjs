@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { makeColumns } from '../data.mjs';
+import { models } from '../models.mjs';
 
 const folder = resolve(process.env.DATA_CLIENT_BUILD ?? '/tmp/dataclient-build');
 const load = file =>
@@ -20,50 +21,10 @@ const { denormalize, MemoCache, normalize } = await load('normalizr.mjs');
 
 export const name = 'data-client 0.18 (source)';
 
-class User extends Entity {
-  id = '';
-  name = '';
-  static key = 'User';
-}
-class Comment extends Entity {
-  id = '';
-  body = '';
-  author = User.fromJS();
-  static key = 'Comment';
-  static schema = { author: User };
-}
-class Post extends Entity {
-  id = '';
-  title = '';
-  author = User.fromJS();
-  comments = [];
-  static key = 'Post';
-  static schema = { author: User, comments: [Comment] };
-}
+const { User, Post, sorted, count, groupBy, LensPost, lensScalar } = models({ All, Entity, Query, Scalar });
 const listSchema = [Post];
-
-// Same process functions as bench/libs/lenscache.mjs.
-const sorted = new Query(new All(Post), list => [...list].sort((a, b) => a.title.localeCompare(b.title)));
-const count = new Query(new All(Post), list => list.length);
-const groupBy = new Query(new All(Post), list => {
-  const groups = {};
-  for (const post of list) (groups[post.author.id] ??= []).push(post);
-  return groups;
-});
-
-// The lens cases: a Post subclass whose score and rank are lens-dependent Scalar fields.
-class LensPost extends Post {
-  score = 0;
-  rank = 0;
-  static key = 'Post';
-}
-const lensScalar = new Scalar({ lens: args => args[0]?.lens, key: 'lens', entity: LensPost });
-LensPost.schema = { ...Post.schema, score: lensScalar, rank: lensScalar };
 const lensListSchema = [LensPost];
 const columnsSchema = new Values(lensScalar);
-
-/** The schemas, for diagnostics (check.mjs). */
-export const schemas = { User, Comment, Post, LensPost, lensScalar, listSchema, lensListSchema, columnsSchema };
 
 const emptyStore = () => ({ entities: {}, indexes: {}, entitiesMeta: {}, result: [] });
 // Same action meta as the 0.10 adapter (what the data-client reducer passes for a fetch).

@@ -1,6 +1,7 @@
 // lenscache through a real Redux store: every write is a thunk, one action, the real reducer.
 import { configureStore } from '@reduxjs/toolkit';
 import * as built from '../../dist/esm/index.js';
+import { models } from '../models.mjs';
 
 export const name = 'lenscache';
 
@@ -9,46 +10,11 @@ export const name = 'lenscache';
  * dist/, and bench/ab.mjs loads two builds side by side, each with its own classes and schemas.
  */
 export function adapterFor(lib) {
-  const { All, Collection, createCache, denormalize, Entity, Query, Scalar, Values } = lib;
+  const { Collection, createCache, denormalize, Values } = lib;
 
-  class User extends Entity {
-    id = '';
-    name = '';
-    static key = 'User';
-  }
-  class Comment extends Entity {
-    id = '';
-    body = '';
-    author = User.fromJS();
-    static key = 'Comment';
-    static schema = { author: User };
-  }
-  class Post extends Entity {
-    id = '';
-    title = '';
-    author = User.fromJS();
-    comments = [];
-    static key = 'Post';
-    static schema = { author: User, comments: [Comment] };
-  }
+  const { User, Post, sorted, count, groupBy, LensPost, lensScalar } = models(lib);
   const posts = new Collection([Post], { argsKey: () => ({}) });
   const getPosts = { key: () => 'GET /posts', schema: posts };
-  const sorted = new Query(new All(Post), list => [...list].sort((a, b) => a.title.localeCompare(b.title)));
-  const count = new Query(new All(Post), list => list.length);
-  const groupBy = new Query(new All(Post), list => {
-    const groups = {};
-    for (const post of list) (groups[post.author.id] ??= []).push(post);
-    return groups;
-  });
-
-  // The lens cases: the same posts, with two Scalar fields per post written per lens.
-  class LensPost extends Post {
-    score = 0;
-    rank = 0;
-    static key = 'Post';
-  }
-  const lensScalar = new Scalar({ lens: args => args[0]?.lens, key: 'lens', entity: LensPost });
-  LensPost.schema = { ...Post.schema, score: lensScalar, rank: lensScalar };
   const lensPosts = new Collection([LensPost], { argsKey: () => ({}) });
   // The stored list's pk (the result a fetch of the list would have stored): what denormalize reads from.
   const lensListPk = lensPosts.pk(undefined, undefined, undefined, [{}]);
