@@ -4,32 +4,17 @@
 // Run: npm run dev-checks   (options: --sizes=10000,100000 --rounds=5)
 import { configureStore, createEntityAdapter, createSlice } from '@reduxjs/toolkit';
 import { randomUUID } from 'node:crypto';
-import { Collection, createCache, Entity } from '../dist/esm/index.js';
+import * as lenscache from '../dist/esm/index.js';
+import { models } from '../bench/models.mjs';
+
+const { Collection, createCache, Entity } = lenscache;
 
 const option = (name, fallback) => process.argv.find(arg => arg.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 const sizes = option('sizes', '10000,100000').split(',').map(Number);
 const rounds = Number(option('rounds', 5));
 
-class User extends Entity {
-  id = '';
-  name = '';
-  static key = 'User';
-}
-class Comment extends Entity {
-  id = '';
-  body = '';
-  author = User.fromJS();
-  static key = 'Comment';
-  static schema = { author: User };
-}
-class Post extends Entity {
-  id = '';
-  title = '';
-  author = User.fromJS();
-  comments = [];
-  static key = 'Post';
-  static schema = { author: User, comments: [Comment] };
-}
+// The bench's posts, authors and comments (bench/models.mjs).
+const { Post } = models(lenscache);
 class Row extends Entity {
   id = '';
   title = '';
