@@ -4,9 +4,9 @@
  * these tests pin that nothing else is ever merged into, neither the caller's objects nor what a
  * custom merge returned.
  */
-import { Entity, normalize } from '../../src/index';
+import { Entity, ErrorCode, normalize } from '../../src/index';
 import { makeStore } from '../fixtures/store';
-import { endpoint } from '../fixtures/writes';
+import { endpoint, expectRejected } from '../fixtures/writes';
 
 const OPTIONS = { maxEntityDepth: 64 };
 const META = { fetchedAt: 1, date: 1, expiresAt: 2 };
@@ -99,5 +99,24 @@ test('a row met again by another class of the same table is written under that c
     expect(store.getState().cache.entities.Member!.m1).toEqual({ id: 'm1', name: 'second' });
   } finally {
     warn.mockRestore();
+  }
+});
+
+test('a later mention carrying a value JSON cannot hold is refused, and the store is left as it was', () => {
+  const input = [
+    { id: 'n1', author: { id: 'u1', name: 'Ann' } },
+    { id: 'n2', author: { id: 'u1', name: 'Ann', score: NaN } },
+  ];
+  const { cache, store } = makeStore();
+  // First the author is new to the store (its row is built from checked fields, the repeat checked
+  // as it merges), then stored (the repeat merged as it came, the row checked whole).
+  for (const stored of [false, true]) {
+    if (stored) store.dispatch(cache.set(Person, {}, { id: 'u1', name: 'Ann' }));
+    const error = expectRejected(
+      store,
+      () => store.dispatch(cache.set([Note] as never, {}, input as never)),
+      ErrorCode.UNEXPECTED_INPUT,
+    );
+    expect(error.message).toContain('Person "u1".score');
   }
 });
