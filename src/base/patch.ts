@@ -15,4 +15,11 @@ export interface WriteMeta {
   expiresAt: number;
   /** Set on the rows of a pending optimistic guess (never in the confirmed state). */
   optimistic?: true;
+  /** A mutation's answer: the start stamp of its request (`fetchedAt` is its arrival). */
+  sent?: number;
+  /**
+   * Two overlapping mutation answers disagreed on this row: which one the server holds is
+   * unknown, so every response reading it is stale until read again (docs/mutations.md).
+   */
+  ambiguous?: true;
 }

@@ -12,6 +12,7 @@ import type { RowPolicy } from '../schema/contract.js';
 import { RowChecker } from '../base/checkRow.js';
 import { listPatches, type PatchList } from './PatchList.js';
 import type { PendingRow } from './PendingRows.js';
+import { Entity } from '../schema/Entity.js';
 
 export function rowPatches(
   list: PatchList,
@@ -24,6 +25,7 @@ export function rowPatches(
   // The store owns what it holds, in every build: rows and meta are frozen as they are written.
   Object.freeze(meta);
   const checker = new RowChecker();
+  let unsure: WriteMeta | undefined;
   for (const [table, rows] of pending) {
     const stored = state.entities[table];
     const storedMeta = state.entitiesMeta[table];
@@ -32,6 +34,8 @@ export function rowPatches(
     // of every action; a first load of thousands of rows is then one patch per table.)
     const added: Dict<Row> | undefined = stored === undefined ? createDict() : undefined;
     const metaKeys: string[] = [];
+    /** Rows two overlapping mutation answers disagree on: stored with `unsure`, stale at once. */
+    const unsureKeys: string[] = [];
     // (Values only, each holding its key: an entries loop builds a pair per row.)
     for (const pending of rows.values()) {
       const key = pending.key;
@@ -40,11 +44,14 @@ export function rowPatches(
       const policy = pending.policy!;
       const existing = stored?.[key];
       const existingMeta = storedMeta?.[key];
+      const overlap = !overwrite && overlapping(existingMeta, meta, policy);
       const reorder =
-        !overwrite &&
-        existing !== undefined &&
-        existingMeta !== undefined &&
-        policy.shouldReorder(existingMeta, meta, existing, row);
+        // A row answered after a deletion it overlaps was changed before it: nothing is served after a deletion.
+        (overlap && existing === null) ||
+        (!overwrite &&
+          existing !== undefined &&
+          existingMeta !== undefined &&
+          policy.shouldReorder(existingMeta, meta, existing, row));
       let next = merged(existing, row, reorder, policy);
       // Compared before it is checked and copied: a row equal to the stored one stores nothing of
       // the input, so an identical refetch copies nothing. What is stored is checked and copied
@@ -62,11 +69,18 @@ export function rowPatches(
       const olderDelta =
         !overwrite && policy.delta === true && existingMeta !== undefined && meta.fetchedAt < existingMeta.fetchedAt;
       const touched = !changedRowsOnly || next !== existing;
-      if (touched && !reorder && !olderDelta && (existingMeta === undefined || !sameMeta(existingMeta, meta)))
+      // Which of two overlapping answers the server applied last is unknown: the later arrival is
+      // shown, and read again before it counts as valid (a deletion is never in doubt).
+      if (overlap && !reorder && row !== null && (next !== existing || existingMeta!.ambiguous)) unsureKeys.push(key);
+      else if (touched && !reorder && !olderDelta && (existingMeta === undefined || !sameMeta(existingMeta, meta)))
         metaKeys.push(key);
     }
     if (added) list.set(['entities', table], Object.freeze(added), undefined);
     metaPatches(list, table, storedMeta, metaKeys, meta);
+    if (unsureKeys.length > 0) {
+      unsure ??= Object.freeze({ ...meta, expiresAt: 1, ambiguous: true as const });
+      for (const key of unsureKeys) list.set(['entitiesMeta', table, key], unsure, storedMeta![key]);
+    }
   }
 }
 
@@ -107,6 +121,21 @@ function merged(existing: Row | undefined, incoming: Row, reorder: boolean, poli
     return reorder ? existing : incoming;
   }
   return reorder ? policy.merge(incoming, existing) : policy.merge(existing, incoming);
+}
+
+/**
+ * Whether an incoming mutation answer and the stored row's mutation answer overlapped: this request
+ * started before the stored answer arrived, so the server may have applied them in either order.
+ * An entity that orders its own versions (its own `shouldReorder`) decides such pairs itself.
+ */
+function overlapping(existingMeta: WriteMeta | undefined, meta: WriteMeta, policy: RowPolicy): boolean {
+  return (
+    meta.sent !== undefined &&
+    existingMeta?.sent !== undefined &&
+    meta.sent < existingMeta.fetchedAt &&
+    policy.delta !== true &&
+    !(policy.versioned ?? policy.shouldReorder !== Entity.shouldReorder)
+  );
 }
 
 function sameMeta(a: WriteMeta, b: WriteMeta): boolean {

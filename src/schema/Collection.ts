@@ -42,6 +42,7 @@ export interface CollectionOptions {
 const listPolicy: RowPolicy = {
   merge: (existing, incoming) => incoming,
   shouldReorder: (existingMeta, incomingMeta) => incomingMeta.fetchedAt < existingMeta.fetchedAt,
+  versioned: false,
 };
 
 /**

@@ -30,6 +30,11 @@ export interface RowPolicy {
    * whatever the ordering; the row's meta then becomes the newer of the two (docs/Collection.md).
    */
   readonly delta?: boolean;
+  /**
+   * Whether `shouldReorder` orders by the rows' own versions (an entity that overrides it), so
+   * overlapping mutation answers are decided by it. Unset: it does when it is not Entity's.
+   */
+  readonly versioned?: boolean;
 }
 
 /**

@@ -133,7 +133,7 @@ export function normalizeEntity(
     warnUnknownIndexes(cls, info.defaultKeys, row);
   writeIndexes(cls, rowKey, row, delegate);
   // The row is this walk's own copy (made above or by the default process): it may be frozen in place.
-  delegate.setRow(table, rowKey, row, info.defaultMerge ? cls : checkedMergePolicy(cls), true, builds);
+  delegate.setRow(table, rowKey, row, info.defaultMerge ? cls : checkedMergePolicy(cls, info), true, builds);
   return rowKey;
 }
 
@@ -228,7 +228,7 @@ const mergePolicies = new WeakMap<EntityLike, RowPolicy>();
  * (a `merge` returning `Article.fromJS(...)` would store a class instance). Its fields come from
  * the two rows, which were checked already.
  */
-function checkedMergePolicy(cls: EntityLike): RowPolicy {
+function checkedMergePolicy(cls: EntityLike, info: EntityInfo): RowPolicy {
   let policy = mergePolicies.get(cls);
   if (policy) return policy;
   policy = {
@@ -250,6 +250,7 @@ function checkedMergePolicy(cls: EntityLike): RowPolicy {
     },
     shouldReorder: (existingMeta, incomingMeta, existing, incoming) =>
       cls.shouldReorder(existingMeta, incomingMeta, existing, incoming),
+    versioned: cls.shouldReorder !== info.base.shouldReorder,
   };
   mergePolicies.set(cls, policy);
   return policy;

@@ -52,7 +52,7 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
   const slice = createSliceReader(reducerPath, mount);
   // The highest start stamp in each slice this cache's reducer made (StartClock.ts).
   const highWater = new HighWater();
-  const reducer = createReducer(reducerPath, highWater, mount, (from, to) => memos.carry(from, to));
+  const reducer = createReducer(reducerPath, highWater, mount, (from, to, patches) => memos.carry(from, to, patches));
 
   /** Reads `state` for a guess or an updater (Selectors.queryAt). */
   const readState = (state: CacheState, visible: CacheState, schema: unknown, args: readonly unknown[]): unknown =>

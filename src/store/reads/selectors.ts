@@ -53,6 +53,8 @@ export class Selectors {
     private readonly argsCacheSize: number,
     private readonly maxEntityDepth: number,
     errors = new WeakMap<ErrorRecord, Error>(),
+    /** Whether a slice may hold unsure rows (slice/UnsureRows.ts). */
+    private readonly hasUnsure: (slice: CacheState) => boolean = () => false,
   ) {
     this.errors = errors;
   }
@@ -111,7 +113,9 @@ export class Selectors {
       data = read.value;
       if (stored === undefined) usable = isUsableKey(read.key);
     }
-    const expiresAt = meta?.expiresAt ? meta.expiresAt : !usable ? 1 : this.rowsExpiry(read, state.entitiesMeta);
+    let expiresAt = meta?.expiresAt ? meta.expiresAt : !usable ? 1 : this.rowsExpiry(read, state.entitiesMeta);
+    // A row two overlapping answers disagreed on makes every response that reads it stale.
+    if (meta && read && this.hasUnsure(state) && readsUnsure(read, state)) expiresAt = Math.min(expiresAt, 1);
     const dataInvalid = (data === INVALID && !deletedByGuess(read, state)) || (stored === undefined && !normalizes);
     const expired = now > expiresAt;
     // An endpoint with `invalidIfStale` has no stale status: expired is invalid, so readers
@@ -197,6 +201,10 @@ function deletedByGuess(read: ReadResult | undefined, state: CacheState): boolea
   return (
     read?.someDep((table, key, row) => row === null && state.entitiesMeta[table]?.[key]?.optimistic === true) ?? false
   );
+}
+
+function readsUnsure(read: ReadResult, state: CacheState): boolean {
+  return read.someDep((table, key) => state.entitiesMeta[table]?.[key]?.ambiguous === true);
 }
 
 /** A key is usable when defined and, for object keys, every member is, recursively. */

@@ -5,6 +5,7 @@
 import type { Reducer, UnknownAction } from '@reduxjs/toolkit';
 import { warn } from '../../base/env.js';
 import { type DevText, ErrorCode, setupError, type LensCacheError } from '../../base/errors.js';
+import type { Patch } from '../../base/patch.js';
 import type { CacheState } from '../../base/state.js';
 import type { HighWater } from '../runtime/StartClock.js';
 import { isWriteAction, type WriteAction } from './actions.js';
@@ -22,8 +23,8 @@ export function createReducer(
   reducerPath: string,
   highWater: HighWater,
   mount: Mount,
-  /** Told each write's slice and the one before it (the store's read memo follows its slices: MemoOwners.ts). */
-  carry?: (from: CacheState, to: CacheState) => void,
+  /** Told each write's slice, the one before it and the patches between (the read memo follows its slices: MemoOwners.ts). */
+  carry?: (from: CacheState, to: CacheState, patches: readonly Patch[]) => void,
 ): Reducer<CacheState> {
   const refuseState = (what: DevText): never => {
     throw setupError(
@@ -52,10 +53,10 @@ export function createReducer(
     }
     if (!isWriteAction(action, reducerPath)) return mount.made(current);
     try {
-      const patches = (action.payload as Partial<WriteAction['payload']> | undefined)?.patches;
-      const next = markLive(applyPatches(current, patches as WriteAction['payload']['patches']));
+      const patches = (action.payload as Partial<WriteAction['payload']> | undefined)?.patches as Patch[];
+      const next = markLive(applyPatches(current, patches));
       highWater.carry(current, next, action.meta.start);
-      carry?.(current, next);
+      carry?.(current, next, patches);
       return mount.made(next);
     } catch (error) {
       if (process.env.NODE_ENV !== 'production')

@@ -61,7 +61,10 @@ export function computeResolve(
         response,
         args,
         state,
-        { fetchedAt, date: now, expiresAt },
+        // A mutation's answer carries its request's start: overlapping answers are found by it.
+        endpoint.sideEffect && input.start !== undefined
+          ? { fetchedAt, date: now, expiresAt, sent: input.start }
+          : { fetchedAt, date: now, expiresAt },
         options,
       );
       const older = isOlder(state.meta[key], fetchedAt);
