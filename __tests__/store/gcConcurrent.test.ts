@@ -4,8 +4,9 @@
  * flight could bring back stale; a held key with nothing stored yet keeps what its read finds;
  * releases in a burst cost one sweep.
  */
-import { Collection, type CacheState } from '../../src/index';
-import { Post, User } from '../fixtures/schemas';
+import { Collection, Invalidate, Scalar, Union, type CacheState } from '../../src/index';
+import { ANY_TABLE, writableTables } from '../../src/store/features/gc/writable';
+import { Comment, Post, User } from '../fixtures/schemas';
 import { makeRecordingStore } from '../fixtures/recording';
 import { runtimeOf, collectorOf } from '../fixtures/runtime';
 
@@ -232,4 +233,41 @@ test('releases in a burst cost one sweep, and timer sweeps are at least a second
   store.dispatch(cache.setResponse(getPost, 'x', post('x')));
   cache.retain(store, getPost, 'x')();
   expect(cache.gc(store).requests).toBe(1);
+});
+
+test('a read that never answers holds only the rows it could still write: released responses and rows of other tables go', async () => {
+  const { cache, store, slice } = setup({ gcTime: 0 });
+  const hung = deferred();
+  const getUsers = { key: () => 'GET /users', schema: [User], fetch: hung.fetch };
+  const waiting = store.dispatch(cache.fetch(getUsers));
+  await hung.next();
+  for (let i = 1; i <= 30; i++) {
+    jest.advanceTimersByTime(10);
+    const fetchPost = { ...getPost, fetch: () => Promise.resolve(post(String(i))) };
+    await store.dispatch(cache.fetch(fetchPost, String(i)));
+    cache.retain(store, getPost, String(i))();
+  }
+  jest.advanceTimersByTime(5_000);
+  cache.gc(store);
+  expect(slice().endpoints).toEqual({});
+  expect(slice().entities.Post).toEqual({});
+  // The users' rows stay: the hung list's older answer could write them back stale.
+  expect(Object.keys(slice().entities.User!)).toHaveLength(30);
+  waiting.abort();
+  await waiting.catch(() => undefined);
+  jest.advanceTimersByTime(5_000);
+  cache.gc(store);
+  expect(slice().entities.User).toEqual({});
+});
+
+test('what a read in flight can write is found from its schema; a construct the sweep cannot see into holds every table', () => {
+  const Tagged = new Scalar({ key: 'price', lens: (args: readonly unknown[]) => String(args[0]), entity: Post });
+  const tables = (schema: unknown) => [...writableTables(schema)].sort();
+  expect(tables([Post])).toEqual(['Comment', 'Post', 'User']);
+  expect(tables({ results: new Collection([User]), next: '' })).toEqual(['User', '[User]']);
+  expect(tables(new Union({ users: User, comments: Comment }, 'type'))).toEqual(['Comment', 'User']);
+  expect(tables(new Invalidate(User))).toEqual(['User']);
+  expect(tables(Tagged)).toEqual(['Comment', 'Post', 'Scalar(price)', 'User']);
+  expect(tables(undefined)).toEqual([]);
+  expect(writableTables({ custom: new (class Custom {})() })).toBe(ANY_TABLE);
 });

@@ -85,7 +85,8 @@ export function checkDelay(ms: unknown, attempt: number, what: string): number {
 export function isRetryable(error: unknown): boolean {
   const status = (error as { status?: unknown } | null)?.status;
   if (typeof status === 'number') return status >= 500;
-  if (error instanceof LensCacheError) return false;
+  // A request that timed out may well answer in time when sent again, as after a network failure.
+  if (error instanceof LensCacheError) return error.code === ErrorCode.TIMEOUT;
   const name = (error as { name?: unknown } | null)?.name;
   return name !== 'AbortError' && name !== 'TimeoutError';
 }
@@ -122,6 +123,18 @@ export function checkLength(length: number | undefined, option: string, where: s
     process.env.NODE_ENV !== 'production' && [
       `${option} of ${where} must be a number of milliseconds (0 or more, or Infinity), but it is ${describe(length)}.`,
       `Set ${option} to how long a stored answer stays valid, e.g. 60_000, or Infinity for never; or leave it out.`,
+    ],
+  );
+}
+
+/** A `timeout` option (endpoint or cache): ms above 0, `Infinity` for none, or nothing. */
+export function checkTimeout(ms: number | undefined, where: string): number | undefined {
+  if (ms === undefined || (typeof ms === 'number' && ms > 0)) return ms;
+  throw setupError(
+    ErrorCode.INVALID_OPTION,
+    process.env.NODE_ENV !== 'production' && [
+      `timeout of ${where} must be a number of milliseconds above 0 (or Infinity), but it is ${describe(ms)}.`,
+      'Set how long a request may take before it fails with TIMEOUT, e.g. timeout: 10_000, or leave it out (no limit).',
     ],
   );
 }

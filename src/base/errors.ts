@@ -29,6 +29,7 @@ export const ErrorCode = {
   INVALID_OPTION: 'INVALID_OPTION',
   FEATURE_MISSING: 'FEATURE_MISSING',
   MIDDLEWARE_MISSING: 'MIDDLEWARE_MISSING',
+  TIMEOUT: 'TIMEOUT',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

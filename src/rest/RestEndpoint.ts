@@ -14,6 +14,7 @@ import {
   checkLength,
   checkPollFrequency,
   checkRetry,
+  checkTimeout,
   type RetryOptions,
 } from '../base/endpointOptions.js';
 import { NetworkError } from './NetworkError.js';
@@ -99,6 +100,8 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
   readonly pollFrequency: number | undefined;
   /** How a failed read is tried again (reads only); `undefined`: never. */
   readonly retry: RetryOptions | undefined;
+  /** ms each try may take before it fails with TIMEOUT; `undefined`: the cache's. */
+  readonly timeout: number | undefined;
   /** Mutations are never shared between callers, and always run. */
   readonly sideEffect: SideEffectOf<O>;
   /** The optimistic value of a request (docs/mutations.md); absent unless the options give one. */
@@ -133,6 +136,7 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     this.sideEffect = MUTATIONS.has(this.method) as SideEffectOf<O>;
     this.pollFrequency = checkPollFrequency(options.pollFrequency, `${this.method} ${this.path}`);
     this.retry = checkRetry(options.retry, `${this.method} ${this.path}`);
+    this.timeout = checkTimeout(options.timeout, `${this.method} ${this.path}`);
     this.template = pathTemplate(options.path);
     const guess = checkGuess(options.getOptimisticResponse, `${this.method} ${this.path}`);
     if (guess !== undefined) this.getOptimisticResponse = guess;

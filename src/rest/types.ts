@@ -45,6 +45,8 @@ export interface RestEndpointOptions {
   pollFrequency?: number | undefined;
   /** Sends a failed read again: network failures and 5xx, never 4xx (docs/live-data.md#retries). Default none. */
   retry?: RetryOptions | undefined;
+  /** ms each try may take before it fails with TIMEOUT (docs/RestEndpoint.md#timeouts). Default: the cache's. */
+  timeout?: number | undefined;
   /**
    * The value to show at once while the request is in flight, from the cache as it starts and
    * the request's args; the answer replaces it, a failure takes it back (docs/mutations.md).

@@ -39,6 +39,11 @@ export interface CacheOptions<P extends string = 'cache'> {
   /** How long a stored error stays valid, in ms, for endpoints without their own `errorExpiryLength` (default 1 000). */
   errorExpiryLength?: number | undefined;
   /**
+   * ms each try of a request may take, for endpoints without their own `timeout`: then it is
+   * aborted and fails with TIMEOUT, which retries treat as a network failure (default: none).
+   */
+  timeout?: number | undefined;
+  /**
    * Turns on the reset on 401 (data-client's `LogoutManager`): when a request the cache sent fails
    * as unauthorized (answered 401, or what `isUnauthorized` accepts), its failure is stored, the
    * store is reset (`resetEntireStore`), then this is called, to take the user to the login page.

@@ -10,6 +10,7 @@ import { isSkipArgs } from '../base/json.js';
 import type { CacheState } from '../base/state.js';
 import { internals, type Cache, type CacheOptions } from './Cache.js';
 import { expiryDefaultsOf, gcTimeOf, unauthorizedOf } from './cacheOptions.js';
+import { checkTimeout } from '../base/endpointOptions.js';
 import { MemoOwners } from './reads/MemoOwners.js';
 import type { Controller } from './runtime/Controller.js';
 import { HighWater } from './runtime/StartClock.js';
@@ -78,6 +79,7 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
     normalizeOptions,
     gcTime: gcTimeOf(options.gcTime),
     expiry: expiryDefaultsOf(options),
+    timeout: checkTimeout(options.timeout, 'createCache'),
     unauthorized: unauthorizedOf(options),
     features: options.features ?? [],
     operations: undefined as never, // (set below, once the cache exists)

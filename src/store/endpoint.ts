@@ -1,6 +1,13 @@
 /** What the cache needs of an endpoint: any object with `key(...args)` and (optionally) `schema`. */
 
-import { checkFlag, checkGuess, checkLength, checkRetry, type RetryOptions } from '../base/endpointOptions.js';
+import {
+  checkFlag,
+  checkGuess,
+  checkLength,
+  checkRetry,
+  checkTimeout,
+  type RetryOptions,
+} from '../base/endpointOptions.js';
 import { describe, ErrorCode, setupError } from '../base/errors.js';
 import type { OptimisticSnapshot } from '../rest/OptimisticSnapshot.js';
 import type { Pagination } from '../rest/types.js';
@@ -29,6 +36,8 @@ export interface EndpointLike<S = unknown, A extends readonly unknown[] = any[]>
   pollFrequency?: number | undefined;
   /** How a failed read is tried again (docs/live-data.md#retries); reads only. */
   retry?: RetryOptions | undefined;
+  /** ms each try may take before it fails with TIMEOUT (default: the cache's; none unless set). */
+  timeout?: number | undefined;
   /** The value to show while the request is in flight (docs/mutations.md); `undefined` shows nothing. */
   getOptimisticResponse?(snap: OptimisticSnapshot, ...args: A): unknown;
   /** A paginated list, or one of its pages (docs/pagination.md); RestEndpoint sets it with `paginationField`. */
@@ -85,6 +94,7 @@ export function checkEndpointOptions(endpoint: EndpointLike, key: string): void 
   checkFlag(endpoint.invalidIfStale, 'invalidIfStale', key);
   checkGuess(endpoint.getOptimisticResponse, key);
   checkRetry(endpoint.retry, key);
+  checkTimeout(endpoint.timeout, key);
 }
 
 /** A start stamp handed in (`resolve`'s `fetchedAt`): a finite number, or a coded error. */

@@ -8,6 +8,7 @@ import { ErrorCode, setupError, describe } from '../../base/errors.js';
 import { checkEndpointOptions, hasSchema, type EndpointLike } from '../endpoint.js';
 import { pagedRunner } from './pages.js';
 import { StartClock } from './StartClock.js';
+import { withTimeout } from './timeout.js';
 import type { Resolved, ResolveInput } from '../types.js';
 import type { OutgoingRequest } from './Feature.js';
 
@@ -37,6 +38,8 @@ export interface FetchPath {
   failed(error: unknown): void;
   /** A request this store sent succeeded (its answer was written). */
   succeeded(): void;
+  /** The cache's `timeout`, for endpoints without their own. */
+  readonly timeout: number | undefined;
 }
 
 /** A request not settled yet: its key, its start stamp, and whether it is a mutation (answered with its arrival's stamp). */
@@ -44,6 +47,8 @@ export interface Unsettled {
   readonly key: string;
   readonly start: number;
   readonly mutation: boolean;
+  /** The endpoint's schema: what its answer can write. */
+  readonly schema: unknown;
 }
 
 interface InFlight {
@@ -175,7 +180,11 @@ export class Requests {
         const once = (): Promise<unknown> =>
           Promise.resolve().then(() => {
             controller.signal.throwIfAborted();
-            return run(args, controller.signal);
+            // Each try has the endpoint's time limit, or the cache's (timeout.ts).
+            const limit = endpoint.timeout ?? this.path.timeout;
+            return limit === undefined || limit === Infinity
+              ? run(args, controller.signal)
+              : withTimeout(signal => run(args, signal), controller.signal, limit, key);
           });
         // A read with `retry` is sent again on network failures and 5xx (retrying.ts), still as
         // this one request: the key stays in flight, and what is stored is the last outcome.
@@ -231,7 +240,12 @@ export class Requests {
       release();
       controller.abort(reason);
     };
-    this.running.set(controller, { key, start: fetchedAt, mutation: endpoint.sideEffect === true });
+    this.running.set(controller, {
+      key,
+      start: fetchedAt,
+      mutation: endpoint.sideEffect === true,
+      schema: endpoint.schema,
+    });
     const promise = Object.assign(settle(), { abort });
     if (shared) {
       this.inFlight.set(key, { promise, controller });

@@ -44,6 +44,8 @@ export interface CacheParts {
   readonly gcTime: number;
   /** `createCache`'s `dataExpiryLength` and `errorExpiryLength`, checked: what endpoints that set none get. */
   readonly expiry: ExpiryDefaults;
+  /** `createCache`'s `timeout`, checked: what endpoints that set none get. */
+  readonly timeout: number | undefined;
   /** `createCache`'s `onUnauthorized` and `isUnauthorized`, checked; undefined when off. */
   readonly unauthorized: UnauthorizedPolicy | undefined;
   readonly features: readonly Feature[];
@@ -93,6 +95,7 @@ export class StoreRuntime {
       sending: (request, send, stop) => this.sending(request, send, stop),
       failed: error => this.failed(error),
       succeeded: () => this.succeeded(),
+      timeout: parts.timeout,
     });
     this.controller = new Controller(parts.operations, store, this);
     let writer: ConfirmedWriter | undefined;

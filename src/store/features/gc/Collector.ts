@@ -9,7 +9,8 @@ import { warn } from '../../../base/env.js';
 import { describe } from '../../../base/errors.js';
 import type { CacheState } from '../../../base/state.js';
 import { hasSchema, type EndpointLike } from '../../endpoint.js';
-import { planSweep, type KeptRead, type Sweep } from './sweep.js';
+import { planSweep, type InFlightRead, type KeptRead, type Sweep } from './sweep.js';
+import { writableTables } from './writable.js';
 import type { SweepReport } from '../../runtime/Feature.js';
 import type { StoreRuntime } from '../../runtime/StoreRuntime.js';
 import { ActionTypes } from '../../slice/actions.js';
@@ -96,12 +97,12 @@ export class Collector {
     const { subscriptions, requests } = this.runtime;
     const { gcTime } = this;
     const inFlight = new Set<string>();
-    let firstStart = Infinity;
-    for (const { key, start, mutation } of requests.unsettled()) {
+    const reading: InFlightRead[] = [];
+    for (const { key, start, mutation, schema } of requests.unsettled()) {
       inFlight.add(key);
       // A mutation's answer is stamped at its arrival, newer than every row now stored: it cannot
       // bring a row back stale, so a hung mutation holds no row (docs/gc.md).
-      if (!mutation) firstStart = Math.min(firstStart, start);
+      if (!mutation) reading.push({ start, tables: writableTables(schema) });
     }
     const dropKeys: string[] = [];
     const kept: KeptRead[] = [];
@@ -139,7 +140,7 @@ export class Collector {
       // (A dropped key's record goes once the sweep is written: forgetKey reads it.)
       else if (kind === 'query' || !keys.has(key)) this.unused.delete(id);
     }
-    const sweep = planSweep(state, { dropKeys, kept, opaque, firstStart, visible, now, gcTime });
+    const sweep = planSweep(state, { dropKeys, kept, opaque, reading, visible, now, gcTime });
     return { sweep, dropKeys };
   }
 

@@ -10,12 +10,19 @@ import { describe } from '../../../base/errors.js';
 import type { Patch, WriteMeta } from '../../../base/patch.js';
 import type { CacheState, Row } from '../../../base/state.js';
 import { Reached } from './reach.js';
+import { ANY_TABLE, ownerTable } from './writable.js';
 
 /** A read a sweep keeps: its schema, its args, and the stored result it reads (if any). */
 export interface KeptRead {
   readonly schema: unknown;
   readonly args: readonly unknown[];
   readonly stored?: unknown;
+}
+
+/** A read in flight: when it started, and the tables its answer can write (`ANY_TABLE`: unknown). */
+export interface InFlightRead {
+  readonly start: number;
+  readonly tables: ReadonlySet<string>;
 }
 
 export interface SweepPlan {
@@ -26,10 +33,10 @@ export interface SweepPlan {
   /** A kept response whose read is unknown (restored state, never read here): no row may go. */
   readonly opaque: boolean;
   /**
-   * The earliest start of a request in flight (Infinity when none): a row written after it
-   * stays, since that request's older answer would write the row back stale.
+   * The reads in flight: a row written after one started stays in the tables it can write, since
+   * its older answer would write the row back stale.
    */
-  readonly firstStart: number;
+  readonly reading: readonly InFlightRead[];
   /**
    * The state readers see, pending optimistic guesses written over `state` (which is the
    * confirmed state). Rows a guess shows differently stay, and so do rows a kept read reaches
@@ -71,8 +78,14 @@ export function planSweep(state: CacheState, plan: SweepPlan): Sweep {
     return sweep;
   }
   const young = (meta: WriteMeta | undefined): boolean => meta !== undefined && plan.now - meta.date < plan.gcTime;
-  // A row without meta has no known write time: it stays while anything is in flight.
-  const newerThanInFlight = (meta: WriteMeta | undefined): boolean => plan.firstStart < (meta?.fetchedAt ?? Infinity);
+  /** The earliest start of a read in flight that can write `table` (Infinity: none). */
+  const firstStart = (table: string): number => {
+    const owner = ownerTable(table);
+    let first = Infinity;
+    for (const read of plan.reading)
+      if (read.start < first && (read.tables === ANY_TABLE || read.tables.has(owner))) first = read.start;
+    return first;
+  };
   // Entity, collection and cell tables first: index entries follow the rows they name.
   const dropped = new Map<string, Set<string>>();
   const tables = Object.keys(state.entities).sort((a, b) => kindOf(a) - kindOf(b));
@@ -83,6 +96,9 @@ export function planSweep(state: CacheState, plan: SweepPlan): Sweep {
     const drop = new Set<string>();
     const shownRows = guessed?.entities[table];
     const shownMetas = guessed?.entitiesMeta[table];
+    const start = firstStart(table);
+    // A row without meta has no known write time: it stays while such a read is in flight.
+    const newerThanInFlight = (meta: WriteMeta | undefined): boolean => start < (meta?.fetchedAt ?? Infinity);
     for (const key of unionKeys(rows, metas)) {
       const row = rows[key];
       const meta = metas[key];
