@@ -1,7 +1,8 @@
 /**
  * A seeded model test of the write side (docs/mutations.md, docs/architecture.md "Ordering",
  * docs/gc.md): random schedules of reads, list refetches, mutations with and without guesses,
- * updaters, aborts, failures, invalidations, resets and sweeps at gcTime 0, answered in random
+ * updaters, aborts, failures, invalidations, resets, sweeps at gcTime 0 and replacements of the
+ * slice (a hydration with a server render of an earlier moment), answered in random
  * order by a simulated server that applies each request at one moment between its start and its
  * answer.
  *
@@ -34,6 +35,7 @@ import { internalsOf } from '../../src/store/createCache';
 import { runtimeOf, ledgerOf } from '../fixtures/runtime';
 
 const SCHEDULES = Number(process.env.MODEL_SCHEDULES ?? 2000);
+const HYDRATE = '__NEXT_REDUX_WRAPPER_HYDRATE__';
 const STEPS = 30;
 const IDS = ['1', '2', '3', '4'];
 
@@ -93,7 +95,9 @@ type Enter = (side: 'a' | 'b', signature: string, info: Partial<Req>) => Promise
 function makeApp(guesses: boolean, side: 'a' | 'b', enter: Enter) {
   const cache = createCache({ gcTime: 0 });
   const store = configureStore({
-    reducer: { [cache.reducerPath]: cache.reducer },
+    // The app's root reducer puts a server-rendered slice in place, as next-redux-wrapper's HYDRATE.
+    reducer: (state: { cache: unknown } | undefined, action: { type: string; payload?: unknown }) =>
+      action.type === HYDRATE ? { cache: action.payload } : { cache: cache.reducer(state?.cache as never, action) },
     middleware: getDefault => getDefault({ serializableCheck: false, immutableCheck: false }).concat(cache.middleware),
   });
   const endpoint = (kind: Kind, schema: unknown, extra: Partial<EndpointLike> = {}): EndpointLike => ({
@@ -213,6 +217,9 @@ async function runSchedule(seed: number): Promise<void> {
   const b = makeApp(false, 'b', enter);
   // The list is on screen (a mounted view holds it); the posts' details are not.
   for (const app of [a, b]) app.cache.retain(app.store, app.endpoints.getList!);
+  /** B's slice at some earlier steps, as JSON: what a hydration may put back. */
+  const snapshots: string[] = [];
+  let replaced = false;
   fetchOf = (url: string) => {
     const { hostname, pathname, searchParams } = new URL(url);
     const offset = Number(searchParams.get('cursor') ?? 0);
@@ -332,6 +339,7 @@ async function runSchedule(seed: number): Promise<void> {
   for (let step = 0; step < STEPS; step++) {
     jest.setSystemTime((clock += 400));
     const roll = rand();
+    if (rand() < 0.2) snapshots.push(JSON.stringify(sliceOf(b)));
     const id = pick(IDS)!;
     const sent = reqs.filter(r => r.phase === 'sent' && !r.dropped && r.settle.length > 0);
     if (roll < 0.08) start('getPost', [{ id }]);
@@ -384,6 +392,15 @@ async function runSchedule(seed: number): Promise<void> {
         req.dropped = true;
       }
       log.push('reset');
+    } else if (roll < 0.96) {
+      // The slice is replaced from outside by a server render of some earlier moment (B's state
+      // then, as JSON); guesses pending in A are rebased on it, and requests in flight go on.
+      const snapshot = pick(snapshots) ?? JSON.stringify(sliceOf(b));
+      // (Each store's list is keyed by its own host.)
+      a.store.dispatch({ type: HYDRATE, payload: JSON.parse(snapshot.replaceAll('http://b.test', 'http://a.test')) });
+      b.store.dispatch({ type: HYDRATE, payload: JSON.parse(snapshot) });
+      replaced = true;
+      log.push('replace the slice (hydration)');
     } else if (!process.env.MODEL_NO_SWEEP) {
       for (const app of [a, b]) app.cache.gc(app.store);
       log.push('sweep');
@@ -411,6 +428,9 @@ async function runSchedule(seed: number): Promise<void> {
   if (unsureNow > 0) stats.unsureSchedules++;
   // The reads the cache itself starts: what a mounted view of each stored response would fetch
   // (`fetchIfStale`), until nothing is stale; rows the answers left unsure are read again here.
+  // (A hydration may have put back data older than the server's, still valid for its time: the
+  // app reads it all again, as after coming back to the page.)
+  if (replaced) for (const app of [a, b]) app.store.dispatch(app.cache.expireAll({ testKey: () => true }) as never);
   for (let round = 0; round < 5; round++) {
     const before = reqs.length;
     log.push('reads the cache starts');
@@ -454,7 +474,15 @@ async function runSchedule(seed: number): Promise<void> {
     (line, i) => line.includes('sent') && line.includes('cursor=') && !log[i - 1]!.startsWith('start getPage'),
   ).length;
   stats.sweeps += log.filter(line => line === 'sweep').length;
+  stats.replacements += log.filter(line => line.startsWith('replace')).length;
   stats.guesses += log.filter(line => line.endsWith('(guess)')).length;
+  // A hydration may have put back a post the server has deleted since, which no read brings back
+  // to the server's state (a list refetch does not delete): the app's sweep drops what nobody reads.
+  // (Keys a hydration brought are unknown to the store: a first sweep starts their time.)
+  for (let sweep = 0; replaced && sweep < 2; sweep++) {
+    jest.setSystemTime((clock += 5_000));
+    for (const app of [a, b]) app.cache.gc(app.store);
+  }
   const cached = rowsOf(sliceOf(a).entities as never, 'Post');
   for (const [id, row] of Object.entries(cached)) {
     const post = server.get(id);
@@ -483,6 +511,7 @@ const stats = {
   sweeps: 0,
   guesses: 0,
   held: 0,
+  replacements: 0,
   unsureSchedules: 0,
   unsureRows: 0,
   extraReads: 0,

@@ -14,6 +14,7 @@ import { checkTimeout } from '../base/endpointOptions.js';
 import { MemoOwners } from './reads/MemoOwners.js';
 import type { Controller } from './runtime/Controller.js';
 import { HighWater } from './runtime/StartClock.js';
+import { Lineage } from './slice/Lineage.js';
 import { StoreRuntime, type CacheParts, type Feature } from './runtime/StoreRuntime.js';
 import { ActionTypes, writeAction } from './slice/actions.js';
 import { mountCheck } from './slice/mountCheck.js';
@@ -53,7 +54,12 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
   const slice = createSliceReader(reducerPath, mount);
   // The highest start stamp in each slice this cache's reducer made (StartClock.ts).
   const highWater = new HighWater();
-  const reducer = createReducer(reducerPath, highWater, mount, (from, to, patches) => memos.carry(from, to, patches));
+  // Which slices the cache's own writes made from which (Lineage.ts).
+  const lineage = new Lineage();
+  const reducer = createReducer(reducerPath, highWater, mount, (from, to, patches) => {
+    memos.carry(from, to, patches);
+    lineage.carry(from, to);
+  });
 
   /** Reads `state` for a guess or an updater (Selectors.queryAt). */
   const readState = (state: CacheState, visible: CacheState, schema: unknown, args: readonly unknown[]): unknown =>
@@ -85,6 +91,7 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
     operations: undefined as never, // (set below, once the cache exists)
     slice,
     highWater: state => highWater.of(state),
+    lineage: state => lineage.of(state),
     memo: () => memos.make(),
     readState,
   };
@@ -94,13 +101,22 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
       const runtime = new StoreRuntime(parts, api);
       runtimes.set(api.getState, runtime);
       let noted: unknown; // (most actions leave the slice, or the reducer passed its owner on)
+      let line: object | undefined;
       const after = (): void => {
+        let replaced = false;
         try {
           const state = slice(api.getState());
-          if (state !== noted) memos.note((noted = state), runtime.selectors);
+          if (state === noted) return;
+          memos.note((noted = state), runtime.selectors);
+          // A slice no action of the cache made (HYDRATE, REHYDRATE, a DevTools import): the
+          // features rebase on it.
+          const token = lineage.of(state);
+          replaced = line !== undefined && token !== line;
+          line = token;
         } catch {
           // No cache slice at reducerPath (yet): reads will say so where they happen.
         }
+        if (replaced) runtime.replaced();
       };
       return { runtime, after };
     }),

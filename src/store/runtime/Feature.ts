@@ -65,6 +65,8 @@ export interface FeatureHooks {
   written?(key: string, endpoint: EndpointLike, args: readonly unknown[]): void;
   /** After `resetEntireStore`: the state was emptied, and requests in flight dropped. */
   reset?(): void;
+  /** After an action the cache did not make replaced the slice (HYDRATE, REHYDRATE, a DevTools import). */
+  replaced?(): void;
   /** What the feature offers the cache's methods, by feature (FeatureApis). */
   api?: unknown;
 }

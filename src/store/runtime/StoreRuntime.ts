@@ -54,6 +54,8 @@ export interface CacheParts {
   slice(rootState: unknown): CacheState;
   /** The highest start stamp in a slice (StartClock.ts). */
   highWater(slice: CacheState): number;
+  /** A token shared by the slices the cache's own writes made from one another (slice/Lineage.ts). */
+  lineage(slice: CacheState): object;
   /** A new read memo, for a store. */
   memo(): Selectors;
   /** Reads `state` as `selectQuery` does; `visible` is the slice the store shows. */
@@ -243,6 +245,11 @@ export class StoreRuntime {
     // The memo would hold the old rows until evicted (docs/gc.md, "Outside the state").
     this.selectors.clear();
     for (const hooks of this.hooks) hooks.reset?.();
+  }
+
+  /** The slice was replaced by an action the cache did not make (slice/Lineage.ts): each feature is told. */
+  replaced(): void {
+    for (const hooks of this.hooks) hooks.replaced?.();
   }
 
   /** A sweep collected `key`: what was noted about it goes too. */

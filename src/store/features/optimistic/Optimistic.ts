@@ -57,6 +57,11 @@ export class Optimistic implements ConfirmedWriter {
   private computed = new Map<Layer, Computed>();
   /** Tables written since the last rebuild by layers taken out: the layers after them are computed again. */
   private dirty = new Set<string>();
+  /** The lineage of the slice `base` was kept against (slice/Lineage.ts). */
+  private line: object | undefined;
+
+  /** `lineage` names the slices the cache's own writes made from one another. */
+  constructor(private readonly lineage: (slice: CacheState) => object) {}
 
   /** Whether writes must go through `write` (a guess is pending, or one was just taken out). */
   get active(): boolean {
@@ -131,6 +136,15 @@ export class Optimistic implements ConfirmedWriter {
     options: NormalizeOptions,
     fresh: Layer | undefined,
   ): Rebuilt<T> {
+    const line = this.lineage(visible);
+    if (line !== this.line) {
+      // Replaced from outside: the new slice is what is confirmed, and every guess is computed
+      // again over it; no row kept from before the replacement comes back.
+      this.line = line;
+      this.base = new Map();
+      this.computed = new Map();
+      this.dirty = new Set([EVERY_TABLE]);
+    }
     const overlay = new Overlay(visible);
     overlay.load(this.base);
     const computed = compute ? compute(overlay.view()) : undefined;

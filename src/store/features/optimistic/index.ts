@@ -7,14 +7,19 @@
 import type { Feature } from '../../runtime/StoreRuntime.js';
 import { dispatchGuess } from './guess.js';
 import { Optimistic } from './Optimistic.js';
+import { ActionTypes } from '../../slice/actions.js';
 
 /** Optimistic updates: install with `createLeanCache({ features: [optimisticUpdates] })` (createCache has it). */
 export const optimisticUpdates: Feature = {
   name: 'optimisticUpdates',
   install(runtime) {
-    const ledger = new Optimistic();
+    const ledger = new Optimistic(slice => runtime.parts.lineage(slice));
     return {
       writer: ledger,
+      // The guesses are shown again over the new slice at once (a write that confirms nothing).
+      replaced: () => {
+        if (ledger.active) runtime.write(ActionTypes.optimistic, () => undefined);
+      },
       starting: ({ endpoint, args, start }) => dispatchGuess(runtime, ledger, endpoint, args, start),
       settling: (endpoint, start) => void ledger.settle(endpoint, start),
       reset: () => ledger.clear(),
