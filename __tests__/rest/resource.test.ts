@@ -149,6 +149,30 @@ test('delete (an empty answer) removes the item from the cache: gone from lists,
   expect(cache.selectResponse(store.getState(), notes.get, { group: 'a', id: '2' }).expiryStatus).toBe('invalid');
 });
 
+test('delete answered with a bare pk resolves undefined, as data-client; the tombstone is written all the same', async () => {
+  // One server answers a delete with the deleted item's pk, another with a count of deleted rows.
+  server.on('DELETE /:group/byPk/:id', request => ({ json: request.url.split('/')[3] }));
+  server.on('DELETE /:group/byCount/:id', () => ({ json: 2 }));
+  const byPk = resource({ urlPrefix: server.origin, path: '/:group/byPk/:id', schema: Note });
+  const { cache, store } = makeStore();
+  const slice = () => store.getState().cache as CacheState;
+  store.dispatch(cache.set(Note, { id: '1', title: 'One', group: 'a' }));
+  // Nothing is stored for 5: there is nothing to resolve to, but 5 reads as deleted from now on.
+  expect(await store.dispatch(cache.fetch(byPk.delete, { group: 'a', id: '5' }))).toBeUndefined();
+  expect(slice().entities.Note!['5']).toBeNull();
+  expect(await store.dispatch(cache.fetch(byPk.delete, { group: 'a', id: '1' }))).toBeUndefined();
+  expect(slice().entities.Note!['1']).toBeNull();
+  expect(cache.selectQuery(store.getState(), Note, '1')).toBeUndefined();
+  expect(cache.selectResponse(store.getState(), byPk.delete, { group: 'a', id: '1' }).data).toBeUndefined();
+
+  // A number is not taken for a pk (it may be a count): the params name the item, as with no body.
+  const byCount = resource({ urlPrefix: server.origin, path: '/:group/byCount/:id', schema: Note });
+  const deleted = await store.dispatch(cache.fetch(byCount.delete, { group: 'a', id: '7' }));
+  expect(deleted).toMatchObject({ id: '7', group: 'a' });
+  expect(slice().entities.Note!['7']).toBeNull();
+  expect(Object.keys(slice().entities.Note!).sort()).toEqual(['1', '5', '7']);
+});
+
 test('a failed update leaves the store exactly as it was', async () => {
   const { notes, cache, store, slice } = setup();
   await store.dispatch(cache.fetch(notes.getList, { group: 'a' }));

@@ -132,7 +132,7 @@ export function resource<const O extends ResourceOptions>(options: O): Resource<
       // Servers often answer a delete with no body (or `{}`): the params then name the item.
       process: (value: unknown, ...args: unknown[]) => {
         const processed = shared.process ? shared.process(value, ...args) : value;
-        return hasFields(processed) ? processed : args[0];
+        return namesItem(processed) ? processed : args[0];
       },
     }),
   } as never;
@@ -191,6 +191,12 @@ function listPathOf(path: unknown): string {
   return list === '' ? '/' : list;
 }
 
-function hasFields(value: unknown): boolean {
+/**
+ * Whether a delete's answer names the item, as data-client tells: an object with fields, or a pk
+ * string (read then as `Invalidate` reads a pk). Anything else (no body, `{}`, a number, which may
+ * be a count of deleted rows) leaves it to the params.
+ */
+function namesItem(value: unknown): boolean {
+  if (typeof value === 'string') return value !== '';
   return typeof value === 'object' && value !== null && Object.keys(value).length > 0;
 }
