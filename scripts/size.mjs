@@ -80,8 +80,8 @@ const DEVELOPMENT_ONLY = [
   'a 2xx status was expected',
   'was called outside a <CacheProvider>',
   'console.warn',
-  // The one-cache-per-path check's class (a method name, which minifiers keep).
-  '.conflict(',
+  // The one-cache-per-path check's development-only class (a field name, which minifiers keep).
+  '.mounted',
   'process.env',
   'typeof process',
 ];

@@ -87,6 +87,34 @@ test('a set-up error without a cheap detail says the code and the link', async (
   });
 });
 
+test('two caches at one reducerPath with both middlewares in one store are refused, with the path as detail', async () => {
+  await production((lib, configureStore) => {
+    const first = lib.createCache();
+    const second = lib.createCache();
+    let error: unknown;
+    try {
+      configureStore({
+        reducer: { cache: first.reducer, other: second.reducer },
+        middleware: getDefault => getDefault().concat(first.middleware, second.middleware),
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(lib.LensCacheError);
+    expect((error as Error).message).toBe(
+      `DUPLICATE_REDUCER_PATH [cache]. ${LINK}duplicate_reducer_path (a development build gives the full message)`,
+    );
+    // One cache's middleware in two stores, or in one store twice, is no conflict.
+    const cache = lib.createCache();
+    for (let i = 0; i < 2; i++) {
+      configureStore({
+        reducer: { cache: cache.reducer },
+        middleware: getDefault => getDefault().concat(cache.middleware, cache.middleware),
+      });
+    }
+  });
+});
+
 test('a development build gives the full message for the same mistake', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const lib = require('../../src/index') as Lib;

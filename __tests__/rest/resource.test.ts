@@ -2,7 +2,16 @@
  * resource() (docs/resource.md) against a real local server: each endpoint's URL and method as
  * the server receives them, and what each does to the cache.
  */
-import { Collection, Entity, ErrorCode, Invalidate, resource, RestEndpoint, type CacheState } from '../../src/index';
+import {
+  Collection,
+  Entity,
+  ErrorCode,
+  Invalidate,
+  resource,
+  RestEndpoint,
+  Union,
+  type CacheState,
+} from '../../src/index';
 import { startServer, type TestServer } from '../fixtures/server';
 import { makeStore, snapshot } from '../fixtures/store';
 
@@ -140,6 +149,30 @@ test('delete (an empty answer) removes the item from the cache: gone from lists,
   expect(cache.selectResponse(store.getState(), notes.get, { group: 'a', id: '2' }).expiryStatus).toBe('invalid');
 });
 
+test('delete answered with a bare pk resolves undefined, as data-client; the tombstone is written all the same', async () => {
+  // One server answers a delete with the deleted item's pk, another with a count of deleted rows.
+  server.on('DELETE /:group/byPk/:id', request => ({ json: request.url.split('/')[3] }));
+  server.on('DELETE /:group/byCount/:id', () => ({ json: 2 }));
+  const byPk = resource({ urlPrefix: server.origin, path: '/:group/byPk/:id', schema: Note });
+  const { cache, store } = makeStore();
+  const slice = () => store.getState().cache as CacheState;
+  store.dispatch(cache.set(Note, { id: '1', title: 'One', group: 'a' }));
+  // Nothing is stored for 5: there is nothing to resolve to, but 5 reads as deleted from now on.
+  expect(await store.dispatch(cache.fetch(byPk.delete, { group: 'a', id: '5' }))).toBeUndefined();
+  expect(slice().entities.Note!['5']).toBeNull();
+  expect(await store.dispatch(cache.fetch(byPk.delete, { group: 'a', id: '1' }))).toBeUndefined();
+  expect(slice().entities.Note!['1']).toBeNull();
+  expect(cache.selectQuery(store.getState(), Note, '1')).toBeUndefined();
+  expect(cache.selectResponse(store.getState(), byPk.delete, { group: 'a', id: '1' }).data).toBeUndefined();
+
+  // A number is not taken for a pk (it may be a count): the params name the item, as with no body.
+  const byCount = resource({ urlPrefix: server.origin, path: '/:group/byCount/:id', schema: Note });
+  const deleted = await store.dispatch(cache.fetch(byCount.delete, { group: 'a', id: '7' }));
+  expect(deleted).toMatchObject({ id: '7', group: 'a' });
+  expect(slice().entities.Note!['7']).toBeNull();
+  expect(Object.keys(slice().entities.Note!).sort()).toEqual(['1', '5', '7']);
+});
+
 test('a failed update leaves the store exactly as it was', async () => {
   const { notes, cache, store, slice } = setup();
   await store.dispatch(cache.fetch(notes.getList, { group: 'a' }));
@@ -247,4 +280,79 @@ test('collection options of the wrong kind are refused where the resource is mad
   expect(() => resource({ path: '/notes/:id', schema: Note, collection: { nestKey: () => ({}) } as never })).toThrow(
     /takes argsKey and nonFilterArgumentKeys, but received "nestKey"/,
   );
+});
+
+describe('over a Union', () => {
+  class Text extends Entity {
+    id = '';
+    body = '';
+    readonly type = 'text';
+    static override key = 'FeedText';
+  }
+  class Link extends Entity {
+    id = '';
+    url = '';
+    readonly type = 'link';
+    static override key = 'FeedLink';
+  }
+  const Feed = new Union({ text: Text, link: Link }, 'type');
+  let feed: Array<{ id: string; type: string; body?: string; url?: string }>;
+  let emptyAnswers = false;
+
+  beforeAll(() => {
+    server.on('GET /feed', () => ({ json: feed }));
+    server.on('GET /feed/:id', request => ({ json: feed.find(item => item.id === request.url.split('/')[2]) }));
+    // The deleted item, its type attribute included (or no body at all).
+    server.on('DELETE /feed/:id', request => {
+      const item = feed.find(one => one.id === request.url.split('/')[2]);
+      feed = feed.filter(one => one !== item);
+      return emptyAnswers ? { status: 204, raw: '' } : { json: item };
+    });
+  });
+  beforeEach(() => {
+    emptyAnswers = false;
+    feed = [
+      { id: '1', type: 'text', body: 'One' },
+      { id: '2', type: 'link', url: 'https://two' },
+      { id: '3', type: 'link', url: 'https://three' },
+    ];
+  });
+
+  test('delete tombstones the member the answer names: the list and its get drop it; it resolves to that member', async () => {
+    const items = resource({ urlPrefix: server.origin, path: '/feed/:id', schema: Feed });
+    const { cache, store } = makeStore();
+    await store.dispatch(cache.fetch(items.getList));
+    const two = await store.dispatch(cache.fetch(items.get, { id: '2' }));
+    expect(two).toBeInstanceOf(Link);
+
+    const deleted = await store.dispatch(cache.fetch(items.delete, { id: '2' }));
+    expect(last()).toBe('DELETE /feed/2');
+    expect(deleted).toBeInstanceOf(Link);
+    expect(deleted).toMatchObject({ id: '2', url: 'https://two' });
+    const state = store.getState();
+    expect((state.cache as CacheState).entities.FeedLink!['2']).toBeNull();
+    expect((state.cache as CacheState).entities.FeedText!['1']).not.toBeNull();
+    expect(cache.selectResponse(state, items.getList).data!.map(item => `${item.type} ${item.id}`)).toEqual([
+      'text 1',
+      'link 3',
+    ]);
+    const get = cache.selectResponse(state, items.get, { id: '2' });
+    expect(get.data).toBeUndefined();
+    expect(get.expiryStatus).toBe('invalid');
+    // Reading the delete's own answer gives what the call resolved to.
+    expect(cache.selectResponse(state, items.delete, { id: '2' }).data).toBe(deleted);
+  });
+
+  test('an answer without the type attribute (the params, for no body) deletes nothing and resolves to itself, with a warning', async () => {
+    const items = resource({ urlPrefix: server.origin, path: '/feed/:id', schema: Feed });
+    emptyAnswers = true;
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { cache, store } = makeStore();
+    await store.dispatch(cache.fetch(items.getList));
+    const deleted = await store.dispatch(cache.fetch(items.delete, { id: '3' }));
+    expect(deleted).toEqual({ id: '3' });
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('Invalidate of a Union met the unknown type'));
+    warn.mockRestore();
+    expect(cache.selectResponse(store.getState(), items.getList).data!.map(item => item.id)).toEqual(['1', '2', '3']);
+  });
 });

@@ -6,6 +6,7 @@
 import { Collection, type CollectionOptions } from '../schema/Collection.js';
 import type { EntityClass } from '../schema/Entity.js';
 import type { Invalidate } from '../schema/Invalidate.js';
+import type { Union } from '../schema/Union.js';
 import type { Denormalize } from '../schema/types.js';
 import { describe, ErrorCode, setupError } from '../base/errors.js';
 import type { OptimisticSnapshot } from './OptimisticSnapshot.js';
@@ -18,8 +19,8 @@ export interface ResourceOptions extends Omit<
 > {
   /** The item's path, ending in its id param: `'/:group/posts/:id'`. The list's path drops that last segment. */
   path: string;
-  /** The item's Entity class. */
-  schema: EntityClass;
+  /** The item's Entity class, or a Union of them (`delete` then deletes the member its answer names). */
+  schema: EntityClass | Union;
   /** The list's query-string params (a type marker); the list's endpoint alone takes them. */
   searchParams?: object | undefined;
   /** The list's page or cursor param: `getList.getPage` (docs/pagination.md). */
@@ -131,7 +132,7 @@ export function resource<const O extends ResourceOptions>(options: O): Resource<
       // Servers often answer a delete with no body (or `{}`): the params then name the item.
       process: (value: unknown, ...args: unknown[]) => {
         const processed = shared.process ? shared.process(value, ...args) : value;
-        return hasFields(processed) ? processed : args[0];
+        return namesItem(processed) ? processed : args[0];
       },
     }),
   } as never;
@@ -142,7 +143,7 @@ export function resource<const O extends ResourceOptions>(options: O): Resource<
  * shows the cached item with the body's fields over it (the params name it when it is not
  * cached); a delete removes the item the params name.
  */
-function guesses(schema: EntityClass) {
+function guesses(schema: EntityClass | Union) {
   const edit = (snap: OptimisticSnapshot, params: object, body: unknown): unknown => ({
     ...((snap.get(schema, params) as object | undefined) ?? params),
     ...(body as object),
@@ -190,6 +191,12 @@ function listPathOf(path: unknown): string {
   return list === '' ? '/' : list;
 }
 
-function hasFields(value: unknown): boolean {
+/**
+ * Whether a delete's answer names the item, as data-client tells: an object with fields, or a pk
+ * string (read then as `Invalidate` reads a pk). Anything else (no body, `{}`, a number, which may
+ * be a count of deleted rows) leaves it to the params.
+ */
+function namesItem(value: unknown): boolean {
+  if (typeof value === 'string') return value !== '';
   return typeof value === 'object' && value !== null && Object.keys(value).length > 0;
 }

@@ -56,6 +56,16 @@ export class Invalidate<E extends EntityClass | Union = EntityClass> implements 
     return this.tombstone(this.schema as EntityClass, input, parent, key, delegate);
   }
 
+  /**
+   * @internal The entity class an item deletes: the schema itself, or the Union member the item's
+   * attribute names (`undefined` for a type the Union does not know).
+   */
+  entityOf(input: unknown, parent: unknown, key: string | undefined): EntityClass | undefined {
+    const schema = this.schema;
+    if (!(schema instanceof Union)) return schema as EntityClass;
+    return schema.poly.memberSchema(schema.poly.attributeOf(input, parent, key)) as EntityClass | undefined;
+  }
+
   private tombstone(
     cls: EntityClass,
     input: unknown,

@@ -4,21 +4,23 @@
  * different keys would apply each other's writes, and one would read the other's slice. Both
  * mistakes are set-up errors, caught in two places:
  *
- * - at set-up: each cache's middleware claims its path in its store when the store is made, so a
- *   second cache's middleware with the same path makes `configureStore` throw;
- * - on use: each cache's reducer marks the slice states it returns, so a mounted cache that
- *   finds at `state[reducerPath]` a slice another cache's reducer made throws before reading or
- *   writing. A slice no reducer made (a state built by hand, or restored and not yet passed
- *   through a reducer) is not refused, nor is a cache whose reducer is mounted nowhere (it can
- *   only read, and a second reader over one state is legitimate).
+ * - at set-up, in every build: each cache's middleware claims its path in its store when the
+ *   store is made, so a second cache's middleware with the same path makes `configureStore` throw;
+ * - on use, in development: each cache's reducer marks the slice states it returns, so a mounted
+ *   cache that finds at `state[reducerPath]` a slice another cache's reducer made throws before
+ *   reading or writing. A slice no reducer made (a state built by hand, or restored and not yet
+ *   passed through a reducer) is not refused, nor is a cache whose reducer is mounted nowhere (it
+ *   can only read, and a second reader over one state is legitimate).
  *
  * The reducer marks every state it returns, also one it was handed unchanged; handed another
  * cache's slice (a reducer replaced by hot reloading, one state object preloaded into the stores
  * of two caches), it returns a shallow copy of its own, so both caches keep reading.
  *
- * The whole check is development-only (`mountCheck` below): whether two caches share a path is
- * fixed by how the application is put together, not by data, so the development build meets it
- * when it creates the store or first reads (docs/production.md, "What production keeps").
+ * The claim is a lookup once per store, so production keeps it: without it, two caches with
+ * their middlewares in one store mix their writes silently. The marks cost a `WeakMap` write per
+ * reducer call and a lookup per slice read, and the case only they catch (a second cache mounted
+ * without its middleware) cannot write in any build (MIDDLEWARE_MISSING): they are
+ * development-only (docs/production.md, "What production checks").
  */
 
 import type { Middleware } from '@reduxjs/toolkit';
@@ -35,19 +37,51 @@ export interface Mount {
 }
 
 /**
- * The cache's mount check: the real one in development, one that checks nothing in production,
+ * The cache's mount check: all of it in development; in production only the middleware's claim,
  * where the test folds away and the MountCheck class is shaken out of the bundle.
  */
 export function mountCheck(reducerPath: string): Mount {
-  return process.env.NODE_ENV !== 'production' ? new MountCheck(reducerPath) : unchecked;
+  if (process.env.NODE_ENV !== 'production') return new MountCheck(reducerPath);
+  const mount: Mount = { made: same, check: same, claiming: middleware => claimed(mount, reducerPath, middleware) };
+  return mount;
 }
 
-const unchecked: Mount = { made: state => state, check: state => state, claiming: middleware => middleware };
+const same = <S>(state: S): S => state;
 
-/** The cache whose reducer last returned each slice state. */
-const makers = new WeakMap<object, MountCheck>();
 /** Per store (its `getState`), the cache whose middleware claimed each reducerPath. */
-const claims = new WeakMap<object, Map<string, MountCheck>>();
+const claims = new WeakMap<object, Map<string, object>>();
+
+/** `middleware`, first claiming `reducerPath` for `owner` in each store it is set up in. */
+function claimed(owner: object, reducerPath: string, middleware: Middleware): Middleware {
+  return api => {
+    const paths = claims.get(api.getState) ?? new Map<string, object>();
+    claims.set(api.getState, paths);
+    if ((paths.get(reducerPath) ?? owner) !== owner) {
+      throw conflict(
+        reducerPath,
+        process.env.NODE_ENV !== 'production' &&
+          'Two caches with the same reducerPath have their middleware in one store',
+      );
+    }
+    paths.set(reducerPath, owner);
+    return middleware(api);
+  };
+}
+
+function conflict(reducerPath: string, what: DevText): Error {
+  return setupError(
+    ErrorCode.DUPLICATE_REDUCER_PATH,
+    process.env.NODE_ENV !== 'production' && [
+      `${what} (${JSON.stringify(reducerPath)}): their write actions and reads would mix, each applying the other's writes.`,
+      `Give each cache its own reducerPath and mount it there: createCache({ reducerPath: 'other' }) with ` +
+        `configureStore({ reducer: { other: other.reducer } }), or use one cache for both.`,
+    ],
+    reducerPath,
+  );
+}
+
+/** The cache whose reducer last returned each slice state (development only). */
+const makers = new WeakMap<object, MountCheck>();
 
 export class MountCheck implements Mount {
   /** Whether this cache's reducer has returned a slice yet (it is mounted in some store). */
@@ -77,7 +111,8 @@ export class MountCheck implements Mount {
     if (!this.mounted) return state;
     const maker = typeof state === 'object' && state !== null ? makers.get(state) : undefined;
     if (maker !== undefined && maker !== this) {
-      throw this.conflict(
+      throw conflict(
+        this.reducerPath,
         process.env.NODE_ENV !== 'production' &&
           'The slice at state.' +
             this.reducerPath +
@@ -89,36 +124,6 @@ export class MountCheck implements Mount {
 
   /** The cache's middleware, claiming the reducerPath in each store it is set up in. */
   claiming(middleware: Middleware): Middleware {
-    return api => {
-      this.claim(api.getState);
-      return middleware(api);
-    };
-  }
-
-  /** Claims the reducerPath in the store whose `getState` this is. */
-  private claim(getState: object): void {
-    let paths = claims.get(getState);
-    if (!paths) claims.set(getState, (paths = new Map()));
-    const holder = paths.get(this.reducerPath);
-    if (holder !== undefined && holder !== this) {
-      throw this.conflict(
-        process.env.NODE_ENV !== 'production' &&
-          'Two caches with the same reducerPath have their middleware in one store',
-      );
-    }
-    paths.set(this.reducerPath, this);
-  }
-
-  private conflict(what: DevText): Error {
-    const path = JSON.stringify(this.reducerPath);
-    return setupError(
-      ErrorCode.DUPLICATE_REDUCER_PATH,
-      process.env.NODE_ENV !== 'production' && [
-        `${what} (${path}): their write actions and reads would mix, each applying the other's writes.`,
-        `Give each cache its own reducerPath and mount it there: createCache({ reducerPath: 'other' }) with ` +
-          `configureStore({ reducer: { other: other.reducer } }), or use one cache for both.`,
-      ],
-      this.reducerPath,
-    );
+    return claimed(this, this.reducerPath, middleware);
   }
 }
