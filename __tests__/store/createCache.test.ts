@@ -9,6 +9,7 @@ import { createCache, Invalidate, LensCacheError, type WriteAction } from '../..
 import { applyPatches } from '../../src/store/slice/applyPatches';
 import { Post, User } from '../fixtures/schemas';
 import { jsonProblems, makeRecordingStore } from '../fixtures/recording';
+import { expectRejected } from '../fixtures/writes';
 import { snapshot } from '../fixtures/store';
 
 enablePatches();
@@ -273,5 +274,30 @@ describe('several caches and missing slices', () => {
     expect((thrown(() => elsewhere.selectQuery(mounted.getState(), User, '1')) as LensCacheError).code).toBe(
       'CACHE_NOT_MOUNTED',
     );
+  });
+});
+
+describe('an endpoint whose key() returns no string', () => {
+  test('is INVALID_OPTION wherever a key is computed, before anything is sent, read or written', () => {
+    const { cache, store } = makeRecordingStore();
+    let sent = 0;
+    const fetch = () => (sent++, Promise.resolve([]));
+    for (const key of [() => undefined, () => ({ group: 'a' }), () => 42]) {
+      const endpoint = { key: key as unknown as () => string, fetch, schema: [Post] };
+      const calls: Array<() => unknown> = [
+        () => store.dispatch(cache.fetch(endpoint)),
+        () => store.dispatch(cache.fetchIfStale(endpoint)),
+        () => cache.selectResponse(store.getState(), endpoint),
+        () => store.dispatch(cache.setResponse(endpoint, [])),
+        () => store.dispatch(cache.invalidate(endpoint)),
+        () => cache.retain(store, endpoint),
+        () => cache.subscribe(store, endpoint),
+        () => cache.controller(store).isFetching(endpoint),
+      ];
+      for (const call of calls) expectRejected(store, call, 'INVALID_OPTION');
+    }
+    // No key method at all.
+    expectRejected(store, () => store.dispatch(cache.fetch({ fetch } as never)), 'INVALID_OPTION');
+    expect(sent).toBe(0);
   });
 });

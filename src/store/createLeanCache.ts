@@ -10,6 +10,7 @@ import { isSkipArgs } from '../base/json.js';
 import type { CacheState } from '../base/state.js';
 import { internals, type Cache, type CacheOptions } from './Cache.js';
 import { expiryDefaultsOf, gcTimeOf, unauthorizedOf } from './cacheOptions.js';
+import { requestKey } from './endpoint.js';
 import { MemoOwners } from './reads/MemoOwners.js';
 import type { Controller } from './runtime/Controller.js';
 import { HighWater } from './runtime/StartClock.js';
@@ -180,7 +181,7 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
       }) as never;
     },
     invalidate(endpoint, ...args) {
-      return invalidateKeys(() => (isSkipArgs(args) ? [] : [endpoint.key(...args)]));
+      return invalidateKeys(() => (isSkipArgs(args) ? [] : [requestKey(endpoint, args)]));
     },
     invalidateAll({ testKey = () => true } = {}) {
       return invalidateKeys(

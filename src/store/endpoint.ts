@@ -74,6 +74,28 @@ export function expiryTime(now: number, length: number, option: string): number 
 }
 
 /**
+ * `endpoint.key(...args)`, checked: every request key the cache computes comes from here. A key
+ * that is not a string (an override missing its `return`) is INVALID_OPTION before anything is
+ * sent, read or written, rather than a read of nothing that fetches again on every render.
+ */
+export function requestKey(endpoint: EndpointLike, args: readonly unknown[]): string {
+  const key = typeof endpoint?.key === 'function' ? endpoint.key(...args) : NO_KEY;
+  if (typeof key === 'string') return key;
+  throw setupError(
+    ErrorCode.INVALID_OPTION,
+    process.env.NODE_ENV !== 'production' && [
+      key === NO_KEY
+        ? `${describe(endpoint)} was used as an endpoint, but it has no key(...args) method.`
+        : `The key(...args) of ${describe(endpoint)} returned ${describe(key)}; a request key is a string, the same for the same args.`,
+      'Make key(...args) return a string, e.g. key(params) { return `GET /posts/${params.id}`; } (an override without `return` gives undefined).',
+    ],
+  );
+}
+
+/** Stands for a missing `key` method in requestKey's message. */
+const NO_KEY = Symbol('no key');
+
+/**
  * Checks, before a request is sent, the options of any endpoint object (a RestEndpoint checked
  * them when it was made, with the same checks): a bad one is a coded error at the call, with
  * nothing sent and nothing written, rather than a failure when the answer arrives, after a guess

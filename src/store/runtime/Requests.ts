@@ -5,7 +5,7 @@
  */
 
 import { ErrorCode, setupError, describe } from '../../base/errors.js';
-import { checkEndpointOptions, hasSchema, type EndpointLike } from '../endpoint.js';
+import { checkEndpointOptions, hasSchema, requestKey, type EndpointLike } from '../endpoint.js';
 import { pagedRunner } from './pages.js';
 import { StartClock } from './StartClock.js';
 import type { Resolved, ResolveInput } from '../types.js';
@@ -129,7 +129,7 @@ export class Requests {
     stopRetries?: AbortSignal,
   ): FetchPromise<unknown> {
     const plain = runnerOf(endpoint);
-    const key = endpoint.key(...args);
+    const key = requestKey(endpoint, args);
     const shared = !endpoint.sideEffect;
     if (shared) {
       // Joining the request in flight costs a lookup: its endpoint was checked when it started.

@@ -9,7 +9,7 @@ import { warnOnce } from '../../../base/env.js';
 import { describe, ErrorCode, setupError } from '../../../base/errors.js';
 import { isSkipArgs } from '../../../base/json.js';
 import { checkPollFrequency } from '../../../base/endpointOptions.js';
-import { checkEndpointOptions, type EndpointLike } from '../../endpoint.js';
+import { checkEndpointOptions, requestKey, type EndpointLike } from '../../endpoint.js';
 import type { ListenerOptions } from '../../runtime/Feature.js';
 import type { StoreRuntime } from '../../runtime/StoreRuntime.js';
 import type { Pollers } from './Pollers.js';
@@ -37,7 +37,7 @@ export function subscribe(
       ],
     );
   }
-  const key = endpoint.key(...args);
+  const key = requestKey(endpoint, args);
   const frequency = checkPollFrequency(endpoint.pollFrequency, key);
   // Any object can be an endpoint: its options are checked here, before anything is held or sent.
   checkEndpointOptions(endpoint, key);
