@@ -10,7 +10,7 @@ import { applyPatches } from '../../src/store/slice/applyPatches';
 import { Post, User } from '../fixtures/schemas';
 import { jsonProblems, makeRecordingStore } from '../fixtures/recording';
 import { expectRejected } from '../fixtures/writes';
-import { snapshot } from '../fixtures/store';
+import { makeStore, snapshot } from '../fixtures/store';
 
 enablePatches();
 
@@ -299,5 +299,47 @@ describe('an endpoint whose key() returns no string', () => {
     // No key method at all.
     expectRejected(store, () => store.dispatch(cache.fetch({ fetch } as never)), 'INVALID_OPTION');
     expect(sent).toBe(0);
+  });
+});
+
+describe('start stamps handed in', () => {
+  const getPost = { key: (params: { id: string }) => `GET /posts/${params.id}`, schema: Post };
+  const putPost = { ...getPost, key: (params: { id: string }) => `PUT /posts/${params.id}`, sideEffect: true };
+
+  test('resolve refuses a fetchedAt or start past the safe integers or more than a day ahead, the store unchanged', () => {
+    const { cache, store } = makeRecordingStore();
+    store.dispatch(cache.setResponse(getPost, { id: 'p1' }, { id: 'p1', title: 'One' }));
+    const day = 24 * 60 * 60 * 1000;
+    for (const stamp of [2 ** 53, 2 ** 60, -(2 ** 60), Infinity, NaN, '1', now + day + 1]) {
+      const input = { args: [{ id: 'p1' }], response: { id: 'p1', title: 'Late' } };
+      for (const given of [
+        { ...input, fetchedAt: stamp },
+        { ...input, fetchedAt: now, start: stamp },
+      ])
+        expectRejected(store, () => store.dispatch(cache.resolve(getPost, given as never)), 'INVALID_OPTION');
+    }
+    // A clock a minute ahead, or a day, is fine.
+    store.dispatch(
+      cache.resolve(getPost, { args: [{ id: 'p1' }], response: { id: 'p1', title: 'Ahead' }, fetchedAt: now + day }),
+    );
+    expect(cache.selectQuery(store.getState(), Post, 'p1')?.title).toBe('Ahead');
+  });
+
+  test('a restored slice holding a stamp past the safe integers does not stop the clock: a read that started before a mutation answered never overwrites it', async () => {
+    const first = makeRecordingStore();
+    first.store.dispatch(first.cache.setResponse(getPost, { id: 'p1' }, { id: 'p1', title: 'Old' }));
+    const restored = snapshot(first.store.getState()) as { cache: { meta: Record<string, { fetchedAt: number }> } };
+    restored.cache.meta['GET /posts/p1']!.fetchedAt = 2 ** 60;
+    const { cache, store } = makeStore({}, { preloadedState: restored });
+    let answerRead!: (value: unknown) => void;
+    const read = { ...getPost, fetch: () => new Promise(resolve => (answerRead = resolve)) };
+    const write = { ...putPost, fetch: async () => ({ id: 'p1', title: 'Put' }) };
+    const reading = store.dispatch(cache.fetch(read, { id: 'p1' }));
+    await store.dispatch(cache.fetch(write, { id: 'p1' }));
+    expect(cache.selectQuery(store.getState(), Post, 'p1')?.title).toBe('Put');
+    // The read started before the mutation's answer arrived: the server may have served it first.
+    answerRead({ id: 'p1', title: 'Old' });
+    await reading;
+    expect(cache.selectQuery(store.getState(), Post, 'p1')?.title).toBe('Put');
   });
 });

@@ -10,7 +10,7 @@ import { isSkipArgs } from '../base/json.js';
 import type { CacheState } from '../base/state.js';
 import { internals, type Cache, type CacheOptions } from './Cache.js';
 import { expiryDefaultsOf, gcTimeOf, unauthorizedOf } from './cacheOptions.js';
-import { requestKey } from './endpoint.js';
+import { checkStamp, requestKey, STAMP_AHEAD } from './endpoint.js';
 import { MemoOwners } from './reads/MemoOwners.js';
 import type { Controller } from './runtime/Controller.js';
 import { HighWater } from './runtime/StartClock.js';
@@ -155,7 +155,14 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
         resolveWrite(runtime, endpoint, { args, response, fetchedAt: runtime.requests.stamp() });
       });
     },
-    resolve: (endpoint, input) => inStore(runtime => resolveWrite(runtime, endpoint, input)) as CacheThunk,
+    resolve: (endpoint, input) =>
+      inStore(runtime => {
+        // Stamps from the caller: no further ahead of the clock than a day (endpoint.ts).
+        const latest = Date.now() + STAMP_AHEAD;
+        checkStamp(input?.fetchedAt, 'fetchedAt', latest);
+        if (input.start !== undefined) checkStamp(input.start, 'start', latest);
+        return resolveWrite(runtime, endpoint, input);
+      }) as CacheThunk,
     setError(endpoint, ...argsAndError) {
       const args = argsAndError.slice(0, -1);
       const error = argsAndError[argsAndError.length - 1];

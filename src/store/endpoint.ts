@@ -109,13 +109,27 @@ export function checkEndpointOptions(endpoint: EndpointLike, key: string): void 
   checkRetry(endpoint.retry, key);
 }
 
-/** A start stamp handed in (`resolve`'s `fetchedAt`): a finite number, or a coded error. */
-export function checkStamp(value: unknown, name: string): void {
-  if (typeof value === 'number' && Number.isFinite(value)) return;
+/**
+ * How far ahead of the wall clock a stamp handed in may be: a day. Clocks of a server and a
+ * browser disagree by seconds or minutes; a stamp further ahead would outrank every write the
+ * store starts until that time comes.
+ */
+export const STAMP_AHEAD = 86_400_000;
+
+/**
+ * A start stamp (`resolve`'s `fetchedAt` and `start`): a number of milliseconds the clock can
+ * still count up from (a safe integer's range: past 2^53 adding 1 changes nothing, and the store's
+ * clock would stop), and, when `latest` is given (a stamp from the caller), no later than it.
+ * Anything else is INVALID_OPTION.
+ */
+export function checkStamp(value: unknown, name: string, latest = Infinity): void {
+  if (typeof value === 'number' && Math.abs(value) <= Number.MAX_SAFE_INTEGER && value <= latest) return;
   throw setupError(
     ErrorCode.INVALID_OPTION,
     process.env.NODE_ENV !== 'production' && [
-      `cache.resolve was given ${name}: ${describe(value)}; a start stamp is a finite number of milliseconds.`,
+      typeof value === 'number' && Math.abs(value) <= Number.MAX_SAFE_INTEGER
+        ? `cache.resolve was given ${name}: ${value}, more than a day ahead of the clock (Date.now() is ${Date.now()}); it would outrank every write until then.`
+        : `cache.resolve was given ${name}: ${describe(value)}; a start stamp is a number of milliseconds within Number.MAX_SAFE_INTEGER.`,
       `Pass the time the request started, e.g. ${name}: Date.now() taken before sending it.`,
     ],
   );
