@@ -5,7 +5,14 @@
  */
 import { configureStore, findNonSerializableValue, type UnknownAction } from '@reduxjs/toolkit';
 import { applyPatches as immerApplyPatches, enablePatches, type Patch as ImmerPatch } from 'immer';
-import { createCache, Invalidate, LensCacheError, type WriteAction } from '../../src/index';
+import {
+  createCache,
+  createLeanCache,
+  denormalize,
+  Invalidate,
+  LensCacheError,
+  type WriteAction,
+} from '../../src/index';
 import { applyPatches } from '../../src/store/slice/applyPatches';
 import { Post, User } from '../fixtures/schemas';
 import { jsonProblems, makeRecordingStore } from '../fixtures/recording';
@@ -297,7 +304,7 @@ describe('an endpoint whose key() returns no string', () => {
       for (const call of calls) expectRejected(store, call, 'INVALID_OPTION');
     }
     // No key method at all.
-    expectRejected(store, () => store.dispatch(cache.fetch({ fetch } as never)), 'INVALID_OPTION');
+    expectRejected(store, () => store.dispatch(cache.fetch({ fetch } as unknown as typeof getPosts)), 'INVALID_OPTION');
     expect(sent).toBe(0);
   });
 });
@@ -341,5 +348,53 @@ describe('start stamps handed in', () => {
     answerRead({ id: 'p1', title: 'Old' });
     await reading;
     expect(cache.selectQuery(store.getState(), Post, 'p1')?.title).toBe('Put');
+  });
+});
+
+describe('options are checked where they are given', () => {
+  test('createCache and createLeanCache refuse a bad count, path or length with INVALID_OPTION naming the option', () => {
+    const bad: Array<[string, unknown[]]> = [
+      ['maxEntityDepth', [NaN, 0, -1, 2.5, Infinity, '64']],
+      ['argsCacheSize', [NaN, 0, -5, 1.5, Infinity, '100']],
+      ['lensCacheSize', [NaN, 0, -1, 0.5, Infinity, null]],
+      ['reducerPath', ['', 5, null]],
+      ['gcTime', [NaN, -1, '5m']],
+      ['dataExpiryLength', [NaN, -1, '1s']],
+      ['errorExpiryLength', [NaN, -1, null]],
+    ];
+    for (const [option, values] of bad)
+      for (const value of values)
+        for (const create of [createCache, createLeanCache]) {
+          const error = thrown(() => create({ [option]: value }));
+          expect(error).toMatchObject({ code: 'INVALID_OPTION', message: expect.stringContaining(option) });
+        }
+    // The bounds themselves are fine; 0 stays a valid expiry length.
+    expect(() =>
+      createCache({ maxEntityDepth: 1, argsCacheSize: 1, lensCacheSize: 1, dataExpiryLength: 0 }),
+    ).not.toThrow();
+  });
+
+  test('NaN depth no longer reads ids for entities: it is refused, and so is a bad depth given to denormalize', () => {
+    const { cache, store } = makeRecordingStore();
+    store.dispatch(cache.setResponse(getPosts, posts));
+    const slice = store.getState().cache;
+    expect(denormalize([Post], slice.endpoints[getPosts.key()], [], slice)?.[0]?.author.name).toBe('Ada');
+    for (const maxEntityDepth of [NaN, 0, -1, 1.5])
+      expect(
+        thrown(() => denormalize([Post], slice.endpoints[getPosts.key()], [], slice, { maxEntityDepth })),
+      ).toMatchObject({
+        code: 'INVALID_OPTION',
+        message: expect.stringContaining('maxEntityDepth'),
+      });
+  });
+
+  test("setupListeners' flags are true or false", () => {
+    const { cache, store } = makeRecordingStore();
+    for (const options of [{ refetchOnFocus: 'no' }, { refetchOnReconnect: 0 }, { refetchOnFocus: null }])
+      expect(thrown(() => cache.setupListeners(store, options as never))).toMatchObject({
+        code: 'INVALID_OPTION',
+        message: expect.stringContaining(Object.keys(options)[0]!),
+      });
+    cache.setupListeners(store, { refetchOnFocus: false })();
   });
 });

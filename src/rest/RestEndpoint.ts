@@ -12,6 +12,8 @@ import {
   checkFlag,
   checkGuess,
   checkLength,
+  checkMethod,
+  checkParamName,
   checkPollFrequency,
   checkRetry,
   type RetryOptions,
@@ -125,7 +127,8 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     }
     this.path = options.path;
     this.schema = options.schema as SchemaOption<O>;
-    this.method = (options.method ?? 'GET').toUpperCase() as HttpMethod;
+    this.method = checkMethod(options.method, options.path) as HttpMethod;
+    checkParamName(options.paginationField, 'paginationField', `${this.method} ${this.path}`);
     this.urlPrefix = options.urlPrefix ?? '';
     this.dataExpiryLength = checkLength(options.dataExpiryLength, 'dataExpiryLength', `${this.method} ${this.path}`);
     this.errorExpiryLength = checkLength(options.errorExpiryLength, 'errorExpiryLength', `${this.method} ${this.path}`);

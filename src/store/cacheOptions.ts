@@ -43,6 +43,48 @@ function lengthOf(length: unknown, option: string, fallback: number): number {
   );
 }
 
+/**
+ * A count option (`maxEntityDepth`, `argsCacheSize`, `lensCacheSize`), checked: a whole number
+ * from 1 up. `NaN` would read refs as ids or let a memo grow without bound; `where` names the call.
+ */
+export function countOf(value: unknown, option: string, fallback: number, where = 'createCache'): number {
+  if (value === undefined) return fallback;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1) return value;
+  throw setupError(
+    ErrorCode.INVALID_OPTION,
+    process.env.NODE_ENV !== 'production' && [
+      `The ${option} option of ${where} takes a whole number from 1 up, but received ${describe(value)}.`,
+      `Pass a whole number, e.g. ${option}: ${fallback}, or leave it out (${fallback}).`,
+    ],
+  );
+}
+
+/** A flag option of the cache or a hook (`refetchOnFocus`): `true`, `false` or nothing. */
+export function flagOf(value: unknown, option: string, where: string, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value === 'boolean') return value;
+  throw setupError(
+    ErrorCode.INVALID_OPTION,
+    process.env.NODE_ENV !== 'production' && [
+      `The ${option} option of ${where} takes true or false, but received ${describe(value)}.`,
+      `Write ${option}: ${!fallback}, or leave it out (${fallback}).`,
+    ],
+  );
+}
+
+/** `createCache`'s `reducerPath`, checked: a non-empty string (the slice's key in the root state). */
+export function reducerPathOf(path: unknown): string {
+  if (path === undefined) return 'cache';
+  if (typeof path === 'string' && path !== '') return path;
+  throw setupError(
+    ErrorCode.INVALID_OPTION,
+    process.env.NODE_ENV !== 'production' && [
+      `createCache({ reducerPath }) takes the key the slice is mounted at, a non-empty string, but received ${describe(path)}.`,
+      "Pass e.g. createCache({ reducerPath: 'api' }), or leave it out ('cache').",
+    ],
+  );
+}
+
 /** What a cache does when a request it sent fails as unauthorized (docs/store.md, "Reset on 401"). */
 export interface UnauthorizedPolicy {
   isUnauthorized(error: unknown): boolean;

@@ -9,7 +9,7 @@ import { ErrorCode, setupError } from '../base/errors.js';
 import { isSkipArgs } from '../base/json.js';
 import type { CacheState } from '../base/state.js';
 import { internals, type Cache, type CacheOptions } from './Cache.js';
-import { expiryDefaultsOf, gcTimeOf, unauthorizedOf } from './cacheOptions.js';
+import { countOf, expiryDefaultsOf, gcTimeOf, reducerPathOf, unauthorizedOf } from './cacheOptions.js';
 import { checkStamp, requestKey, STAMP_AHEAD } from './endpoint.js';
 import { MemoOwners } from './reads/MemoOwners.js';
 import type { Controller } from './runtime/Controller.js';
@@ -42,11 +42,11 @@ export interface LeanCacheOptions<P extends string = 'cache'> extends CacheOptio
  * ```
  */
 export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOptions<P> = {}): Cache<P> {
-  const reducerPath = (options.reducerPath ?? 'cache') as P;
-  const maxEntityDepth = options.maxEntityDepth ?? 64;
+  const reducerPath = reducerPathOf(options.reducerPath) as P;
+  const maxEntityDepth = countOf(options.maxEntityDepth, 'maxEntityDepth', 64);
   const normalizeOptions = { maxEntityDepth };
-  const argsCacheSize = options.argsCacheSize ?? 100;
-  const lensCacheSize = options.lensCacheSize ?? 16;
+  const argsCacheSize = countOf(options.argsCacheSize, 'argsCacheSize', 100);
+  const lensCacheSize = countOf(options.lensCacheSize, 'lensCacheSize', 16);
   const mount = mountCheck(reducerPath);
   // Each store's read memo is its own (MemoOwners.ts): `selectorsAt(slice)` finds the one that reads a slice.
   const memos = new MemoOwners({ argsCacheSize, lensCacheSize, maxEntityDepth });

@@ -105,6 +105,7 @@ export function checkEndpointOptions(endpoint: EndpointLike, key: string): void 
   checkLength(endpoint.dataExpiryLength, 'dataExpiryLength', key);
   checkLength(endpoint.errorExpiryLength, 'errorExpiryLength', key);
   checkFlag(endpoint.invalidIfStale, 'invalidIfStale', key);
+  checkFlag(endpoint.sideEffect, 'sideEffect', key);
   checkGuess(endpoint.getOptimisticResponse, key);
   checkRetry(endpoint.retry, key);
 }
