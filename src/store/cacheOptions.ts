@@ -85,6 +85,28 @@ export function reducerPathOf(path: unknown): string {
   );
 }
 
+/** The features lenscache exports, by the name each carries (docs/features.md). */
+const FEATURES = ['garbageCollection', 'liveData', 'optimisticUpdates', 'retries'];
+
+/** `createLeanCache`'s `features`, checked: a list of the feature objects lenscache exports. */
+export function featuresOf<F extends object>(features: readonly F[] | undefined): readonly F[] {
+  if (features === undefined) return [];
+  const list: readonly unknown[] = Array.isArray(features) ? features : [features];
+  const bad = list.findIndex(item => {
+    const { name, install } = (item ?? {}) as { name?: unknown; install?: unknown };
+    return typeof install !== 'function' || !FEATURES.includes(name as string);
+  });
+  if (bad === -1 && list === features) return features;
+  const item = list[bad === -1 ? 0 : bad];
+  throw setupError(
+    ErrorCode.INVALID_OPTION,
+    process.env.NODE_ENV !== 'production' && [
+      `createLeanCache({ features }) takes a list of the features lenscache exports (${FEATURES.join(', ')}), but ${list === features ? `item ${bad} is ${describe(item)}` : `it received ${describe(features)}`}.`,
+      `Import the features and pass them, not their names: import { ${FEATURES[0]} } from 'lenscache'; createLeanCache({ features: [${FEATURES[0]}] }).`,
+    ],
+  );
+}
+
 /** What a cache does when a request it sent fails as unauthorized (docs/store.md, "Reset on 401"). */
 export interface UnauthorizedPolicy {
   isUnauthorized(error: unknown): boolean;

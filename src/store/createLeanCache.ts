@@ -9,7 +9,7 @@ import { ErrorCode, setupError } from '../base/errors.js';
 import { isSkipArgs } from '../base/json.js';
 import type { CacheState } from '../base/state.js';
 import { internals, type Cache, type CacheOptions } from './Cache.js';
-import { countOf, expiryDefaultsOf, gcTimeOf, reducerPathOf, unauthorizedOf } from './cacheOptions.js';
+import { countOf, expiryDefaultsOf, featuresOf, gcTimeOf, reducerPathOf, unauthorizedOf } from './cacheOptions.js';
 import { checkStamp, requestKey, STAMP_AHEAD } from './endpoint.js';
 import { MemoOwners } from './reads/MemoOwners.js';
 import type { Controller } from './runtime/Controller.js';
@@ -80,7 +80,7 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
     gcTime: gcTimeOf(options.gcTime),
     expiry: expiryDefaultsOf(options),
     unauthorized: unauthorizedOf(options),
-    features: options.features ?? [],
+    features: featuresOf(options.features),
     operations: undefined as never, // (set below, once the cache exists)
     slice,
     highWater: state => highWater.of(state),
