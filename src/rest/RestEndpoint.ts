@@ -20,7 +20,7 @@ import {
 } from '../base/endpointOptions.js';
 import { NetworkError } from './NetworkError.js';
 import { parseBody, parseLoosely } from './responseBody.js';
-import { isRawBody } from './requestBody.js';
+import { isRawBody } from '../base/rawBody.js';
 import { findCollection, pageSchema, requirePageParam } from './pagination.js';
 import { listPagination, pagePagination } from './listPages.js';
 import type { PageOptions } from './paginationTypes.js';
@@ -151,7 +151,8 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
       if (this.template.names.has(name) || value === undefined || value === null) continue;
       for (const item of Array.isArray(value) ? value : [value]) {
         if (item === undefined || item === null) continue;
-        search.append(name, typeof item === 'object' ? stableStringify(item) : String(item));
+        const plain = typeof item !== 'object' && typeof item !== 'function' && typeof item !== 'symbol';
+        search.append(name, plain ? String(item) : stableStringify(item));
       }
     }
     const query = search.toString();

@@ -5,6 +5,7 @@
  */
 
 import { ErrorCode, setupError, describe } from '../../base/errors.js';
+import { stableStringify } from '../../base/json.js';
 import { checkEndpointOptions, hasSchema, requestKey, type EndpointLike } from '../endpoint.js';
 import { pagedRunner } from './pages.js';
 import { StartClock } from './StartClock.js';
@@ -136,6 +137,8 @@ export class Requests {
       const existing = this.inFlight.get(key);
       if (existing) return existing.promise;
     }
+    // The args key the answer's write and read: args no key can tell apart are refused before sending.
+    stableStringify(args);
     checkEndpointOptions(endpoint, key);
     this.path.check(endpoint, key);
     // A list that holds pages fetches them again with its first page, as one response (pages.ts).
