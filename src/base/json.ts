@@ -69,7 +69,7 @@ const COLLECTIONS = new Set(['[object Map]', '[object Set]', '[object WeakMap]',
 /**
  * Whether a class instance (not a plain object, an array, or a value with `toJSON`) would key as
  * nothing that tells it apart: a Map or Set, or an instance without own fields (its state in
- * private fields, getters or internal slots). A body fetch sends as it is (FormData, a Blob) is
+ * private fields, getters or internal slots). A body `fetch` sends as it is (FormData, a Blob) is
  * left as JSON writes it: a mutation's key leaves it out, and mutations are never shared.
  */
 function unkeyable(value: object, keys: readonly string[]): boolean {
