@@ -17,7 +17,8 @@ export type { SchemaAttribute, PolymorphicRef } from './schema/polymorphic.js';
 export type { Denormalize, Normalize, Queried } from './schema/types.js';
 export * as schema from './schema/namespace.js';
 
-export { normalize, type Normalized, type NormalizeOptions } from './normalize/normalize.js';
+export type { Normalized, NormalizeOptions } from './normalize/normalize.js';
+export { normalize } from './store/writes/normalizeState.js';
 export { denormalize, type DenormalizeOptions } from './store/reads/denormalizeState.js';
 
 export {

@@ -294,3 +294,44 @@ describe('maxEntityDepth option', () => {
     ).toThrow(expect.objectContaining({ code: 'MAX_DEPTH_EXCEEDED', status: 400 }));
   });
 });
+
+describe('the exported normalize, called as the docs show it', () => {
+  test('normalize(schema, input, args, slice) works: meta and options default, a restored slice reads as the live one', () => {
+    const now = jest.spyOn(Date, 'now').mockReturnValue(1_000);
+    const { cache, store } = makeStore();
+    store.dispatch(cache.set(Post, postInput()));
+    const live = store.getState().cache as CacheState;
+    now.mockReturnValue(5_000);
+    for (const slice of [live, snapshot(live) as CacheState]) {
+      const { result, patches } = normalize(Post, postInput('Changed'), [], slice);
+      expect(result).toBe('p1');
+      expect(patches).toContainEqual(expect.objectContaining({ path: ['entities', 'Post', 'p1'] }));
+      expect(patches).toContainEqual(
+        expect.objectContaining({ value: { fetchedAt: 5_000, date: 5_000, expiresAt: 65_000 } }),
+      );
+    }
+    // A restored slice: a row named like a prototype key is a new row, not Object.prototype's.
+    const restored = snapshot(live) as CacheState;
+    expect(normalize(User, { id: 'constructor', name: 'C' }, [], restored).patches[0]).toMatchObject({ op: 'add' });
+  });
+
+  test('what it cannot use is a coded error naming the fix', () => {
+    const { store } = makeStore();
+    const slice = store.getState().cache as CacheState;
+    const code = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return (error as { code?: string }).code;
+      }
+      return 'no throw';
+    };
+    expect(code(() => normalize(Post, postInput(), [], store.getState() as never))).toBe('CACHE_NOT_MOUNTED');
+    expect(code(() => normalize(Post, postInput(), [], undefined as never))).toBe('CACHE_NOT_MOUNTED');
+    expect(code(() => normalize(Post, postInput(), {} as never, slice))).toBe('INVALID_OPTION');
+    expect(code(() => normalize(Post, postInput(), [], slice, {} as never))).toBe('INVALID_OPTION');
+    expect(code(() => normalize(Post, postInput(), [], slice, undefined, { maxEntityDepth: NaN }))).toBe(
+      'INVALID_OPTION',
+    );
+  });
+});

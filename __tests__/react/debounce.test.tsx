@@ -8,7 +8,7 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { Suspense, useState } from 'react';
 import { useCancelling, useDebounce, useSuspense } from '../../src/react/index';
-import { renderWithCache } from '../fixtures/render';
+import { Boundary, quietErrors, renderWithCache } from '../fixtures/render';
 
 /** A search endpoint whose requests answer when the test says, and record their aborts. */
 function search() {
@@ -107,4 +107,31 @@ test('useCancelling returns an endpoint without request() as it is', () => {
   }
   renderWithCache(<Probe />);
   expect(returned).toBe(plain);
+});
+
+test('useDebounce refuses a delay that is not milliseconds from 0 up, or an updatable that is no flag: INVALID_OPTION at the boundary', () => {
+  const quiet = quietErrors();
+  try {
+    for (const [delay, updatable] of [
+      [NaN, true],
+      [-1, true],
+      ['300', true],
+      [300, 'no'],
+    ] as const) {
+      const caught: Error[] = [];
+      function Box() {
+        const [value] = useDebounce('a', delay as number, updatable as boolean);
+        return <p>{value}</p>;
+      }
+      const { unmount } = renderWithCache(
+        <Boundary caught={caught}>
+          <Box />
+        </Boundary>,
+      );
+      expect(caught[0]).toMatchObject({ code: 'INVALID_OPTION', message: expect.stringContaining('useDebounce') });
+      unmount();
+    }
+  } finally {
+    quiet.mockRestore();
+  }
 });

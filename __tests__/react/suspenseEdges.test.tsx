@@ -93,6 +93,33 @@ test('a schema-less endpoint whose fetch gives undefined reads as null after one
   expect(calls).toBe(1);
 });
 
+test('an endpoint whose key() returns no string reaches the error boundary as INVALID_OPTION, with nothing sent', async () => {
+  let calls = 0;
+  // A user override that forgot its `return`, and one that returns the params object.
+  const noReturn = {
+    key: (_params: { id: string }) => undefined as unknown as string,
+    fetch: () => (calls++, Promise.resolve({})),
+  };
+  const objectKey = { ...noReturn, key: (params: { id: string }) => params as unknown as string };
+  for (const endpoint of [noReturn, objectKey]) {
+    const setup = makeStore();
+    const before = setup.store.getState();
+    const quiet = quietErrors();
+    try {
+      const { caught, unmount } = mountReader(() => useSuspense(endpoint, { id: '1' }), setup);
+      await screen.findByRole('alert');
+      await settle(50);
+      expect(calls).toBe(0);
+      expect(caught[0]).toMatchObject({ code: ErrorCode.INVALID_OPTION });
+      expect(caught[0]!.message).toMatch(/key\(\.\.\.args\) .* returned (undefined|object \{id\})/);
+      expect(setup.store.getState()).toBe(before);
+      unmount();
+    } finally {
+      quiet.mockRestore();
+    }
+  }
+});
+
 test('an entry stamped by a clock that runs ahead (hydrated server state) can still be invalidated and refetched', async () => {
   server.on('GET /tickers/:id', request => ({ json: { product_id: request.url.split('/').pop(), price: 7 } }));
   const setup = makeStore();

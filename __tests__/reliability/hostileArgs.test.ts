@@ -77,6 +77,11 @@ describe('BigInt values in args', () => {
 describe.each([
   ['circular args', cyclic, ErrorCode.UNEXPECTED_INPUT],
   ['20,000-deep args', () => deep(20_000), ErrorCode.MAX_DEPTH_EXCEEDED],
+  // Args a key cannot tell apart: JSON writes each as `{}` or drops it.
+  ['a Set in args', () => new Set(['a']), ErrorCode.UNEXPECTED_INPUT],
+  ['a Map in args', () => new Map([['a', 1]]), ErrorCode.UNEXPECTED_INPUT],
+  ['a function in args', () => (task: unknown) => task, ErrorCode.UNEXPECTED_INPUT],
+  ['an instance without fields in args', () => new (class Hidden {})(), ErrorCode.UNEXPECTED_INPUT],
 ])('%s', (_, make, code) => {
   test('a read throws a coded error, not a stack overflow', () => {
     const { cache, store } = makeStore();
@@ -100,6 +105,15 @@ describe.each([
     expect(catchError(() => update.key({ id: '1' }, make() as never)).code).toBe(code);
     expectRejected(store, () => store.dispatch(cache.fetch(rest, { id: '1', filter: make() } as never)), code);
   });
+});
+
+test('args a key cannot tell apart are refused by cache.fetch before anything is sent, whatever key() makes of them', () => {
+  const { cache, store } = makeStore();
+  let sent = 0;
+  const own = { key: () => 'tasks', schema: tasks, fetch: () => (sent++, Promise.resolve([])) };
+  for (const args of [[new Set(['a'])], [{ user: 'u1', where: () => true }], [{ tags: [new Map()] }]])
+    expectRejected(store, () => store.dispatch(cache.fetch(own, ...(args as []))), ErrorCode.UNEXPECTED_INPUT);
+  expect(sent).toBe(0);
 });
 
 describe('a schema callback that throws something other than an Error', () => {

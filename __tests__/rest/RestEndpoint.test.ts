@@ -5,6 +5,7 @@
 import { Collection, ErrorCode, LensCacheError, NetworkError, RestEndpoint, Values } from '../../src/index';
 import { Article, exampleEndpoints } from '../fixtures/endpoints';
 import { startServer, type TestServer } from '../fixtures/server';
+import { makeStore } from '../fixtures/store';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -204,4 +205,31 @@ test('bad expiry lengths are refused where the endpoint is made', () => {
       expect.objectContaining({ code: 'INVALID_SCHEMA' }),
     );
   expect(new RestEndpoint({ path: '/posts', dataExpiryLength: Infinity }).dataExpiryLength).toBe(Infinity);
+});
+
+test('a bad method or paginationField is refused where the endpoint is made, naming the option', () => {
+  for (const options of [
+    { method: 'FETCH' },
+    { method: 5 },
+    { method: null },
+    { paginationField: '' },
+    { paginationField: 2 },
+  ])
+    expect(() => new RestEndpoint({ path: '/posts', ...(options as object) })).toThrow(
+      expect.objectContaining({ code: 'INVALID_SCHEMA', message: expect.stringContaining(Object.keys(options)[0]!) }),
+    );
+  expect(new RestEndpoint({ path: '/posts', method: 'patch' as 'PATCH' }).method).toBe('PATCH');
+  expect(new RestEndpoint({ path: '/posts', method: 'patch' as 'PATCH' }).sideEffect).toBe(true);
+});
+
+test('an endpoint object whose sideEffect is not true or false is refused at the fetch, nothing sent', () => {
+  const { cache, store } = makeStore();
+  let sent = 0;
+  const odd = { key: () => 'POST /posts', sideEffect: 'yes' as never, fetch: () => (sent++, Promise.resolve(null)) };
+  const before = store.getState();
+  expect(() => store.dispatch(cache.fetch(odd))).toThrow(
+    expect.objectContaining({ code: 'INVALID_SCHEMA', message: expect.stringContaining('sideEffect') }),
+  );
+  expect(sent).toBe(0);
+  expect(store.getState()).toBe(before);
 });

@@ -913,3 +913,78 @@ describe('errors', () => {
     expect(h.store.getState()).toBe(before);
   });
 });
+
+describe('args a key cannot tell apart', () => {
+  class Tags extends Entity {
+    id = '';
+    tag = '';
+    static override key = 'TagPost';
+  }
+  const byTag = new Query(new All(Tags), (items: Tags[], filter?: unknown) => {
+    const match = (tag: string): boolean =>
+      typeof filter === 'function'
+        ? (filter as (tag: string) => boolean)(tag)
+        : filter instanceof Set || filter instanceof Map
+          ? filter.has(tag)
+          : (filter as { matches?(tag: string): boolean }).matches!(tag);
+    return items.filter(item => match(item.tag)).map(item => item.id);
+  });
+  class Hidden {
+    readonly #tag: string;
+    constructor(tag: string) {
+      this.#tag = tag;
+    }
+    matches(tag: string) {
+      return tag === this.#tag;
+    }
+  }
+
+  test("a function, a Set, a Map or an instance without fields is refused with UNEXPECTED_INPUT, never read under another one's result", () => {
+    const h = setup();
+    h.store.dispatch(
+      h.cache.set(new All(Tags), [
+        { id: '1', tag: 'a' },
+        { id: '2', tag: 'b' },
+      ]),
+    );
+    const pairs = [
+      [(tag: string) => tag === 'a', (tag: string) => tag === 'b'],
+      [new Set(['a']), new Set(['b'])],
+      [new Map([['a', 1]]), new Map([['b', 1]])],
+      [new Hidden('a'), new Hidden('b')],
+      [{ nested: [new Set(['a'])] }, { nested: [new Set(['b'])] }],
+    ];
+    for (const [a, b] of pairs) {
+      for (const filter of [a, b]) {
+        const error = catchError(() => read(h, byTag, filter));
+        expect(error.code).toBe(ErrorCode.UNEXPECTED_INPUT);
+        expect(error.message).toMatch(/a key cannot tell apart/);
+      }
+    }
+    expect(catchError(() => read(h, byTag, { nested: [new Set(['a'])] })).message).toContain('.nested[0]');
+    // The same refusal for a write keyed by such args, the store unchanged.
+    const before = h.store.getState();
+    expect(catchError(() => h.store.dispatch(h.cache.set(byTag, new Set(['a']), []))).code).toBe(
+      ErrorCode.UNEXPECTED_INPUT,
+    );
+    expect(h.store.getState()).toBe(before);
+  });
+
+  test('an instance with fields of its own is keyed by them: different ones read apart', () => {
+    class Filter {
+      constructor(readonly tag: string) {}
+      matches(tag: string) {
+        return tag === this.tag;
+      }
+    }
+    const h = setup();
+    h.store.dispatch(
+      h.cache.set(new All(Tags), [
+        { id: '1', tag: 'a' },
+        { id: '2', tag: 'b' },
+      ]),
+    );
+    expect(read(h, byTag, new Filter('a'))).toEqual(['1']);
+    expect(read(h, byTag, new Filter('b'))).toEqual(['2']);
+  });
+});

@@ -5,11 +5,19 @@
  */
 import { configureStore, findNonSerializableValue, type UnknownAction } from '@reduxjs/toolkit';
 import { applyPatches as immerApplyPatches, enablePatches, type Patch as ImmerPatch } from 'immer';
-import { createCache, Invalidate, LensCacheError, type WriteAction } from '../../src/index';
+import {
+  createCache,
+  createLeanCache,
+  denormalize,
+  Invalidate,
+  LensCacheError,
+  type WriteAction,
+} from '../../src/index';
 import { applyPatches } from '../../src/store/slice/applyPatches';
 import { Post, User } from '../fixtures/schemas';
 import { jsonProblems, makeRecordingStore } from '../fixtures/recording';
-import { snapshot } from '../fixtures/store';
+import { expectRejected } from '../fixtures/writes';
+import { makeStore, snapshot } from '../fixtures/store';
 
 enablePatches();
 
@@ -273,5 +281,120 @@ describe('several caches and missing slices', () => {
     expect((thrown(() => elsewhere.selectQuery(mounted.getState(), User, '1')) as LensCacheError).code).toBe(
       'CACHE_NOT_MOUNTED',
     );
+  });
+});
+
+describe('an endpoint whose key() returns no string', () => {
+  test('is INVALID_OPTION wherever a key is computed, before anything is sent, read or written', () => {
+    const { cache, store } = makeRecordingStore();
+    let sent = 0;
+    const fetch = () => (sent++, Promise.resolve([]));
+    for (const key of [() => undefined, () => ({ group: 'a' }), () => 42]) {
+      const endpoint = { key: key as unknown as () => string, fetch, schema: [Post] };
+      const calls: Array<() => unknown> = [
+        () => store.dispatch(cache.fetch(endpoint)),
+        () => store.dispatch(cache.fetchIfStale(endpoint)),
+        () => cache.selectResponse(store.getState(), endpoint),
+        () => store.dispatch(cache.setResponse(endpoint, [])),
+        () => store.dispatch(cache.invalidate(endpoint)),
+        () => cache.retain(store, endpoint),
+        () => cache.subscribe(store, endpoint),
+        () => cache.controller(store).isFetching(endpoint),
+      ];
+      for (const call of calls) expectRejected(store, call, 'INVALID_OPTION');
+    }
+    // No key method at all.
+    expectRejected(store, () => store.dispatch(cache.fetch({ fetch } as unknown as typeof getPosts)), 'INVALID_OPTION');
+    expect(sent).toBe(0);
+  });
+});
+
+describe('start stamps handed in', () => {
+  const getPost = { key: (params: { id: string }) => `GET /posts/${params.id}`, schema: Post };
+  const putPost = { ...getPost, key: (params: { id: string }) => `PUT /posts/${params.id}`, sideEffect: true };
+
+  test('resolve refuses a fetchedAt or start past the safe integers or more than a day ahead, the store unchanged', () => {
+    const { cache, store } = makeRecordingStore();
+    store.dispatch(cache.setResponse(getPost, { id: 'p1' }, { id: 'p1', title: 'One' }));
+    const day = 24 * 60 * 60 * 1000;
+    for (const stamp of [2 ** 53, 2 ** 60, -(2 ** 60), Infinity, NaN, '1', now + day + 1]) {
+      const input = { args: [{ id: 'p1' }], response: { id: 'p1', title: 'Late' } };
+      for (const given of [
+        { ...input, fetchedAt: stamp },
+        { ...input, fetchedAt: now, start: stamp },
+      ])
+        expectRejected(store, () => store.dispatch(cache.resolve(getPost, given as never)), 'INVALID_OPTION');
+    }
+    // A clock a minute ahead, or a day, is fine.
+    store.dispatch(
+      cache.resolve(getPost, { args: [{ id: 'p1' }], response: { id: 'p1', title: 'Ahead' }, fetchedAt: now + day }),
+    );
+    expect(cache.selectQuery(store.getState(), Post, 'p1')?.title).toBe('Ahead');
+  });
+
+  test('a restored slice holding a stamp past the safe integers does not stop the clock: a read that started before a mutation answered never overwrites it', async () => {
+    const first = makeRecordingStore();
+    first.store.dispatch(first.cache.setResponse(getPost, { id: 'p1' }, { id: 'p1', title: 'Old' }));
+    const restored = snapshot(first.store.getState()) as { cache: { meta: Record<string, { fetchedAt: number }> } };
+    restored.cache.meta['GET /posts/p1']!.fetchedAt = 2 ** 60;
+    const { cache, store } = makeStore({}, { preloadedState: restored });
+    let answerRead!: (value: unknown) => void;
+    const read = { ...getPost, fetch: () => new Promise(resolve => (answerRead = resolve)) };
+    const write = { ...putPost, fetch: async () => ({ id: 'p1', title: 'Put' }) };
+    const reading = store.dispatch(cache.fetch(read, { id: 'p1' }));
+    await store.dispatch(cache.fetch(write, { id: 'p1' }));
+    expect(cache.selectQuery(store.getState(), Post, 'p1')?.title).toBe('Put');
+    // The read started before the mutation's answer arrived: the server may have served it first.
+    answerRead({ id: 'p1', title: 'Old' });
+    await reading;
+    expect(cache.selectQuery(store.getState(), Post, 'p1')?.title).toBe('Put');
+  });
+});
+
+describe('options are checked where they are given', () => {
+  test('createCache and createLeanCache refuse a bad count, path or length with INVALID_OPTION naming the option', () => {
+    const bad: Array<[string, unknown[]]> = [
+      ['maxEntityDepth', [NaN, 0, -1, 2.5, Infinity, '64']],
+      ['argsCacheSize', [NaN, 0, -5, 1.5, Infinity, '100']],
+      ['lensCacheSize', [NaN, 0, -1, 0.5, Infinity, null]],
+      ['reducerPath', ['', 5, null]],
+      ['gcTime', [NaN, -1, '5m']],
+      ['dataExpiryLength', [NaN, -1, '1s']],
+      ['errorExpiryLength', [NaN, -1, null]],
+    ];
+    for (const [option, values] of bad)
+      for (const value of values)
+        for (const create of [createCache, createLeanCache]) {
+          const error = thrown(() => create({ [option]: value }));
+          expect(error).toMatchObject({ code: 'INVALID_OPTION', message: expect.stringContaining(option) });
+        }
+    // The bounds themselves are fine; 0 stays a valid expiry length.
+    expect(() =>
+      createCache({ maxEntityDepth: 1, argsCacheSize: 1, lensCacheSize: 1, dataExpiryLength: 0 }),
+    ).not.toThrow();
+  });
+
+  test('NaN depth no longer reads ids for entities: it is refused, and so is a bad depth given to denormalize', () => {
+    const { cache, store } = makeRecordingStore();
+    store.dispatch(cache.setResponse(getPosts, posts));
+    const slice = store.getState().cache;
+    expect(denormalize([Post], slice.endpoints[getPosts.key()], [], slice)?.[0]?.author.name).toBe('Ada');
+    for (const maxEntityDepth of [NaN, 0, -1, 1.5])
+      expect(
+        thrown(() => denormalize([Post], slice.endpoints[getPosts.key()], [], slice, { maxEntityDepth })),
+      ).toMatchObject({
+        code: 'INVALID_OPTION',
+        message: expect.stringContaining('maxEntityDepth'),
+      });
+  });
+
+  test("setupListeners' flags are true or false", () => {
+    const { cache, store } = makeRecordingStore();
+    for (const options of [{ refetchOnFocus: 'no' }, { refetchOnReconnect: 0 }, { refetchOnFocus: null }])
+      expect(thrown(() => cache.setupListeners(store, options as never))).toMatchObject({
+        code: 'INVALID_OPTION',
+        message: expect.stringContaining(Object.keys(options)[0]!),
+      });
+    cache.setupListeners(store, { refetchOnFocus: false })();
   });
 });

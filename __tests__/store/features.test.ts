@@ -229,3 +229,27 @@ test('the runtime is made as the middleware is mounted, once per store, with eac
   makeStore({}, { cache });
   expect(installs).toEqual(['installed', 'installed']);
 });
+
+test('a features list holding something other than the exported features is INVALID_OPTION naming the fix', () => {
+  for (const features of [
+    ['gc'],
+    [undefined],
+    [garbageCollection, 'liveData'],
+    [{ name: 'liveData' }],
+    'gc',
+    garbageCollection,
+  ]) {
+    let error: unknown;
+    try {
+      createLeanCache({ features: features as never });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toMatchObject({
+      code: ErrorCode.INVALID_OPTION,
+      message: expect.stringContaining("import { garbageCollection } from 'lenscache'"),
+    });
+  }
+  expect(() => createLeanCache({ features: [garbageCollection, liveData, optimisticUpdates, retries] })).not.toThrow();
+  expect(() => createLeanCache({ features: [] })).not.toThrow();
+});

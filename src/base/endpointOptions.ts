@@ -115,6 +115,35 @@ export function checkFlag(flag: boolean | undefined, option: string, where: stri
   );
 }
 
+/** The methods a RestEndpoint sends. */
+const METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/** An endpoint's `method`: one of METHODS in any case (`'get'` is GET), or nothing (GET); anything else is refused where the endpoint is made. */
+export function checkMethod(method: unknown, where: string): string {
+  if (method === undefined) return 'GET';
+  const upper = typeof method === 'string' ? method.toUpperCase() : '';
+  if (METHODS.includes(upper)) return upper;
+  throw setupError(
+    ErrorCode.INVALID_SCHEMA,
+    process.env.NODE_ENV !== 'production' && [
+      `method of ${where} must be one of ${METHODS.join(', ')}, but it is ${describe(method)}.`,
+      "Write e.g. method: 'POST', or leave it out (GET).",
+    ],
+  );
+}
+
+/** An option naming a param (`paginationField`): a non-empty string, or nothing. */
+export function checkParamName<T>(name: T, option: string, where: string): T {
+  if (name === undefined || (typeof name === 'string' && name !== '')) return name;
+  throw setupError(
+    ErrorCode.INVALID_SCHEMA,
+    process.env.NODE_ENV !== 'production' && [
+      `${option} of ${where} must name a param, a non-empty string, but it is ${describe(name)}.`,
+      `Write e.g. ${option}: 'cursor', or leave it out.`,
+    ],
+  );
+}
+
 /** An expiry length option (`dataExpiryLength`, `errorExpiryLength`): ms from 0 up, `Infinity` included, or nothing. */
 export function checkLength(length: number | undefined, option: string, where: string): number | undefined {
   if (length === undefined || (typeof length === 'number' && length >= 0)) return length;

@@ -1,7 +1,8 @@
 /** JSON helpers: the equality behind no-op writes and the stable keys of args. */
 
 import { hasOwn } from './dict.js';
-import { ErrorCode, inputError } from './errors.js';
+import { describe, ErrorCode, inputError } from './errors.js';
+import { isRawBody } from './rawBody.js';
 
 /**
  * Deep equality as JSON sees it: own enumerable keys, `undefined` properties ignored, key order
@@ -39,7 +40,8 @@ export const ARGS_DEPTH_LIMIT = 256;
  * A stable serialization: object keys sorted at every level, `undefined` properties dropped, so
  * the same args in any key order give the same string. A BigInt, NaN or ±Infinity is written as
  * its decimal text (a string), as URLs and Collection pks write it. Throws a coded error for a
- * circular value or one nested deeper than `ARGS_DEPTH_LIMIT`.
+ * circular value, one nested deeper than `ARGS_DEPTH_LIMIT`, and one the string cannot tell
+ * apart from others (a function, a symbol, a Set or Map, an instance with no fields of its own).
  */
 export function stableStringify(value: unknown): string {
   if (value === undefined) return 'undefined';
@@ -47,6 +49,7 @@ export function stableStringify(value: unknown): string {
   try {
     sorted = sortKeys(value, 0);
   } catch (error) {
+    if (error instanceof Unkeyable) throw unkeyableError(value, error.value);
     throw error === TOO_DEEP ? tooDeepError(value) : error;
   }
   return JSON.stringify(sorted) ?? 'undefined';
@@ -55,12 +58,33 @@ export function stableStringify(value: unknown): string {
 /** Thrown inside the walk; the error says whether the value was circular or only deep. */
 const TOO_DEEP = Symbol('too deep');
 
+/** Thrown inside the walk at a value a key cannot hold; the error names it. */
+class Unkeyable {
+  constructor(readonly value: unknown) {}
+}
+
+/** Tags of the collections JSON writes as `{}` whatever they hold (tags, not instanceof: other realms too). */
+const COLLECTIONS = new Set(['[object Map]', '[object Set]', '[object WeakMap]', '[object WeakSet]']);
+
+/**
+ * Whether a class instance (not a plain object, an array, or a value with `toJSON`) would key as
+ * nothing that tells it apart: a Map or Set, or an instance without own fields (its state in
+ * private fields, getters or internal slots). A body `fetch` sends as it is (FormData, a Blob) is
+ * left as JSON writes it: a mutation's key leaves it out, and mutations are never shared.
+ */
+function unkeyable(value: object, keys: readonly string[]): boolean {
+  if (COLLECTIONS.has(Object.prototype.toString.call(value))) return true;
+  return keys.length === 0 && !isRawBody(value);
+}
+
 // Reads key their args with this on every call: it keeps a depth count only (a cycle, too, ends
 // at the depth limit), and looks for the cycle only when it has to say what went wrong.
 function sortKeys(value: unknown, depth: number): unknown {
   const type = typeof value;
   if (type !== 'object' || value === null) {
     if (type === 'bigint' || (type === 'number' && !Number.isFinite(value))) return String(value);
+    // JSON drops them (or writes null): two args differing only there would share one key.
+    if (type === 'function' || type === 'symbol') throw new Unkeyable(value);
     return value;
   }
   if (depth >= ARGS_DEPTH_LIMIT) throw TOO_DEEP;
@@ -68,8 +92,11 @@ function sortKeys(value: unknown, depth: number): unknown {
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function')
     return sortKeys((value as { toJSON(): unknown }).toJSON(), depth + 1);
   if (Array.isArray(value)) return value.map(item => (item === undefined ? null : sortKeys(item, depth + 1)));
+  const keys = Object.keys(value as object);
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null && unkeyable(value as object, keys)) throw new Unkeyable(value);
   const sorted: Record<string, unknown> = Object.create(null);
-  for (const key of Object.keys(value as object).sort()) {
+  for (const key of keys.sort()) {
     const item = (value as Record<string, unknown>)[key];
     if (item !== undefined) sorted[key] = sortKeys(item, depth + 1);
   }
@@ -93,6 +120,28 @@ function tooDeepError(value: unknown): Error {
       'Pass only the params that identify the request; flatten deeply nested values.',
     ],
   );
+}
+
+function unkeyableError(root: unknown, value: unknown): Error {
+  return inputError(
+    ErrorCode.UNEXPECTED_INPUT,
+    process.env.NODE_ENV !== 'production' && [
+      `The args hold ${describe(value)}${placeOf(root, value, '')}, which a key cannot tell apart from another (JSON writes it as ${JSON.stringify(JSON.stringify(value) ?? 'nothing')}): two reads with different ones would share one result.`,
+      'Pass plain values: a list for a Set ([...set]), an object for a Map (Object.fromEntries(map)), the fields of an instance ({ ...value }, or give its class a toJSON()); leave functions out of args (pass what they compute).',
+    ],
+  );
+}
+
+/** Where `target` sits in `value` (` at [0].tags`), for messages; '' when not found within the depth limit. */
+function placeOf(value: unknown, target: unknown, path: string, depth = 0): string {
+  if (value === target) return path === '' ? '' : ` at ${path}`;
+  if (typeof value !== 'object' || value === null || depth > ARGS_DEPTH_LIMIT) return '';
+  for (const key of Object.keys(value)) {
+    const place = Array.isArray(value) ? `[${key}]` : `.${key}`;
+    const found = placeOf((value as Record<string, unknown>)[key], target, path + place, depth + 1);
+    if (found !== '') return found;
+  }
+  return '';
 }
 
 /** Whether an object on the path from `value` down holds one of its ancestors (at most the depth limit deep). */

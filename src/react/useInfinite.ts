@@ -6,7 +6,7 @@ import { warnOnce } from '../base/env.js';
 import { describe, ErrorCode, setupError } from '../base/errors.js';
 import { argsKey } from '../base/json.js';
 import type { ArgsOf, ResponseData } from '../store/createCache.js';
-import type { EndpointLike } from '../store/endpoint.js';
+import { requestKey, type EndpointLike } from '../store/endpoint.js';
 import { nonErrorThrown } from '../normalize/rootChecks.js';
 import { internalsOf } from '../store/Cache.js';
 import { useCacheContext } from './CacheProvider.js';
@@ -67,7 +67,7 @@ export function useInfinite(endpoint: PagedEndpoint, ...args: unknown[]): Infini
   // The list's keys are computed once per args, not on every store change (useResponse does the same).
   const { selectNext, selectError } = useMemo(() => {
     const reads = internalsOf(cache);
-    const keys = { request: endpoint.key(...args), memo: memoKey };
+    const keys = { request: requestKey(endpoint, args), memo: memoKey };
     const params = (args[0] ?? {}) as Record<string, unknown>;
     const list = (state: unknown) => reads.response(state, endpoint, args, keys);
     // The next page's param: from the last page the list holds (its stored response), else from

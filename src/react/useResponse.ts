@@ -10,7 +10,7 @@ import { useSelector, useStore } from 'react-redux';
 import { ErrorCode, setupError, describe } from '../base/errors.js';
 import { argsKey, isSkipArgs } from '../base/json.js';
 import { internalsOf, type Cache } from '../store/createCache.js';
-import type { EndpointLike } from '../store/endpoint.js';
+import { requestKey, type EndpointLike } from '../store/endpoint.js';
 import type { FetchPromise } from '../store/runtime/Requests.js';
 import type { Controller } from '../store/runtime/Controller.js';
 import type { RequestKeys, ResponseState } from '../store/reads/selectors.js';
@@ -78,7 +78,7 @@ export function useResponse(
   const memoKey = isSkipArgs(args) ? null : argsKey(args);
   const { keys, selector } = useMemo(() => {
     const keys: RequestKeys | undefined =
-      memoKey === null ? undefined : { request: endpoint.key(...args), memo: memoKey };
+      memoKey === null ? undefined : { request: requestKey(endpoint, args), memo: memoKey };
     const read = (state: unknown): ResponseState =>
       keys ? reads.response(state, endpoint, args, keys) : cache.selectResponse(state, endpoint, null);
     return { keys, selector: unlessSliceChanged(cache, read) };

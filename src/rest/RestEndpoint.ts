@@ -12,6 +12,8 @@ import {
   checkFlag,
   checkGuess,
   checkLength,
+  checkMethod,
+  checkParamName,
   checkPollFrequency,
   checkRetry,
   checkTimeout,
@@ -19,7 +21,7 @@ import {
 } from '../base/endpointOptions.js';
 import { NetworkError } from './NetworkError.js';
 import { parseBody, parseLoosely } from './responseBody.js';
-import { isRawBody } from './requestBody.js';
+import { isRawBody } from '../base/rawBody.js';
 import { findCollection, pageSchema, requirePageParam } from './pagination.js';
 import { listPagination, pagePagination } from './listPages.js';
 import type { PageOptions } from './paginationTypes.js';
@@ -128,7 +130,8 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     }
     this.path = options.path;
     this.schema = options.schema as SchemaOption<O>;
-    this.method = (options.method ?? 'GET').toUpperCase() as HttpMethod;
+    this.method = checkMethod(options.method, options.path) as HttpMethod;
+    checkParamName(options.paginationField, 'paginationField', `${this.method} ${this.path}`);
     this.urlPrefix = options.urlPrefix ?? '';
     this.dataExpiryLength = checkLength(options.dataExpiryLength, 'dataExpiryLength', `${this.method} ${this.path}`);
     this.errorExpiryLength = checkLength(options.errorExpiryLength, 'errorExpiryLength', `${this.method} ${this.path}`);
@@ -152,7 +155,8 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
       if (this.template.names.has(name) || value === undefined || value === null) continue;
       for (const item of Array.isArray(value) ? value : [value]) {
         if (item === undefined || item === null) continue;
-        search.append(name, typeof item === 'object' ? stableStringify(item) : String(item));
+        const plain = typeof item !== 'object' && typeof item !== 'function' && typeof item !== 'symbol';
+        search.append(name, plain ? String(item) : stableStringify(item));
       }
     }
     const query = search.toString();

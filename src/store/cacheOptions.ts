@@ -43,6 +43,70 @@ function lengthOf(length: unknown, option: string, fallback: number): number {
   );
 }
 
+/**
+ * A count option (`maxEntityDepth`, `argsCacheSize`, `lensCacheSize`), checked: a whole number
+ * from 1 up. `NaN` would read refs as ids or let a memo grow without bound; `where` names the call.
+ */
+export function countOf(value: unknown, option: string, fallback: number, where = 'createCache'): number {
+  if (value === undefined) return fallback;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1) return value;
+  throw setupError(
+    ErrorCode.INVALID_OPTION,
+    process.env.NODE_ENV !== 'production' && [
+      `The ${option} option of ${where} takes a whole number from 1 up, but received ${describe(value)}.`,
+      `Pass a whole number, e.g. ${option}: ${fallback}, or leave it out (${fallback}).`,
+    ],
+  );
+}
+
+/** A flag option of the cache or a hook (`refetchOnFocus`): `true`, `false` or nothing. */
+export function flagOf(value: unknown, option: string, where: string, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value === 'boolean') return value;
+  throw setupError(
+    ErrorCode.INVALID_OPTION,
+    process.env.NODE_ENV !== 'production' && [
+      `The ${option} option of ${where} takes true or false, but received ${describe(value)}.`,
+      `Write ${option}: ${!fallback}, or leave it out (${fallback}).`,
+    ],
+  );
+}
+
+/** `createCache`'s `reducerPath`, checked: a non-empty string (the slice's key in the root state). */
+export function reducerPathOf(path: unknown): string {
+  if (path === undefined) return 'cache';
+  if (typeof path === 'string' && path !== '') return path;
+  throw setupError(
+    ErrorCode.INVALID_OPTION,
+    process.env.NODE_ENV !== 'production' && [
+      `createCache({ reducerPath }) takes the key the slice is mounted at, a non-empty string, but received ${describe(path)}.`,
+      "Pass e.g. createCache({ reducerPath: 'api' }), or leave it out ('cache').",
+    ],
+  );
+}
+
+/** The features lenscache exports, by the name each carries (docs/features.md). */
+const FEATURES = ['garbageCollection', 'liveData', 'optimisticUpdates', 'retries'];
+
+/** `createLeanCache`'s `features`, checked: a list of the feature objects lenscache exports. */
+export function featuresOf<F extends object>(features: readonly F[] | undefined): readonly F[] {
+  if (features === undefined) return [];
+  const list: readonly unknown[] = Array.isArray(features) ? features : [features];
+  const bad = list.findIndex(item => {
+    const { name, install } = (item ?? {}) as { name?: unknown; install?: unknown };
+    return typeof install !== 'function' || !FEATURES.includes(name as string);
+  });
+  if (bad === -1 && list === features) return features;
+  const item = list[bad === -1 ? 0 : bad];
+  throw setupError(
+    ErrorCode.INVALID_OPTION,
+    process.env.NODE_ENV !== 'production' && [
+      `createLeanCache({ features }) takes a list of the features lenscache exports (${FEATURES.join(', ')}), but ${list === features ? `item ${bad} is ${describe(item)}` : `it received ${describe(features)}`}.`,
+      `Import the features and pass them, not their names: import { ${FEATURES[0]} } from 'lenscache'; createLeanCache({ features: [${FEATURES[0]}] }).`,
+    ],
+  );
+}
+
 /** What a cache does when a request it sent fails as unauthorized (docs/store.md, "Reset on 401"). */
 export interface UnauthorizedPolicy {
   isUnauthorized(error: unknown): boolean;

@@ -9,8 +9,9 @@ import { ErrorCode, setupError } from '../base/errors.js';
 import { isSkipArgs } from '../base/json.js';
 import type { CacheState } from '../base/state.js';
 import { internals, type Cache, type CacheOptions } from './Cache.js';
-import { expiryDefaultsOf, gcTimeOf, unauthorizedOf } from './cacheOptions.js';
+import { countOf, expiryDefaultsOf, featuresOf, gcTimeOf, reducerPathOf, unauthorizedOf } from './cacheOptions.js';
 import { checkTimeout } from '../base/endpointOptions.js';
+import { checkStamp, requestKey, STAMP_AHEAD } from './endpoint.js';
 import { MemoOwners } from './reads/MemoOwners.js';
 import type { Controller } from './runtime/Controller.js';
 import { HighWater } from './runtime/StartClock.js';
@@ -43,11 +44,11 @@ export interface LeanCacheOptions<P extends string = 'cache'> extends CacheOptio
  * ```
  */
 export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOptions<P> = {}): Cache<P> {
-  const reducerPath = (options.reducerPath ?? 'cache') as P;
-  const maxEntityDepth = options.maxEntityDepth ?? 64;
+  const reducerPath = reducerPathOf(options.reducerPath) as P;
+  const maxEntityDepth = countOf(options.maxEntityDepth, 'maxEntityDepth', 64);
   const normalizeOptions = { maxEntityDepth };
-  const argsCacheSize = options.argsCacheSize ?? 100;
-  const lensCacheSize = options.lensCacheSize ?? 16;
+  const argsCacheSize = countOf(options.argsCacheSize, 'argsCacheSize', 100);
+  const lensCacheSize = countOf(options.lensCacheSize, 'lensCacheSize', 16);
   const mount = mountCheck(reducerPath);
   // Each store's read memo is its own (MemoOwners.ts): `selectorsAt(slice)` finds the one that reads a slice.
   const memos = new MemoOwners({ argsCacheSize, lensCacheSize, maxEntityDepth });
@@ -87,7 +88,7 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
     expiry: expiryDefaultsOf(options),
     timeout: checkTimeout(options.timeout, 'createCache'),
     unauthorized: unauthorizedOf(options),
-    features: options.features ?? [],
+    features: featuresOf(options.features),
     operations: undefined as never, // (set below, once the cache exists)
     slice,
     highWater: state => highWater.of(state),
@@ -172,7 +173,14 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
         resolveWrite(runtime, endpoint, { args, response, fetchedAt: runtime.requests.stamp() });
       });
     },
-    resolve: (endpoint, input) => inStore(runtime => resolveWrite(runtime, endpoint, input)) as CacheThunk,
+    resolve: (endpoint, input) =>
+      inStore(runtime => {
+        // Stamps from the caller: no further ahead of the clock than a day (endpoint.ts).
+        const latest = Date.now() + STAMP_AHEAD;
+        checkStamp(input?.fetchedAt, 'fetchedAt', latest);
+        if (input.start !== undefined) checkStamp(input.start, 'start', latest);
+        return resolveWrite(runtime, endpoint, input);
+      }) as CacheThunk,
     setError(endpoint, ...argsAndError) {
       const args = argsAndError.slice(0, -1);
       const error = argsAndError[argsAndError.length - 1];
@@ -198,7 +206,7 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
       }) as never;
     },
     invalidate(endpoint, ...args) {
-      return invalidateKeys(() => (isSkipArgs(args) ? [] : [endpoint.key(...args)]));
+      return invalidateKeys(() => (isSkipArgs(args) ? [] : [requestKey(endpoint, args)]));
     },
     invalidateAll({ testKey = () => true } = {}) {
       return invalidateKeys(

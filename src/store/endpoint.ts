@@ -83,6 +83,28 @@ export function expiryTime(now: number, length: number, option: string): number 
 }
 
 /**
+ * `endpoint.key(...args)`, checked: every request key the cache computes comes from here. A key
+ * that is not a string (an override missing its `return`) is INVALID_OPTION before anything is
+ * sent, read or written, rather than a read of nothing that fetches again on every render.
+ */
+export function requestKey(endpoint: EndpointLike, args: readonly unknown[]): string {
+  const key = typeof endpoint?.key === 'function' ? endpoint.key(...args) : NO_KEY;
+  if (typeof key === 'string') return key;
+  throw setupError(
+    ErrorCode.INVALID_OPTION,
+    process.env.NODE_ENV !== 'production' && [
+      key === NO_KEY
+        ? `${describe(endpoint)} was used as an endpoint, but it has no key(...args) method.`
+        : `The key(...args) of ${describe(endpoint)} returned ${describe(key)}; a request key is a string, the same for the same args.`,
+      'Make key(...args) return a string, e.g. key(params) { return `GET /posts/${params.id}`; } (an override without `return` gives undefined).',
+    ],
+  );
+}
+
+/** Stands for a missing `key` method in requestKey's message. */
+const NO_KEY = Symbol('no key');
+
+/**
  * Checks, before a request is sent, the options of any endpoint object (a RestEndpoint checked
  * them when it was made, with the same checks): a bad one is a coded error at the call, with
  * nothing sent and nothing written, rather than a failure when the answer arrives, after a guess
@@ -92,18 +114,33 @@ export function checkEndpointOptions(endpoint: EndpointLike, key: string): void 
   checkLength(endpoint.dataExpiryLength, 'dataExpiryLength', key);
   checkLength(endpoint.errorExpiryLength, 'errorExpiryLength', key);
   checkFlag(endpoint.invalidIfStale, 'invalidIfStale', key);
+  checkFlag(endpoint.sideEffect, 'sideEffect', key);
   checkGuess(endpoint.getOptimisticResponse, key);
   checkRetry(endpoint.retry, key);
   checkTimeout(endpoint.timeout, key);
 }
 
-/** A start stamp handed in (`resolve`'s `fetchedAt`): a finite number, or a coded error. */
-export function checkStamp(value: unknown, name: string): void {
-  if (typeof value === 'number' && Number.isFinite(value)) return;
+/**
+ * How far ahead of the wall clock a stamp handed in may be: a day. Clocks of a server and a
+ * browser disagree by seconds or minutes; a stamp further ahead would outrank every write the
+ * store starts until that time comes.
+ */
+export const STAMP_AHEAD = 86_400_000;
+
+/**
+ * A start stamp (`resolve`'s `fetchedAt` and `start`): a number of milliseconds the clock can
+ * still count up from (a safe integer's range: past 2^53 adding 1 changes nothing, and the store's
+ * clock would stop), and, when `latest` is given (a stamp from the caller), no later than it.
+ * Anything else is INVALID_OPTION.
+ */
+export function checkStamp(value: unknown, name: string, latest = Infinity): void {
+  if (typeof value === 'number' && Math.abs(value) <= Number.MAX_SAFE_INTEGER && value <= latest) return;
   throw setupError(
     ErrorCode.INVALID_OPTION,
     process.env.NODE_ENV !== 'production' && [
-      `cache.resolve was given ${name}: ${describe(value)}; a start stamp is a finite number of milliseconds.`,
+      typeof value === 'number' && Math.abs(value) <= Number.MAX_SAFE_INTEGER
+        ? `cache.resolve was given ${name}: ${value}, more than a day ahead of the clock (Date.now() is ${Date.now()}); it would outrank every write until then.`
+        : `cache.resolve was given ${name}: ${describe(value)}; a start stamp is a number of milliseconds within Number.MAX_SAFE_INTEGER.`,
       `Pass the time the request started, e.g. ${name}: Date.now() taken before sending it.`,
     ],
   );

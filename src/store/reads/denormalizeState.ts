@@ -9,6 +9,7 @@ import { INVALID } from '../../schema/contract.js';
 import type { Denormalize } from '../../schema/types.js';
 import { describe, ErrorCode, setupError } from '../../base/errors.js';
 import type { CacheState } from '../../base/state.js';
+import { countOf } from '../cacheOptions.js';
 import { toLiveSlice } from '../slice/sliceShape.js';
 
 export interface DenormalizeOptions {
@@ -43,6 +44,7 @@ export function denormalize<S>(
       ],
     );
   });
-  const value = denormalizePlain(schema, input, args, live.entities, options);
+  const maxEntityDepth = countOf(options.maxEntityDepth, 'maxEntityDepth', 64, 'denormalize');
+  const value = denormalizePlain(schema, input, args, live.entities, { maxEntityDepth });
   return value === INVALID ? undefined : (value as Denormalize<S>);
 }

@@ -11,7 +11,7 @@ import type { WriteMeta } from '../../base/patch.js';
 import type { CacheState } from '../../base/state.js';
 import type { Dict } from '../../base/dict.js';
 import type { Reader, ReadResult } from '../../memo/Reader.js';
-import { hasSchema, type EndpointLike } from '../endpoint.js';
+import { hasSchema, requestKey, type EndpointLike } from '../endpoint.js';
 
 export type ExpiryStatus = 'valid' | 'stale' | 'invalid';
 
@@ -95,7 +95,7 @@ export class Selectors {
     keys?: RequestKeys,
   ): ResponseState {
     if (isSkipArgs(args)) return SKIPPED;
-    const key = keys?.request ?? endpoint.key(...args);
+    const key = keys?.request ?? requestKey(endpoint, args);
     const meta = state.meta[key];
     const schema = endpoint.schema;
     const normalizes = hasSchema(endpoint);

@@ -7,7 +7,7 @@ import { argsKey, isSkipArgs } from '../../base/json.js';
 import type { CacheState } from '../../base/state.js';
 import type { Queried } from '../../schema/types.js';
 import type { CacheOperations } from '../CacheOperations.js';
-import type { EndpointLike } from '../endpoint.js';
+import { requestKey, type EndpointLike } from '../endpoint.js';
 import type { FetchPromise } from './Requests.js';
 import type { ResponseState } from '../reads/selectors.js';
 import type {
@@ -121,7 +121,7 @@ export class Controller<P extends string = string> {
    */
   readonly retain = <E extends EndpointLike>(endpoint: E, ...args: ArgsOf<E> | [null]): (() => void) => {
     if (isSkipArgs(args)) return ignore;
-    return this.runtime.subscriptions.retain('request', endpoint.key(...args), { target: endpoint, args });
+    return this.runtime.subscriptions.retain('request', requestKey(endpoint, args), { target: endpoint, args });
   };
 
   /** Keeps what a Query (or any schema) reads for args from garbage collection, as a mounted useQuery does. */
@@ -155,7 +155,7 @@ export class Controller<P extends string = string> {
     endpoint: EndpointLike,
     args: readonly unknown[],
     response: ResponseState,
-    key: string = endpoint.key(...args),
+    key: string = requestKey(endpoint, args),
   ): FetchPromise<unknown> | 'stuck' | undefined => {
     const invalid = response.expiryStatus === 'invalid';
     if (this.runtime.settledInvalid(key, this.runtime.state().meta[key], invalid)) return 'stuck';
@@ -170,7 +170,7 @@ export class Controller<P extends string = string> {
 
   /** Whether a request for `endpoint` and args is in flight now: a first load, a refetch, a poll. */
   readonly isFetching = <E extends EndpointLike>(endpoint: E, ...args: ArgsOf<E> | [null]): boolean =>
-    !isSkipArgs(args) && this.runtime.requests.fetching(endpoint.key(...args));
+    !isSkipArgs(args) && this.runtime.requests.fetching(requestKey(endpoint, args));
 
   /**
    * Calls `listener` (in a microtask, once per burst) whenever a request in flight starts or ends,

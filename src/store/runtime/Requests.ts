@@ -5,7 +5,8 @@
  */
 
 import { ErrorCode, setupError, describe } from '../../base/errors.js';
-import { checkEndpointOptions, hasSchema, type EndpointLike } from '../endpoint.js';
+import { stableStringify } from '../../base/json.js';
+import { checkEndpointOptions, hasSchema, requestKey, type EndpointLike } from '../endpoint.js';
 import { pagedRunner } from './pages.js';
 import { StartClock } from './StartClock.js';
 import { withTimeout } from './timeout.js';
@@ -134,13 +135,15 @@ export class Requests {
     stopRetries?: AbortSignal,
   ): FetchPromise<unknown> {
     const plain = runnerOf(endpoint);
-    const key = endpoint.key(...args);
+    const key = requestKey(endpoint, args);
     const shared = !endpoint.sideEffect;
     if (shared) {
       // Joining the request in flight costs a lookup: its endpoint was checked when it started.
       const existing = this.inFlight.get(key);
       if (existing) return existing.promise;
     }
+    // The args key the answer's write and read: args no key can tell apart are refused before sending.
+    stableStringify(args);
     checkEndpointOptions(endpoint, key);
     this.path.check(endpoint, key);
     // A list that holds pages fetches them again with its first page, as one response (pages.ts).

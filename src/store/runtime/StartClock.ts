@@ -49,8 +49,8 @@ export class HighWater {
 }
 
 function scan(slice: CacheState): number {
-  let high = finite(slice.lastReset);
-  for (const key of Object.keys(slice.meta)) high = Math.max(high, finite(slice.meta[key]?.fetchedAt));
+  let high = stampOf(slice.lastReset);
+  for (const key of Object.keys(slice.meta)) high = Math.max(high, stampOf(slice.meta[key]?.fetchedAt));
   for (const table of Object.keys(slice.entitiesMeta)) {
     const metas = slice.entitiesMeta[table]!;
     let last: unknown;
@@ -59,12 +59,13 @@ function scan(slice: CacheState): number {
       // The rows of one write share one meta object: skip the repeats cheaply.
       if (meta === last) continue;
       last = meta;
-      high = Math.max(high, finite(meta?.fetchedAt));
+      high = Math.max(high, stampOf(meta?.fetchedAt));
     }
   }
   return high;
 }
 
-function finite(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+/** A stamp the clock can count up from; any other (restored state with `1e300`) is not followed. */
+function stampOf(value: unknown): number {
+  return typeof value === 'number' && Math.abs(value) <= Number.MAX_SAFE_INTEGER ? value : 0;
 }

@@ -13,7 +13,7 @@ import type { WritePayload } from '../slice/actions.js';
 import type { Resolved, ResolveInput } from '../types.js';
 import { initialState } from '../slice/initialState.js';
 import { heldPagesOf } from '../runtime/pages.js';
-import { expiryTime, hasSchema, type EndpointLike, type ExpiryDefaults } from '../endpoint.js';
+import { expiryTime, hasSchema, requestKey, type EndpointLike, type ExpiryDefaults } from '../endpoint.js';
 
 /** `cache.set`: rows only, no endpoint entry, expiring after the cache's `dataExpiryLength`; throws on bad input. */
 export function computeSet(
@@ -48,7 +48,7 @@ export function computeResolve(
 ): Resolved | undefined {
   const { args, fetchedAt } = input;
   if (fetchedAt < state.lastReset) return undefined;
-  const key = endpoint.key(...args);
+  const key = requestKey(endpoint, args);
   let error = input.error;
   // Without a schema the response is stored as it is; "no response" is stored as null, so the
   // entry exists and reads as valid (an absent entry would be fetched again, without end).

@@ -9,7 +9,8 @@ import { warnOnce } from '../../../base/env.js';
 import { describe, ErrorCode, setupError } from '../../../base/errors.js';
 import { isSkipArgs } from '../../../base/json.js';
 import { checkPollFrequency } from '../../../base/endpointOptions.js';
-import { checkEndpointOptions, type EndpointLike } from '../../endpoint.js';
+import { flagOf } from '../../cacheOptions.js';
+import { checkEndpointOptions, requestKey, type EndpointLike } from '../../endpoint.js';
 import type { ListenerOptions } from '../../runtime/Feature.js';
 import type { StoreRuntime } from '../../runtime/StoreRuntime.js';
 import type { Pollers } from './Pollers.js';
@@ -37,7 +38,7 @@ export function subscribe(
       ],
     );
   }
-  const key = endpoint.key(...args);
+  const key = requestKey(endpoint, args);
   const frequency = checkPollFrequency(endpoint.pollFrequency, key);
   // Any object can be an endpoint: its options are checked here, before anything is held or sent.
   checkEndpointOptions(endpoint, key);
@@ -85,9 +86,10 @@ export function subscribe(
  * `remove()`. Outside a browser (Node, no `window`) it does nothing.
  */
 export function setupListeners(runtime: StoreRuntime, options: ListenerOptions = {}): () => void {
+  const refetchOnFocus = flagOf(options?.refetchOnFocus, 'refetchOnFocus', 'setupListeners', true);
+  const refetchOnReconnect = flagOf(options?.refetchOnReconnect, 'refetchOnReconnect', 'setupListeners', true);
   const target = (globalThis as { window?: EventTarget }).window;
   if (target === undefined || typeof target.addEventListener !== 'function') return ignore;
-  const { refetchOnFocus = true, refetchOnReconnect = true } = options;
   const doc = (globalThis as { document?: EventTarget & { visibilityState?: string } }).document;
   const refetch = (): void => refetchHeld(runtime);
   const onVisible = (): void => {

@@ -10,7 +10,7 @@ import type { UnknownAction } from '@reduxjs/toolkit';
 import { describe, ErrorCode, isErrorLike, setupError } from '../../../base/errors.js';
 import { nonErrorThrown } from '../../../normalize/rootChecks.js';
 import { ActionTypes, writeAction, type WriteAction } from '../../slice/actions.js';
-import { expiryTime, type EndpointLike, type OptimisticSnapshot } from '../../endpoint.js';
+import { expiryTime, requestKey, type EndpointLike, type OptimisticSnapshot } from '../../endpoint.js';
 import type { StoreRuntime } from '../../runtime/StoreRuntime.js';
 import type { Layer, Optimistic } from './Optimistic.js';
 
@@ -62,7 +62,7 @@ export function optimisticWrite(
   };
   const payload = ledger.add(runtime.state(), layer, runtime.parts.normalizeOptions);
   return writeAction(ActionTypes.optimistic, runtime.parts.reducerPath, payload, {
-    key: endpoint.key(...args),
+    key: requestKey(endpoint, args),
     start: fetchedAt,
   });
 }

@@ -1,4 +1,4 @@
-/** What a RestEndpoint sends as a mutation's body (docs/RestEndpoint.md, "Bodies"). */
+/** The bodies a RestEndpoint sends as they are (docs/RestEndpoint.md, "Bodies"); keys take them as JSON writes them. */
 
 /**
  * The kinds of body `fetch` sends as they are, with the content type it gives them (a form's
