@@ -4,7 +4,7 @@
  * held back to choose their order.
  */
 import { configureStore } from '@reduxjs/toolkit';
-import { NetworkError, type CacheState } from '../../src/index';
+import { isNetworkError, NetworkError, type CacheState } from '../../src/index';
 import { companies, Company } from '../fixtures/company';
 import { Article, exampleEndpoints } from '../fixtures/endpoints';
 import { gate, startServer, type TestServer } from '../fixtures/server';
@@ -285,6 +285,26 @@ describe('cache.fetch', () => {
         error,
         data: undefined,
       });
+    });
+
+    test('a store subscriber reads the error the request failed with from the notification that stores it', async () => {
+      server.on('GET /raw/refused', () => ({ status: 422, json: { message: 'title taken' } }));
+      const { cache, store } = setup();
+      const seen: unknown[] = [];
+      const unsubscribe = store.subscribe(() => {
+        const { error } = cache.selectResponse(store.getState(), api.getRaw, { name: 'refused' });
+        if (error) seen.push(error);
+      });
+      const error = await store.dispatch(cache.fetch(api.getRaw, { name: 'refused' })).catch((caught: unknown) => caught);
+      unsubscribe();
+      const isRefusal = (body: unknown): body is { message: string } =>
+        typeof (body as { message?: unknown } | null)?.message === 'string';
+      expect(isNetworkError(error, isRefusal)).toBe(true);
+      // The first notification already gives the original: a NetworkError with its status and body.
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen[0]).toBe(error);
+      expect(isNetworkError(seen[0], isRefusal) && seen[0].body.message).toBe('title taken');
+      expect(cache.selectResponse(store.getState(), api.getRaw, { name: 'refused' }).error).toBe(error);
     });
   });
 
