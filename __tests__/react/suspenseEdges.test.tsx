@@ -194,22 +194,70 @@ test('expiry that moved earlier without a data change is seen by the next render
   expect(calls.count('/companies?portfolio=B')).toBe(1);
 });
 
-test('an abort while suspended reaches the error boundary as the stored AbortError', async () => {
+test('an abort while suspended is no failure of the key: nothing reaches the boundary, and the reader fetches again', async () => {
   const held = gate();
-  server.on('GET /users', () => ({ json: [], hold: held.promise }));
+  let answer = 1;
+  server.on('GET /users', () =>
+    answer === 1 ? { json: [], hold: held.promise } : { json: [{ id: 'u1', name: 'Ann' }] },
+  );
   const setup = makeStore();
-  const quiet = quietErrors();
+  const calls = fetchCalls();
   try {
-    const { caught } = mountReader(() => useSuspense(api.getUsers), setup);
+    const { caught } = mountReader(
+      () => (useSuspense(api.getUsers) as Array<{ name: string }>).map(u => u.name),
+      setup,
+    );
     expect(screen.getByText('loading')).toBeTruthy();
+    await flushStarts();
     // The component's request is in flight; whoever holds the shared promise aborts it.
     const shared = setup.store.dispatch(setup.cache.fetch(api.getUsers));
-    shared.abort();
-    await shared.catch(() => undefined);
-    await screen.findByRole('alert');
-    expect(caught[0]?.name).toBe('AbortError');
+    answer = 2;
+    await act(async () => {
+      shared.abort();
+      await shared.catch(() => undefined);
+    });
+    await screen.findByText('["Ann"]');
+    expect(caught).toEqual([]);
+    expect(calls.count('/users')).toBe(2);
+    expect(setup.cache.selectResponse(setup.store.getState(), api.getUsers).error).toBeUndefined();
   } finally {
-    quiet.mockRestore();
+    calls.restore();
+    held.open();
+  }
+});
+
+test('an abort of the refetch of an invalidated response is no failure either: the reader fetches again', async () => {
+  const held = gate();
+  let answer = 1;
+  server.on('GET /tickers/:id', () =>
+    answer === 1
+      ? { json: { product_id: 'ABORTED', price: 1 }, hold: held.promise }
+      : { json: { product_id: 'ABORTED', price: 2 } },
+  );
+  const setup = makeStore();
+  setup.store.dispatch(
+    setup.cache.setResponse(api.getTicker, { product_id: 'ABORTED' }, { product_id: 'ABORTED', price: 0 }),
+  );
+  setup.store.dispatch(setup.cache.invalidate(api.getTicker, { product_id: 'ABORTED' }));
+  const calls = fetchCalls();
+  try {
+    const { caught } = mountReader(
+      () => (useSuspense(api.getTicker, { product_id: 'ABORTED' }) as { price: number }).price,
+      setup,
+    );
+    expect(screen.getByText('loading')).toBeTruthy();
+    await flushStarts();
+    const shared = setup.store.dispatch(setup.cache.fetch(api.getTicker, { product_id: 'ABORTED' }));
+    answer = 2;
+    await act(async () => {
+      shared.abort();
+      await shared.catch(() => undefined);
+    });
+    await screen.findByText('2');
+    expect(caught).toEqual([]);
+    expect(calls.count('/tickers/ABORTED')).toBe(2);
+  } finally {
+    calls.restore();
     held.open();
   }
 });

@@ -18,10 +18,10 @@ import type { Selectors } from '../reads/selectors.js';
 import type { ActionType, WritePayload } from '../slice/actions.js';
 import type { StoreLike } from '../types.js';
 import { confirmedWrite, type ActionMeta } from '../writes/confirmedWrite.js';
-import { resolveWrite } from '../writes/resolve.js';
+import { cancelWrite, resolveWrite } from '../writes/resolve.js';
 import { Controller } from './Controller.js';
 import type { ConfirmedWriter, FeatureApis, FeatureHooks, FeatureName, OutgoingRequest } from './Feature.js';
-import { Requests } from './Requests.js';
+import { isCancellation, Requests } from './Requests.js';
 import { Subscriptions } from './Subscriptions.js';
 
 /** Settled marks kept at most (least recently marked out first): one per key a hook fetched. */
@@ -91,6 +91,7 @@ export class StoreRuntime {
       check: (endpoint, key) => this.checkFeatures(endpoint, key),
       starting: request => this.starting(request),
       sending: (request, send, stop) => this.sending(request, send, stop),
+      cancelled: (endpoint, start) => cancelWrite(this, endpoint, start),
       failed: error => this.failed(error),
       succeeded: () => this.succeeded(),
     });
@@ -200,7 +201,8 @@ export class StoreRuntime {
       const meta = this.state().meta[key];
       if (meta) this.settled.set(key, meta);
     };
-    request.then(note, note);
+    // An aborted request wrote nothing: it says nothing of what a new one would bring.
+    request.then(note, (error: unknown) => (isCancellation(error) ? this.settled.delete(key) : note()));
   }
 
   /**

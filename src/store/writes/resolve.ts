@@ -72,3 +72,12 @@ export function resolveWrite(
   if (resolved) runtime.written(resolved.key, endpoint, input.args);
   return resolved;
 }
+
+/**
+ * An aborted request (runtime/Requests.ts, `isCancellation`): its optimistic guess goes, in a write
+ * of its own when one is pending; nothing is written for its key.
+ */
+export function cancelWrite(runtime: ResolveTarget, endpoint: EndpointLike, start: number): void {
+  runtime.settling(endpoint, start);
+  runtime.write(ActionTypes.optimistic, () => undefined, { start });
+}
