@@ -51,6 +51,7 @@ export interface Unsettled {
 interface InFlight {
   readonly promise: FetchPromise<unknown>;
   readonly controller: AbortController;
+  readonly start: number;
 }
 
 export class Requests {
@@ -107,6 +108,11 @@ export class Requests {
     this.generation++;
     this.resets.abort();
     this.resets = new AbortController();
+  }
+
+  /** The start stamp of the read in flight for `key`: its answer is stored with it (`fetchedAt`). */
+  startOf(key: string): number | undefined {
+    return this.inFlight.get(key)?.start;
   }
 
   /** The request in flight for `key` (pollers join it rather than send another). */
@@ -240,7 +246,7 @@ export class Requests {
     this.running.set(controller, { key, start: fetchedAt, mutation: endpoint.sideEffect === true });
     const promise = Object.assign(settle(), { abort });
     if (shared) {
-      this.inFlight.set(key, { promise, controller });
+      this.inFlight.set(key, { promise, controller, start: fetchedAt });
       this.changed();
     }
     return promise;
