@@ -4,7 +4,7 @@
  * held back to choose their order.
  */
 import { configureStore } from '@reduxjs/toolkit';
-import { NetworkError, type CacheState } from '../../src/index';
+import { isNetworkError, NetworkError, type CacheState } from '../../src/index';
 import { companies, Company } from '../fixtures/company';
 import { Article, exampleEndpoints } from '../fixtures/endpoints';
 import { gate, startServer, type TestServer } from '../fixtures/server';
@@ -252,9 +252,9 @@ describe('cache.fetch', () => {
       expect(response.data).toEqual({ kept: true });
     });
 
-    test('a slow request aborted: AbortError stored, nothing else written', async () => {
+    test('a slow request aborted: the promise rejects with the AbortError, and nothing is written', async () => {
       const held = gate();
-      const { cache, store, slice, key, before, beforeSnapshot, fetching } = await failing(
+      const { cache, store, slice, before, fetching } = await failing(
         () => ({ json: { late: true }, hold: held.promise }),
         'slow',
       );
@@ -264,13 +264,26 @@ describe('cache.fetch', () => {
       // The answer, released after the abort, must not land: give it time to arrive.
       held.open();
       await new Promise(resolve => setTimeout(resolve, 50));
-      expect(slice().entities).toBe(before.entities);
-      expect(slice().endpoints).toBe(before.endpoints);
-      expect(allButMeta(slice(), key)).toEqual(beforeSnapshot);
-      expect(slice().meta[key]!.error).toMatchObject({ name: 'AbortError' });
-      expect(cache.selectResponse(store.getState(), api.getRaw, { name: 'slow' }).error).toMatchObject({
-        name: 'AbortError',
+      // The app stopped a request it no longer needed: no failure of the key to show.
+      expect(slice()).toBe(before);
+      expect(cache.selectResponse(store.getState(), api.getRaw, { name: 'slow' })).toMatchObject({
+        error: undefined,
+        data: { kept: true },
       });
+    });
+
+    test('an abort with a reason of its own (a timeout) is a failure, stored as it was given', async () => {
+      const held = gate();
+      const { cache, store, slice, key, fetching } = await failing(
+        () => ({ json: { late: true }, hold: held.promise }),
+        'timed-out',
+      );
+      const reason = new DOMException('The request took too long.', 'TimeoutError');
+      fetching.abort(reason);
+      await expect(fetching).rejects.toBe(reason);
+      held.open();
+      expect(slice().meta[key]!.error).toMatchObject({ name: 'TimeoutError' });
+      expect(cache.selectResponse(store.getState(), api.getRaw, { name: 'timed-out' }).error).toBe(reason);
     });
 
     test('a response that fails to normalize: the error stored, no entity written', async () => {
@@ -285,6 +298,28 @@ describe('cache.fetch', () => {
         error,
         data: undefined,
       });
+    });
+
+    test('a store subscriber reads the error the request failed with from the notification that stores it', async () => {
+      server.on('GET /raw/refused', () => ({ status: 422, json: { message: 'title taken' } }));
+      const { cache, store } = setup();
+      const seen: unknown[] = [];
+      const unsubscribe = store.subscribe(() => {
+        const { error } = cache.selectResponse(store.getState(), api.getRaw, { name: 'refused' });
+        if (error) seen.push(error);
+      });
+      const error = await store
+        .dispatch(cache.fetch(api.getRaw, { name: 'refused' }))
+        .catch((caught: unknown) => caught);
+      unsubscribe();
+      const isRefusal = (body: unknown): body is { message: string } =>
+        typeof (body as { message?: unknown } | null)?.message === 'string';
+      expect(isNetworkError(error, isRefusal)).toBe(true);
+      // The first notification already gives the original: a NetworkError with its status and body.
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen[0]).toBe(error);
+      expect(isNetworkError(seen[0], isRefusal) && seen[0].body.message).toBe('title taken');
+      expect(cache.selectResponse(store.getState(), api.getRaw, { name: 'refused' }).error).toBe(error);
     });
   });
 

@@ -4,7 +4,7 @@
  * any mix of mutations and refetches, answered in any order, ends where the server is.
  */
 import fc from 'fast-check';
-import { Entity, RestEndpoint, Scalar, type CacheState } from '../../src/index';
+import { Entity, isNetworkError, RestEndpoint, Scalar, type CacheState } from '../../src/index';
 import { postServer, Note } from '../fixtures/postServer';
 import { startServer, type TestServer } from '../fixtures/server';
 import { jsonProblems, makeRecordingStore } from '../fixtures/recording';
@@ -203,8 +203,29 @@ describe('optimistic updates', () => {
     const editing = store.dispatch(cache.fetch(api.editNote, { id: '1' }, { title: 'aborted' }));
     expect(titles()).toEqual(['aborted']);
     editing.abort();
-    await expect(editing).rejects.toBeDefined();
+    await expect(editing).rejects.toMatchObject({ name: 'AbortError' });
     expect(titles()).toEqual(['one']);
+    // An abort is no failure of the mutation: nothing is stored for its key.
+    expect(store.getState().cache.meta[api.editNote.key({ id: '1' }, { title: 'aborted' })]).toBeUndefined();
+  });
+
+  test('a refused mutation with a guess: a store subscriber reads the NetworkError it failed with, body and all', async () => {
+    const { api, cache, store, start, answer } = setup();
+    api.db.set('1', { id: '1', title: 'one', body: '' });
+    const { settled: first } = await start(() => store.dispatch(cache.fetch(api.getNotes)));
+    await answer(0, first);
+    const args = [{ id: '1' }, { title: ' ' }] as const;
+    const seen: unknown[] = [];
+    const unsubscribe = store.subscribe(() => {
+      const { error } = cache.selectResponse(store.getState(), api.editNote, ...args);
+      if (error) seen.push(error);
+    });
+    const { settled } = await start(() => store.dispatch(cache.fetch(api.editNote, ...args)));
+    await answer(1, settled);
+    unsubscribe();
+    const error = await settled.catch((caught: unknown) => caught);
+    expect(isNetworkError(error) && error.body).toEqual({ message: 'A title is required.' });
+    expect(seen[0]).toBe(error);
   });
 
   test('a guess that does not fit the schema fails the call: nothing is sent or written', async () => {

@@ -6,8 +6,8 @@
  * fallback while the first request runs, the error view when it fails with nothing to show, and a
  * retry that fetches it again (not the cached error) and shows the data.
  */
-import { fireEvent, screen } from '@testing-library/react';
-import { Entity, RestEndpoint } from '../../src/index';
+import { act, fireEvent, screen } from '@testing-library/react';
+import { Entity, Invalidate, RestEndpoint } from '../../src/index';
 import { AsyncBoundary, ErrorBoundary, useSuspense, type ErrorViewProps } from '../../src/react/index';
 import { quietErrors, renderWithCache } from '../fixtures/render';
 import { startServer, type TestServer } from '../fixtures/server';
@@ -91,6 +91,68 @@ test('ErrorBoundary takes a custom error view, whose resetErrorBoundary retries'
     await screen.findByText('hello');
     // Only what failed with nothing to show was fetched again.
     expect(cache.selectResponse(store.getState(), getNote, { id: '1' }).error).toBeUndefined();
+  } finally {
+    quiet.mockRestore();
+  }
+});
+
+test('Retry fetches again a response whose stored result reads as deleted, and shows the answer', async () => {
+  const quiet = quietErrors();
+  try {
+    failing = false;
+    const { cache, store } = renderWithCache(
+      <AsyncBoundary fallback={<p>loading</p>}>
+        <NoteView />
+      </AsyncBoundary>,
+    );
+    await screen.findByText('hello');
+    // The note is deleted elsewhere; the reader's refetch fails: the stored result still names
+    // the note, which reads as deleted, so the error is thrown with nothing to show.
+    failing = true;
+    await act(async () => void store.dispatch(cache.set(new Invalidate(Note), '1')));
+    await screen.findByRole('alert');
+    expect(requests).toBe(2);
+    failing = false;
+    fireEvent.click(screen.getByText('Retry'));
+    await screen.findByText('hello');
+    expect(requests).toBe(3);
+  } finally {
+    quiet.mockRestore();
+  }
+});
+
+test('Retry fetches again a response an answer left deleted (STILL_INVALID), and shows the next answer', async () => {
+  class FadingNote extends Entity {
+    id = '';
+    text = '';
+    static override key = 'BoundaryFadingNote';
+    static override process(input: object) {
+      return (input as { gone?: boolean }).gone ? undefined : { ...input };
+    }
+  }
+  let gone = true;
+  let sent = 0;
+  server.on('GET /fading/:id', () => {
+    sent++;
+    return { json: gone ? { id: 'f1', gone: true } : { id: 'f1', text: 'back' } };
+  });
+  const getFading = new RestEndpoint({ urlPrefix: server.origin, path: '/fading/:id', schema: FadingNote });
+  function FadingView() {
+    return <p>{useSuspense(getFading, { id: 'f1' }).text}</p>;
+  }
+  const quiet = quietErrors();
+  try {
+    renderWithCache(
+      <AsyncBoundary fallback={<p>loading</p>}>
+        <FadingView />
+      </AsyncBoundary>,
+    );
+    await screen.findByRole('alert');
+    expect(sent).toBe(1);
+    gone = false;
+    fireEvent.click(screen.getByText('Retry'));
+    await screen.findByText('back');
+    expect(sent).toBe(2);
   } finally {
     quiet.mockRestore();
   }

@@ -98,6 +98,50 @@ test('useCancelling: new args abort the request the old ones sent; the new one i
   expect(sent[3]!.signal.aborted).toBe(true);
 });
 
+test('useCancelling: a query the args moved past stores no error; going back to it fetches it and shows the answer', async () => {
+  const { endpoint, sent } = search();
+  function Results({ query }: { query: string }) {
+    const data = useSuspense(useCancelling(endpoint, { query }), { query }) as { hits: string };
+    return <p>{data.hits}</p>;
+  }
+  const caught: Error[] = [];
+  const { rerender, cache, store } = renderWithCache(
+    <Boundary caught={caught}>
+      <Suspense fallback={<p>searching</p>}>
+        <Results query="a" />
+      </Suspense>
+    </Boundary>,
+  );
+  const show = (query: string) =>
+    rerender(
+      <Boundary caught={caught}>
+        <Suspense fallback={<p>searching</p>}>
+          <Results query={query} />
+        </Suspense>
+      </Boundary>,
+    );
+  await act(async () => undefined);
+  await act(async () => sent[0]!.answer({ hits: 'results for a' }));
+  await screen.findByText('results for a');
+  // Typed past 'ab' before it answered: its request is aborted.
+  await act(async () => show('ab'));
+  await act(async () => undefined);
+  await act(async () => show('abc'));
+  await act(async () => undefined);
+  expect(sent.map(request => request.query)).toEqual(['a', 'ab', 'abc']);
+  expect(sent[1]!.signal.aborted).toBe(true);
+  expect(cache.selectResponse(store.getState(), endpoint, { query: 'ab' }).error).toBeUndefined();
+  await act(async () => sent[2]!.answer({ hits: 'results for abc' }));
+  await screen.findByText('results for abc');
+  // Back to 'ab': fetched again, and its answer shown; no AbortError anywhere.
+  await act(async () => show('ab'));
+  await act(async () => undefined);
+  expect(sent.map(request => request.query)).toEqual(['a', 'ab', 'abc', 'ab']);
+  await act(async () => sent[3]!.answer({ hits: 'results for ab' }));
+  await screen.findByText('results for ab');
+  expect(caught).toEqual([]);
+});
+
 test('useCancelling returns an endpoint without request() as it is', () => {
   const plain = { key: () => 'GET /x', fetch: async () => 1 };
   let returned: unknown;

@@ -10,6 +10,7 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import { Suspense, useState } from 'react';
 import { Provider } from 'react-redux';
 import { CacheProvider, useDLE, useMutation, useQuery } from '../../src/react/index';
+import { isNetworkError } from '../../src/index';
 import { Note, postServer } from '../fixtures/postServer';
 import { Boundary, renderWithCache, settle } from '../fixtures/render';
 import { startServer, type TestServer } from '../fixtures/server';
@@ -253,5 +254,23 @@ describe('useDLE', () => {
     expect(caught).toEqual([]);
     expect(api.held).toHaveLength(0);
     expect(edit).toBeDefined();
+  });
+
+  test('the error returned is the one the request failed with, from its first render: a NetworkError with its body', async () => {
+    const failing = postServer(server).getNotes.extend({ path: '/missing-notes-dle' });
+    const errors: Array<Error | undefined> = [];
+    function Reader() {
+      const { error } = useDLE(failing);
+      if (error) errors.push(error);
+      return <p data-testid="dle">{error ? 'failed' : 'loading'}</p>;
+    }
+    renderWithCache(<Reader />);
+    await screen.findByText('failed');
+    const hasMessage = (body: unknown): body is { message: string } =>
+      typeof (body as { message?: unknown } | null)?.message === 'string';
+    expect(errors.length).toBeGreaterThan(0);
+    for (const error of errors) {
+      expect(isNetworkError(error, hasMessage) && error.status).toBe(404);
+    }
   });
 });

@@ -10,7 +10,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Suspense, useState } from 'react';
 import { Collection, Entity, RestEndpoint } from '../../src/index';
 import { useCache, useController, useSuspense } from '../../src/react/index';
-import { renderWithCache } from '../fixtures/render';
+import { mountReader, quietErrors, renderWithCache } from '../fixtures/render';
 import { startServer, type TestServer } from '../fixtures/server';
 
 class Row extends Entity {
@@ -106,4 +106,34 @@ test('"Load more" appends each page to the list useSuspense reads, without a sec
   expect(names()).toEqual(['Row 1', 'Row 2', 'Row 3', 'Row 4', 'Row 5']);
   expect(fallbacks).toBe(suspended);
   remove();
+});
+
+test('a wrapped page whose first load fails throws its error to the boundary, never a value built from nothing', async () => {
+  class Product extends Entity {
+    id = '';
+    name = '';
+    static override key = 'PagedProduct';
+  }
+  server.on('GET /products', () => ({ status: 503, json: { message: 'down for maintenance' } }));
+  const getProducts = new RestEndpoint({
+    urlPrefix: server.origin,
+    path: '/products',
+    searchParams: {} as { cursor?: string },
+    schema: { results: new Collection([Product]), nextCursor: '', total: 0 },
+    paginationField: 'cursor',
+  });
+  const shown: unknown[] = [];
+  const quiet = quietErrors();
+  try {
+    const { caught } = mountReader(() => {
+      const page = useSuspense(getProducts);
+      shown.push(page);
+      return page.results.map(product => product.name);
+    });
+    await screen.findByRole('alert');
+    expect(caught[0]).toMatchObject({ name: 'NetworkError', status: 503 });
+    expect(shown).toEqual([]);
+  } finally {
+    quiet.mockRestore();
+  }
 });

@@ -9,7 +9,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Suspense, useState } from 'react';
 import { Entity, ErrorCode, RestEndpoint, type CacheState } from '../../src/index';
-import { useSuspense } from '../../src/react/index';
+import { useDLE, useSuspense } from '../../src/react/index';
 import { Company } from '../fixtures/company';
 import { exampleEndpoints } from '../fixtures/endpoints';
 import {
@@ -221,22 +221,171 @@ test('expiry that moved earlier without a data change is seen by the next render
   expect(calls.count('/companies?portfolio=B')).toBe(1);
 });
 
-test('an abort while suspended reaches the error boundary as the stored AbortError', async () => {
-  const held = gate();
-  server.on('GET /users', () => ({ json: [], hold: held.promise }));
+test('dataExpiryLength 0: the answer is shown, stale at once, and not fetched again by the renders that follow', async () => {
+  let price = 0;
+  server.on('GET /tickers/:id', () => ({ json: { product_id: 'ZERO', price: ++price } }));
+  const zero = api.getTicker.extend({ dataExpiryLength: 0 });
   const setup = makeStore();
-  const quiet = quietErrors();
+  const calls = fetchCalls();
+  let rerender!: () => void;
+  function Price() {
+    const [tick, setTick] = useState(0);
+    rerender = () => setTick(n => n + 1);
+    const ticker = useSuspense(zero, { product_id: 'ZERO' }) as { price: number };
+    return <p>{`price ${ticker.price}, tick ${tick}`}</p>;
+  }
   try {
-    const { caught } = mountReader(() => useSuspense(api.getUsers), setup);
+    renderWithCache(
+      <Suspense fallback={<p>loading</p>}>
+        <Price />
+      </Suspense>,
+      { setup },
+    );
+    await screen.findByText('price 1, tick 0');
+    // Renders of its own and writes elsewhere in the cache: none of them fetches it again.
+    for (let i = 1; i <= 5; i++) {
+      act(() => rerender());
+      act(() =>
+        setup.store.dispatch(
+          setup.cache.setResponse(api.getTicker, { product_id: `OTHER${i}` }, { product_id: `OTHER${i}`, price: i }),
+        ),
+      );
+      await settle();
+    }
+    expect(screen.getByText('price 1, tick 5')).toBeTruthy();
+    expect(calls.count('/tickers/ZERO')).toBe(1);
+    expect(setup.cache.selectResponse(setup.store.getState(), zero, { product_id: 'ZERO' }).expiryStatus).toBe('stale');
+  } finally {
+    calls.restore();
+  }
+});
+
+test('dataExpiryLength 0 with useDLE: loading, then the answer, fetched once over the renders that follow', async () => {
+  let price = 0;
+  server.on('GET /tickers/:id', () => ({ json: { product_id: 'ZERO3', price: ++price } }));
+  const zero = api.getTicker.extend({ dataExpiryLength: 0 });
+  const calls = fetchCalls();
+  let rerender!: () => void;
+  function Price() {
+    const [tick, setTick] = useState(0);
+    rerender = () => setTick(n => n + 1);
+    const { data, loading } = useDLE(zero, { product_id: 'ZERO3' });
+    return <p>{loading ? 'loading' : `price ${(data as { price: number }).price}, tick ${tick}`}</p>;
+  }
+  try {
+    renderWithCache(<Price />);
+    await screen.findByText('price 1, tick 0');
+    for (let i = 1; i <= 5; i++) {
+      act(() => rerender());
+      await settle();
+    }
+    expect(screen.getByText('price 1, tick 5')).toBeTruthy();
+    expect(calls.count('/tickers/ZERO3')).toBe(1);
+  } finally {
+    calls.restore();
+  }
+});
+
+test('dataExpiryLength 0: a reader mounting later and an invalidation each fetch it once more', async () => {
+  let price = 0;
+  server.on('GET /tickers/:id', () => ({ json: { product_id: 'ZERO2', price: ++price } }));
+  const zero = api.getTicker.extend({ dataExpiryLength: 0 });
+  const setup = makeStore();
+  const calls = fetchCalls();
+  function Price({ name }: { name: string }) {
+    const ticker = useSuspense(zero, { product_id: 'ZERO2' }) as { price: number };
+    return <p>{`${name} ${ticker.price}`}</p>;
+  }
+  const page = (second: boolean) => (
+    <Suspense fallback={<p>loading</p>}>
+      <Price name="first" />
+      {second ? <Price name="second" /> : null}
+    </Suspense>
+  );
+  try {
+    const { rerender } = renderWithCache(page(false), { setup });
+    await screen.findByText('first 1');
+    await settle();
+    // A mount is a trigger: the stale answer is shown to the new reader and fetched once more.
+    rerender(page(true));
+    await screen.findByText('second 2');
+    await settle();
+    expect(screen.getByText('first 2')).toBeTruthy();
+    expect(calls.count('/tickers/ZERO2')).toBe(2);
+    // So is an invalidation.
+    act(() => setup.store.dispatch(setup.cache.invalidate(zero, { product_id: 'ZERO2' })));
+    await screen.findByText('second 3');
+    await settle();
+    expect(calls.count('/tickers/ZERO2')).toBe(3);
+  } finally {
+    calls.restore();
+  }
+});
+
+test('an abort while suspended is no failure of the key: nothing reaches the boundary, and the reader fetches again', async () => {
+  const held = gate();
+  let answer = 1;
+  server.on('GET /users', () =>
+    answer === 1 ? { json: [], hold: held.promise } : { json: [{ id: 'u1', name: 'Ann' }] },
+  );
+  const setup = makeStore();
+  const calls = fetchCalls();
+  try {
+    const { caught } = mountReader(
+      () => (useSuspense(api.getUsers) as Array<{ name: string }>).map(u => u.name),
+      setup,
+    );
     expect(screen.getByText('loading')).toBeTruthy();
+    await flushStarts();
     // The component's request is in flight; whoever holds the shared promise aborts it.
     const shared = setup.store.dispatch(setup.cache.fetch(api.getUsers));
-    shared.abort();
-    await shared.catch(() => undefined);
-    await screen.findByRole('alert');
-    expect(caught[0]?.name).toBe('AbortError');
+    answer = 2;
+    await act(async () => {
+      shared.abort();
+      await shared.catch(() => undefined);
+    });
+    await screen.findByText('["Ann"]');
+    expect(caught).toEqual([]);
+    expect(calls.count('/users')).toBe(2);
+    expect(setup.cache.selectResponse(setup.store.getState(), api.getUsers).error).toBeUndefined();
   } finally {
-    quiet.mockRestore();
+    calls.restore();
+    held.open();
+  }
+});
+
+test('an abort of the refetch of an invalidated response is no failure either: the reader fetches again', async () => {
+  const held = gate();
+  let answer = 1;
+  server.on('GET /tickers/:id', () =>
+    answer === 1
+      ? { json: { product_id: 'ABORTED', price: 1 }, hold: held.promise }
+      : { json: { product_id: 'ABORTED', price: 2 } },
+  );
+  const setup = makeStore();
+  setup.store.dispatch(
+    setup.cache.setResponse(api.getTicker, { product_id: 'ABORTED' }, { product_id: 'ABORTED', price: 0 }),
+  );
+  setup.store.dispatch(setup.cache.invalidate(api.getTicker, { product_id: 'ABORTED' }));
+  const calls = fetchCalls();
+  try {
+    const { caught } = mountReader(
+      () => (useSuspense(api.getTicker, { product_id: 'ABORTED' }) as { price: number }).price,
+      setup,
+    );
+    expect(screen.getByText('loading')).toBeTruthy();
+    await flushStarts();
+    const shared = setup.store.dispatch(setup.cache.fetch(api.getTicker, { product_id: 'ABORTED' }));
+    answer = 2;
+    await act(async () => {
+      shared.abort();
+      await shared.catch(() => undefined);
+    });
+    await screen.findByText('2');
+    expect(caught).toEqual([]);
+    expect(calls.count('/tickers/ABORTED')).toBe(2);
+  } finally {
+    calls.restore();
     held.open();
   }
 });

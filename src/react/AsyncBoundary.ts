@@ -9,6 +9,7 @@ import {
   createElement,
   Suspense,
   useCallback,
+  useRef,
   type ComponentType,
   type ErrorInfo,
   type ReactNode,
@@ -17,6 +18,7 @@ import { useStore } from 'react-redux';
 import { nonErrorThrown } from '../normalize/rootChecks.js';
 import { internalsOf } from '../store/Cache.js';
 import { useCacheContext } from './CacheProvider.js';
+import { ThrownReadsContext, type ThrownReads } from './thrownReads.js';
 
 /** What an error view gets. */
 export interface ErrorViewProps {
@@ -58,6 +60,8 @@ function DefaultErrorView({ error, resetErrorBoundary }: ErrorViewProps): ReactN
 
 interface CatcherProps extends ErrorBoundaryProps {
   retry(): void;
+  /** Where the readers inside note what they threw for. */
+  thrown: ThrownReads;
 }
 
 class Catcher extends Component<CatcherProps, { error: Error | null }> {
@@ -78,7 +82,7 @@ class Catcher extends Component<CatcherProps, { error: Error | null }> {
 
   override render(): ReactNode {
     const { error } = this.state;
-    if (!error) return this.props.children;
+    if (!error) return createElement(ThrownReadsContext.Provider, { value: this.props.thrown }, this.props.children);
     return createElement(this.props.fallbackComponent ?? DefaultErrorView, { error, resetErrorBoundary: this.reset });
   }
 }
@@ -97,14 +101,22 @@ class Catcher extends Component<CatcherProps, { error: Error | null }> {
 export function ErrorBoundary(props: ErrorBoundaryProps): ReactNode {
   const cache = useCacheContext('ErrorBoundary');
   const store = useStore();
+  const thrown = useRef<ThrownReads>(new Map()).current;
   const retry = useCallback(() => {
-    // What a reader threw is a response that failed and has no data (a failure beside shown data
-    // is returned, not thrown): invalidated, it is fetched again as the children render.
-    const state = internalsOf(cache).slice(store.getState());
-    const failed = (key: string) => state.meta[key]?.error !== undefined && state.endpoints[key] === undefined;
+    // What a reader threw is a response with no data to show (a failure beside shown data is
+    // returned, not thrown): a failure with no result, or a read noted by its reader (a result
+    // that reads as deleted). Invalidated, each is fetched again as the children render.
+    const rootState = store.getState();
+    const state = internalsOf(cache).slice(rootState);
+    const again = new Set<string>();
+    for (const [key, { endpoint, args }] of thrown)
+      if (cache.selectResponse(rootState, endpoint, ...(args as never[])).data === undefined) again.add(key);
+    thrown.clear();
+    const failed = (key: string) =>
+      again.has(key) || (state.meta[key]?.error !== undefined && state.endpoints[key] === undefined);
     store.dispatch(cache.invalidateAll({ testKey: failed }) as never);
-  }, [cache, store]);
-  return createElement(Catcher, { ...props, retry });
+  }, [cache, store, thrown]);
+  return createElement(Catcher, { ...props, retry, thrown });
 }
 
 /**

@@ -5,7 +5,7 @@
  * what) belong to the store's runtime (store/runtime/StoreRuntime.ts); this file only binds them to React.
  */
 
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useSelector, useStore } from 'react-redux';
 import { ErrorCode, setupError, describe } from '../base/errors.js';
 import { argsKey, isSkipArgs } from '../base/json.js';
@@ -13,7 +13,7 @@ import { internalsOf, type Cache } from '../store/createCache.js';
 import { requestKey, type EndpointLike } from '../store/endpoint.js';
 import type { FetchPromise } from '../store/runtime/Requests.js';
 import type { Controller } from '../store/runtime/Controller.js';
-import type { RequestKeys, ResponseState } from '../store/reads/selectors.js';
+import type { ExpiryStatus, RequestKeys, ResponseState } from '../store/reads/selectors.js';
 
 /** Args whose params (`args[0]`) may be `null`, which skips the read and the fetch. */
 export type SkippableArgs<A> = A extends readonly [infer First, ...infer Rest]
@@ -86,8 +86,12 @@ export function useResponse(
   }, [cache, endpoint, memoKey]);
   const response = useSelector(selector, same);
   const controller = cache.controller(store);
+  // The status this reader rendered last, for its key: stale data is fetched when it goes stale
+  // or the reader mounts, not again on each render (Controller.revalidate).
+  const seen = useRef<{ key: string; status: ExpiryStatus } | undefined>(undefined);
   // Held while mounted: garbage collection keeps it, refetch-on-focus refetches it.
   useEffect(() => (keys ? controller.retain(endpoint, ...(args as never[])) : undefined), [controller, keys]);
+  useEffect(() => (keys ? controller.shown(keys.request) : undefined), [controller, keys, response]);
   if (!keys)
     return {
       response,
@@ -105,7 +109,9 @@ export function useResponse(
   const current = reads.response(state, endpoint, args, keys);
   const key = keys.request;
   const read = { response, current, key, stored: reads.slice(state).endpoints[key] !== undefined, controller };
-  const decided = fetch ? controller.revalidate(endpoint, args, current, key) : undefined;
+  const last = seen.current?.key === key ? seen.current.status : undefined;
+  seen.current = { key, status: current.expiryStatus };
+  const decided = fetch ? controller.revalidate(endpoint, args, current, key, last) : undefined;
   if (decided === 'stuck') return { ...read, request: undefined, settledInvalid: true };
   return { ...read, request: decided, settledInvalid: false };
 }

@@ -129,7 +129,9 @@ export class Selectors {
           ? 'stale'
           : 'valid';
     const next: ResponseState = {
-      data: expiryStatus === 'invalid' || data === INVALID ? undefined : data,
+      // A key the query could not fill (a wrapped page's list never fetched) reads as missing,
+      // not as the schema's defaults, even while its error is valid.
+      data: expiryStatus === 'invalid' || data === INVALID || !usable ? undefined : data,
       expiryStatus,
       expiresAt,
       error: meta?.error ? this.errorOf(meta.error) : undefined,

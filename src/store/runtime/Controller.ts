@@ -4,12 +4,12 @@
  */
 
 import { argsKey, isSkipArgs } from '../../base/json.js';
-import type { CacheState } from '../../base/state.js';
+import type { CacheState, EndpointMeta } from '../../base/state.js';
 import type { Queried } from '../../schema/types.js';
 import type { CacheOperations } from '../CacheOperations.js';
 import { requestKey, type EndpointLike } from '../endpoint.js';
 import type { FetchPromise } from './Requests.js';
-import type { ResponseState } from '../reads/selectors.js';
+import type { ExpiryStatus, ResponseState } from '../reads/selectors.js';
 import type {
   ArgsOf,
   CreateArgs,
@@ -34,6 +34,9 @@ export interface ControllerRuntime {
   api<N extends keyof FeatureApis>(name: N, use: string): FeatureApis[N];
   watch(key: string, request: Promise<unknown>): void;
   settledInvalid(key: string, meta: object | undefined, invalid: boolean): boolean;
+  waiting(key: string): void;
+  freshAnswer(key: string, meta: EndpointMeta | undefined): boolean;
+  shown(key: string): void;
   settledOf<T>(request: Promise<T>): Promise<T | undefined>;
 }
 
@@ -150,20 +153,31 @@ export class Controller<P extends string = string> {
    * read now not valid, starts (or joins) its request and returns it; returns `'stuck'` instead
    * when the last request for the key settled, nothing was written for it since, and it still
    * reads invalid (fetching again would loop without end); returns undefined when it is valid.
+   * Stale data is fetched once per reader: `last` is the status the reader rendered last for the
+   * key (undefined as it mounts); stale after stale, or the answer it waited for, is shown as it is.
    */
   readonly revalidate = (
     endpoint: EndpointLike,
     args: readonly unknown[],
     response: ResponseState,
     key: string = requestKey(endpoint, args),
+    last?: ExpiryStatus,
   ): FetchPromise<unknown> | 'stuck' | undefined => {
     const invalid = response.expiryStatus === 'invalid';
-    if (this.runtime.settledInvalid(key, this.runtime.state().meta[key], invalid)) return 'stuck';
+    const meta = this.runtime.state().meta[key];
+    if (this.runtime.settledInvalid(key, meta, invalid)) return 'stuck';
     if (response.expiryStatus === 'valid') return undefined;
+    // Only going stale while shown, or a reader mounting, fetches stale data: an answer stale as it
+    // arrives (an expiry of 0) must not make its own readers fetch it again (docs/store.md).
+    if (!invalid && (last === 'stale' || (last !== 'valid' && this.runtime.freshAnswer(key, meta)))) return undefined;
     const request = this.fetch(endpoint, ...(args as never[])) as FetchPromise<unknown>;
     this.runtime.watch(key, request);
+    if (invalid) this.runtime.waiting(key);
     return request;
   };
+
+  /** A mounted reader showed the response stored under `key` (its effect after the render): see `revalidate`. */
+  readonly shown = (key: string): void => this.runtime.shown(key);
 
   /** A promise that settles with `request` and never rejects (what Suspense waits on); the same one per request. */
   readonly settled = <T>(request: Promise<T>): Promise<T | undefined> => this.runtime.settledOf(request);

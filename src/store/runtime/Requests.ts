@@ -35,6 +35,8 @@ export interface FetchPath {
   starting(request: OutgoingRequest): void;
   /** Sends a read whose endpoint has `retry` (retries). */
   sending(request: OutgoingRequest, send: () => Promise<unknown>, stop: readonly AbortSignal[]): Promise<unknown>;
+  /** The request was aborted (`isCancellation`): its guess goes, and nothing is written for its key. */
+  cancelled(endpoint: EndpointLike, start: number): void;
   /** After a failure was written (the reset on 401); what it throws rejects the request. */
   failed(error: unknown): void;
   /** A request this store sent succeeded (its answer was written). */
@@ -55,6 +57,7 @@ export interface Unsettled {
 interface InFlight {
   readonly promise: FetchPromise<unknown>;
   readonly controller: AbortController;
+  readonly start: number;
 }
 
 export class Requests {
@@ -111,6 +114,11 @@ export class Requests {
     this.generation++;
     this.resets.abort();
     this.resets = new AbortController();
+  }
+
+  /** The start stamp of the read in flight for `key`: its answer is stored with it (`fetchedAt`). */
+  startOf(key: string): number | undefined {
+    return this.inFlight.get(key)?.start;
   }
 
   /** The request in flight for `key` (pollers join it rather than send another). */
@@ -224,6 +232,10 @@ export class Requests {
       // started before then without it, so such a read must not overwrite what it writes
       // (docs/architecture.md, "Ordering"). A read's answer is as old as its start.
       const stamp = endpoint.sideEffect ? this.stamp() : fetchedAt;
+      if (failure && isCancellation(failure.error)) {
+        this.path.cancelled(endpoint, fetchedAt);
+        throw failure.error;
+      }
       if (failure) {
         this.path.resolve(endpoint, { args, error: failure.error, fetchedAt: stamp, start: fetchedAt });
         this.path.failed(failure.error);
@@ -251,11 +263,20 @@ export class Requests {
     });
     const promise = Object.assign(settle(), { abort });
     if (shared) {
-      this.inFlight.set(key, { promise, controller });
+      this.inFlight.set(key, { promise, controller, start: fetchedAt });
       this.changed();
     }
     return promise;
   }
+}
+
+/**
+ * Whether a request's failure is an abort (an `AbortError`: `promise.abort()`, `useCancelling`, an
+ * unmount): the app stopped a request it no longer needs, which is no failure of its key, so
+ * nothing is stored for it. Any other reason given to `abort(reason)` (a `TimeoutError`) is a failure.
+ */
+export function isCancellation(error: unknown): boolean {
+  return (error as { name?: unknown } | null)?.name === 'AbortError';
 }
 
 function runnerOf(endpoint: EndpointLike): (args: readonly unknown[], signal: AbortSignal) => Promise<unknown> {

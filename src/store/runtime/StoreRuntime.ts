@@ -9,7 +9,7 @@
 
 import { ErrorCode, setupError } from '../../base/errors.js';
 import { Lru } from '../../base/Lru.js';
-import type { CacheState } from '../../base/state.js';
+import type { CacheState, EndpointMeta } from '../../base/state.js';
 import type { NormalizeOptions } from '../../normalize/normalize.js';
 import type { CacheOperations } from '../CacheOperations.js';
 import type { UnauthorizedPolicy } from '../cacheOptions.js';
@@ -18,10 +18,10 @@ import type { Selectors } from '../reads/selectors.js';
 import type { ActionType, WritePayload } from '../slice/actions.js';
 import type { StoreLike } from '../types.js';
 import { confirmedWrite, type ActionMeta } from '../writes/confirmedWrite.js';
-import { resolveWrite } from '../writes/resolve.js';
+import { cancelWrite, resolveWrite } from '../writes/resolve.js';
 import { Controller } from './Controller.js';
 import type { ConfirmedWriter, FeatureApis, FeatureHooks, FeatureName, OutgoingRequest } from './Feature.js';
-import { Requests } from './Requests.js';
+import { isCancellation, Requests } from './Requests.js';
 import { Subscriptions } from './Subscriptions.js';
 
 /** Settled marks kept at most (least recently marked out first): one per key a hook fetched. */
@@ -77,6 +77,12 @@ export class StoreRuntime {
    * still the key's meta, nothing was written for the key since.
    */
   private readonly settled = new Lru<string, object>(SETTLED_MARKS);
+  /**
+   * Per request key: the start of the request readers waited for (they had nothing to show),
+   * until a mounted reader has shown its answer. An answer stale as it arrives (an expiry of 0)
+   * is shown to them without being fetched again (docs/store.md, "An expiry of 0").
+   */
+  private readonly fresh = new Lru<string, number>(SETTLED_MARKS);
   private readonly watched = new WeakSet<Promise<unknown>>();
   /** An unauthorized failure reset the store, and no request succeeded since (docs/store.md, "Reset on 401"). */
   private signedOut = false;
@@ -95,6 +101,7 @@ export class StoreRuntime {
       check: (endpoint, key) => this.checkFeatures(endpoint, key),
       starting: request => this.starting(request),
       sending: (request, send, stop) => this.sending(request, send, stop),
+      cancelled: (endpoint, start) => cancelWrite(this, endpoint, start),
       failed: error => this.failed(error),
       succeeded: () => this.succeeded(),
       timeout: parts.timeout,
@@ -205,7 +212,8 @@ export class StoreRuntime {
       const meta = this.state().meta[key];
       if (meta) this.settled.set(key, meta);
     };
-    request.then(note, note);
+    // An aborted request wrote nothing: it says nothing of what a new one would bring.
+    request.then(note, (error: unknown) => (isCancellation(error) ? this.settled.delete(key) : note()));
   }
 
   /**
@@ -220,6 +228,23 @@ export class StoreRuntime {
     if (invalid && mark === meta) return true;
     this.settled.delete(key);
     return false;
+  }
+
+  /** Readers with nothing to show wait for the request in flight for `key`. */
+  waiting(key: string): void {
+    const start = this.requests.startOf(key);
+    if (start !== undefined) this.fresh.set(key, start);
+  }
+
+  /** Whether `meta` is the answer readers waited for, stale as it arrived, and not shown by a mounted reader yet. */
+  freshAnswer(key: string, meta: EndpointMeta | undefined): boolean {
+    return meta !== undefined && meta.expiresAt <= meta.date && this.fresh.get(key) === meta.fetchedAt;
+  }
+
+  /** A mounted reader showed `key`'s current record: a reader mounting after it fetches it again when stale. */
+  shown(key: string): void {
+    const meta = this.state().meta[key];
+    if (meta && this.fresh.get(key) === meta.fetchedAt) this.fresh.delete(key);
   }
 
   /**
@@ -242,6 +267,7 @@ export class StoreRuntime {
   reset(): void {
     this.requests.clear();
     this.settled.clear();
+    this.fresh.clear();
     // The memo would hold the old rows until evicted (docs/gc.md, "Outside the state").
     this.selectors.clear();
     for (const hooks of this.hooks) hooks.reset?.();
@@ -255,6 +281,7 @@ export class StoreRuntime {
   /** A sweep collected `key`: what was noted about it goes too. */
   dropped(key: string): void {
     this.settled.delete(key);
+    this.fresh.delete(key);
   }
 }
 

@@ -47,12 +47,19 @@ export function resolveWrite(
     // A list's record of the pages it holds follows its writes (pages.ts).
     state => {
       try {
-        return withHeldPages(
+        const computed = computeResolve(
           state,
           endpoint,
           input,
-          computeResolve(state, endpoint, input, Date.now(), runtime.parts.normalizeOptions, runtime.parts.expiry),
+          Date.now(),
+          runtime.parts.normalizeOptions,
+          runtime.parts.expiry,
         );
+        // Known before the dispatch: a store subscriber reading the error while it is told gets
+        // the original (a NetworkError with its body), not one rebuilt from the record.
+        if (computed?.record && isErrorLike(computed.error))
+          runtime.selectors.errors.set(computed.record, computed.error);
+        return withHeldPages(state, endpoint, input, computed);
       } catch (error) {
         failure = { error };
         return undefined;
@@ -60,9 +67,17 @@ export function resolveWrite(
     },
     written => ({ key: written?.key, start: input.fetchedAt }),
   );
-  if (resolved?.record && isErrorLike(resolved.error)) runtime.selectors.errors.set(resolved.record, resolved.error);
   if (failure) throw failure.error;
   // The response's time in the cache starts now (docs/gc.md).
   if (resolved) runtime.written(resolved.key, endpoint, input.args);
   return resolved;
+}
+
+/**
+ * An aborted request (runtime/Requests.ts, `isCancellation`): its optimistic guess goes, in a write
+ * of its own when one is pending; nothing is written for its key.
+ */
+export function cancelWrite(runtime: ResolveTarget, endpoint: EndpointLike, start: number): void {
+  runtime.settling(endpoint, start);
+  runtime.write(ActionTypes.optimistic, () => undefined, { start });
 }
