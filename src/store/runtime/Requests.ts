@@ -9,7 +9,7 @@ import { stableStringify } from '../../base/json.js';
 import { checkEndpointOptions, hasSchema, requestKey, type EndpointLike } from '../endpoint.js';
 import { pagedRunner } from './pages.js';
 import { StartClock } from './StartClock.js';
-import { withTimeout } from './timeout.js';
+import { isCancellation, runnerOf, untilAborted, withTimeout } from './sending.js';
 import type { Resolved, ResolveInput } from '../types.js';
 import type { OutgoingRequest } from './Feature.js';
 
@@ -268,44 +268,4 @@ export class Requests {
     }
     return promise;
   }
-}
-
-/**
- * Whether a request's failure is an abort (an `AbortError`: `promise.abort()`, `useCancelling`, an
- * unmount): the app stopped a request it no longer needs, which is no failure of its key, so
- * nothing is stored for it. Any other reason given to `abort(reason)` (a `TimeoutError`) is a failure.
- */
-export function isCancellation(error: unknown): boolean {
-  return (error as { name?: unknown } | null)?.name === 'AbortError';
-}
-
-function runnerOf(endpoint: EndpointLike): (args: readonly unknown[], signal: AbortSignal) => Promise<unknown> {
-  if (typeof endpoint.request === 'function') return (args, signal) => endpoint.request!(args, signal);
-  if (typeof endpoint.fetch === 'function') return args => endpoint.fetch!(...args);
-  throw setupError(
-    ErrorCode.INVALID_SCHEMA,
-    process.env.NODE_ENV !== 'production' && [
-      `cache.fetch needs an endpoint that can fetch, but received ${describe(endpoint)} without fetch().`,
-      'Use a RestEndpoint, or give the endpoint a fetch(...args) method returning a promise of the response.',
-    ],
-  );
-}
-
-/** Settles with the request, or rejects as soon as the signal aborts (whether or not it listens). */
-function untilAborted<T>(request: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    request.then(
-      value => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      error => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }

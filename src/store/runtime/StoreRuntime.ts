@@ -21,7 +21,8 @@ import { confirmedWrite, type ActionMeta } from '../writes/confirmedWrite.js';
 import { cancelWrite, resolveWrite } from '../writes/resolve.js';
 import { Controller } from './Controller.js';
 import type { ConfirmedWriter, FeatureApis, FeatureHooks, FeatureName, OutgoingRequest } from './Feature.js';
-import { isCancellation, Requests } from './Requests.js';
+import { Requests } from './Requests.js';
+import { isCancellation } from './sending.js';
 import { Subscriptions } from './Subscriptions.js';
 
 /** Settled marks kept at most (least recently marked out first): one per key a hook fetched. */

@@ -74,7 +74,7 @@ export function resolveWrite(
 }
 
 /**
- * An aborted request (runtime/Requests.ts, `isCancellation`): its optimistic guess goes, in a write
+ * An aborted request (runtime/sending.ts, `isCancellation`): its optimistic guess goes, in a write
  * of its own when one is pending; nothing is written for its key.
  */
 export function cancelWrite(runtime: ResolveTarget, endpoint: EndpointLike, start: number): void {
