@@ -478,6 +478,34 @@ test('a delete from the detail page while its read refetches: the post stays del
   });
 });
 
+test('a search typed past is aborted; coming back to it shows its results, never the abort', async () => {
+  const box = page.locator('[data-testid=search]');
+  await step('search-type-past', async () => {
+    await box.fill('hooks');
+    await page.waitForSelector('[data-testid=search-results] li');
+    // Each query is sent once it has not changed for 200 ms, and takes the server ~750 ms.
+    await box.fill('re');
+    await page.waitForTimeout(350);
+    await box.fill('rea');
+    await page.waitForTimeout(350);
+  });
+  await step('search-come-back', async () => {
+    await box.fill('re');
+    await page.waitForSelector('[data-testid=search-results] li');
+    const results = await page.locator('[data-testid=search-results] li').allTextContents();
+    assert.ok(
+      results.some(text => text.startsWith('Refs and reactives')),
+      `results: ${results}`,
+    );
+    const panel = await page.locator('[data-testid=panel-search]').innerText();
+    assert.doesNotMatch(panel, /abort/i);
+    assert.equal(await page.locator('[data-testid=panel-search] [role=alert]').count(), 0);
+    // The aborted search for "re" was sent again when the query came back to it.
+    const searches = (await serverLog()).filter(entry => entry.path === '/api/search');
+    assert.equal(searches.filter(entry => entry.search === '?q=re').length, 2);
+  });
+});
+
 test('the page logged no errors', () => {
   // Chromium reports the refused create's 400 answer itself (the refusal the test asked for): that
   // one, and nothing else.

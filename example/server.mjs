@@ -80,6 +80,8 @@ const VOLUME_PER_TICK = { BTC: 12, ETH: 75 };
 
 /** How many posts one page of a post list holds. */
 export const POSTS_PAGE = 5;
+/** How much longer than other requests a search takes (ms). */
+const SEARCH_DELAY = 600;
 
 /** The path of one post: `/api/react/posts/3`. */
 const POST_PATH = /^\/api\/(react|vue)\/posts\/([^/]+)$/;
@@ -178,6 +180,14 @@ export async function startExample({
         return [204, undefined];
       },
     ],
+    [
+      'GET',
+      /^\/api\/search$/,
+      (_params, url) => {
+        const q = (url.searchParams.get('q') ?? '').toLowerCase();
+        return [200, db.posts.filter(post => post.title.toLowerCase().includes(q)).map(withAuthor)];
+      },
+    ],
     ['GET', /^\/api\/users$/, () => [200, db.users]],
     [
       'GET',
@@ -261,7 +271,9 @@ export async function startExample({
         }
         if (req.method !== 'GET') await overlap.beforeMutation(url.pathname);
       }
-      if (delay) await new Promise(resolve => setTimeout(resolve, delay));
+      // A search takes longer, so typing on aborts the request of a query typed past.
+      const wait = url.pathname === '/api/search' ? delay + SEARCH_DELAY : delay;
+      if (wait) await new Promise(resolve => setTimeout(resolve, wait));
       const [status, body] = answer();
       json(res, status, body);
     } catch (error) {

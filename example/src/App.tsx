@@ -3,6 +3,8 @@ import { Suspense, useState, type FormEvent, type ReactNode } from 'react';
 import { useSelector } from 'react-redux';
 import {
   AsyncBoundary,
+  useCancelling,
+  useDebounce,
   useFetch,
   useInfinite,
   useLive,
@@ -24,6 +26,7 @@ import {
   getStats,
   getUsers,
   postsByUser,
+  searchPosts,
   serverMessage,
   sortedPosts,
   tickerStream,
@@ -57,6 +60,9 @@ export function App() {
           ) : (
             <p className="muted">Open a post from the list (click its title) to read, edit or delete it here.</p>
           )}
+        </Panel>
+        <Panel title="Search posts (debounced, cancelling)" id="search">
+          <SearchPanel />
         </Panel>
         <Panel title="Users" id="users">
           <UsersPanel />
@@ -194,6 +200,41 @@ function NewPost({ group }: { group: Group }) {
         </span>
       )}
     </form>
+  );
+}
+
+function SearchPanel() {
+  const [text, setText] = useState('');
+  // The query follows the text once it has not changed for 200 ms.
+  const [q, typing] = useDebounce(text, 200);
+  return (
+    <>
+      <div className="controls">
+        <input
+          value={text}
+          onChange={event => setText(event.target.value)}
+          placeholder="Words in a title"
+          data-testid="search"
+        />
+        {typing && <span className="muted"> …</span>}
+      </div>
+      <Suspense fallback={<p className="loading">Searching…</p>}>{q && <SearchResults q={q} />}</Suspense>
+    </>
+  );
+}
+
+function SearchResults({ q }: { q: string }) {
+  // A search still in flight for a query typed past is aborted; coming back to it fetches it again.
+  const posts = useSuspense(useCancelling(searchPosts, { q }), { q });
+  if (posts.length === 0) return <p className="muted">No post has “{q}” in its title.</p>;
+  return (
+    <ul data-testid="search-results">
+      {posts.map(post => (
+        <li key={post.id}>
+          {post.title} <span className="muted">({post.group})</span>
+        </li>
+      ))}
+    </ul>
   );
 }
 

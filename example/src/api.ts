@@ -115,6 +115,13 @@ export const createPost = getPosts.push.extend({
   }),
 });
 export const getUsers = new RestEndpoint({ path: '/api/users', schema: new Collection([User]) });
+/** Posts whose title holds `q`, from every group; a search with no answer in 10 s fails with TIMEOUT. */
+export const searchPosts = new RestEndpoint({
+  path: '/api/search',
+  searchParams: {} as { q: string },
+  schema: [Post],
+  timeout: 10_000,
+});
 export const getTicker = new RestEndpoint({ path: '/api/tickers/:product_id', schema: Ticker });
 export const getStats = new RestEndpoint({ path: '/api/stats/:product_id', schema: Stats });
 /** The same request, refetched every 2 s while a component subscribes (useLive), retried on 5xx. */
