@@ -412,17 +412,21 @@ async function runSchedule(seed: number): Promise<void> {
       );
     check(`after step ${step}`);
   }
-  // Everything settles, in random order (mutation answers in the order they were applied).
-  for (;;) {
-    jest.setSystemTime((clock += 400));
-    const sent = reqs.filter(r => r.phase === 'sent');
-    const ready = deliverable();
-    if (sent.length === 0 && ready.length === 0) break;
-    if (sent.length > 0 && (ready.length === 0 || rand() < 0.5)) serve(pick(sent)!);
-    else deliver(pick(ready)!);
-    await flush();
-    check('while settling');
-  }
+  /** Serves and answers every request in flight, in random order, checking after each. */
+  const settleAll = async (where: string) => {
+    for (;;) {
+      jest.setSystemTime((clock += 400));
+      const sent = reqs.filter(r => r.phase === 'sent');
+      const ready = deliverable();
+      if (sent.length === 0 && ready.length === 0) break;
+      if (sent.length > 0 && (ready.length === 0 || rand() < 0.5)) serve(pick(sent)!);
+      else deliver(pick(ready)!);
+      await flush();
+      check(where);
+    }
+  };
+  // Everything settles, in random order (mutation answers too).
+  await settleAll('while settling');
   const unsureNow = Object.values(sliceOf(a).entitiesMeta.Post ?? {}).filter(meta => meta.ambiguous).length;
   stats.unsureRows += unsureNow;
   if (unsureNow > 0) stats.unsureSchedules++;
@@ -455,16 +459,7 @@ async function runSchedule(seed: number): Promise<void> {
     }
     await flush();
     if (reqs.length === before) break;
-    for (;;) {
-      jest.setSystemTime((clock += 400));
-      const sent = reqs.filter(r => r.phase === 'sent');
-      const ready = deliverable();
-      if (sent.length === 0 && ready.length === 0) break;
-      if (sent.length > 0 && (ready.length === 0 || rand() < 0.5)) serve(pick(sent)!);
-      else deliver(pick(ready)!);
-      await flush();
-      check('while reading again');
-    }
+    await settleAll('while reading again');
   }
   stats.unsureLeft += Object.values(sliceOf(a).entitiesMeta.Post ?? {}).filter(meta => meta.ambiguous).length;
   if (process.env.MODEL_SHOW === String(seed)) throw new Error(log.join('\n'));

@@ -7,10 +7,9 @@
 import { denormalize as denormalizePlain } from '../../denormalize/denormalize.js';
 import { INVALID } from '../../schema/contract.js';
 import type { Denormalize } from '../../schema/types.js';
-import { describe, ErrorCode, setupError } from '../../base/errors.js';
 import type { CacheState } from '../../base/state.js';
 import { countOf } from '../cacheOptions.js';
-import { toLiveSlice } from '../slice/sliceShape.js';
+import { givenSlice } from '../slice/sliceShape.js';
 
 export interface DenormalizeOptions {
   /** Entities nested deeper than this are left as their stored refs (default 64, as createCache). */
@@ -35,15 +34,7 @@ export function denormalize<S>(
   state: CacheState,
   options: DenormalizeOptions = {},
 ): Denormalize<S> | undefined {
-  const live = toLiveSlice(state, what => {
-    throw setupError(
-      ErrorCode.CACHE_NOT_MOUNTED,
-      process.env.NODE_ENV !== 'production' && [
-        `denormalize() expected a cache slice as its state, but received ${describe(state)}: ${what}.`,
-        'Pass the slice itself, e.g. store.getState().cache (or a JSON copy of it).',
-      ],
-    );
-  });
+  const live = givenSlice(state, 'denormalize');
   const maxEntityDepth = countOf(options.maxEntityDepth, 'maxEntityDepth', 64, 'denormalize');
   const value = denormalizePlain(schema, input, args, live.entities, { maxEntityDepth });
   return value === INVALID ? undefined : (value as Denormalize<S>);

@@ -9,7 +9,7 @@
  * state reads and writes exactly like the state the cache made. See docs/architecture.md.
  */
 
-import { describe, type DevText } from '../../base/errors.js';
+import { describe, ErrorCode, setupError, type DevText } from '../../base/errors.js';
 import type { CacheState } from '../../base/state.js';
 
 export const MAP_NAMES = new Set(['entities', 'entitiesMeta', 'endpoints', 'meta']);
@@ -114,4 +114,17 @@ export function checkSliceShape(value: unknown, refuse: (what: DevText) => never
   if (typeof slice.lastReset !== 'number' || !Number.isFinite(slice.lastReset))
     refuse(process.env.NODE_ENV !== 'production' && `lastReset would become ${describe(slice.lastReset)}`);
   return value as CacheState;
+}
+
+/** The slice handed to the exported `normalize` or `denormalize`, live; anything else is CACHE_NOT_MOUNTED. */
+export function givenSlice(state: CacheState, caller: string): CacheState {
+  return toLiveSlice(state, what => {
+    throw setupError(
+      ErrorCode.CACHE_NOT_MOUNTED,
+      process.env.NODE_ENV !== 'production' && [
+        `${caller}() expected a cache slice as its state, but received ${describe(state)}: ${what}.`,
+        'Pass the slice itself, e.g. store.getState().cache (or a JSON copy of it).',
+      ],
+    );
+  });
 }

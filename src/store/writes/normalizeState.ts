@@ -10,7 +10,7 @@ import type { CacheState } from '../../base/state.js';
 import { normalize as normalizePlain, type Normalized, type NormalizeOptions } from '../../normalize/normalize.js';
 import { countOf } from '../cacheOptions.js';
 import { DEFAULT_EXPIRY } from '../endpoint.js';
-import { toLiveSlice } from '../slice/sliceShape.js';
+import { givenSlice } from '../slice/sliceShape.js';
 
 /**
  * Normalizes `input` by `schema` against the cache slice `state`, for `args`: the result and the
@@ -31,15 +31,7 @@ export function normalize(
   meta?: WriteMeta,
   options?: Partial<NormalizeOptions>,
 ): Normalized {
-  const live = toLiveSlice(state, what => {
-    throw setupError(
-      ErrorCode.CACHE_NOT_MOUNTED,
-      process.env.NODE_ENV !== 'production' && [
-        `normalize() expected a cache slice as its state, but received ${describe(state)}: ${what}.`,
-        'Pass the slice itself, e.g. store.getState().cache (or a JSON copy of it).',
-      ],
-    );
-  });
+  const live = givenSlice(state, 'normalize');
   if (!Array.isArray(args)) {
     throw setupError(
       ErrorCode.INVALID_OPTION,
