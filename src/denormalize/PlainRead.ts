@@ -21,6 +21,9 @@ export type Build = ((row: object, hold: (value: object) => void) => unknown) | 
 /** What a row-backed value is when the depth limit is reached. */
 export type PastLimit = (row: object) => unknown;
 
+/** What `reuse` returns for a row not built yet. */
+export const MISS: unique symbol = Symbol('lenscache.miss');
+
 export class PlainRead implements DenormalizeDelegate, QueryDelegate {
   /**
    * The entities being built on the current path, as `owner, row, object, extra` quads: `object`
@@ -84,32 +87,80 @@ export class PlainRead implements DenormalizeDelegate, QueryDelegate {
   }
 
   /**
-   * Within one read, a row read twice by the same owner gives the same value (as the memo does),
-   * so each is built once per read, unless the depth limit cut it short: read again higher up,
-   * it may resolve further.
+   * An entity read, the one rule both readers follow: a missing row is undefined and a deleted
+   * one invalid; a cycle back to a row being built gets that very object; a value this read (or,
+   * for the memo, an earlier one) already has is reused; past the depth limit the ref stays; else
+   * the value is built, and kept unless the depth limit cut it short. The hooks below are where
+   * the memo records and caches.
    */
   entity(table: string, key: string, build: Build, owner: object, pastLimit?: PastLimit): unknown {
     const row = this.entities[table]?.[key];
-    if (row === undefined || row === null) return row === null ? INVALID : undefined;
-    let done = this.built.get(owner);
-    if (!done) this.built.set(owner, (done = new Map()));
+    if (row === undefined || row === null) {
+      this.absent(table, key, row);
+      return row === null ? INVALID : undefined;
+    }
+    const at = this.heldAt(owner, row);
+    if (at >= 0) {
+      this.cycle(at, table, key, row);
+      return this.path[at + 2];
+    }
+    const reused = this.reuse(owner, row, table);
+    if (reused !== MISS) return reused;
+    const depth = this.path.length;
+    const cut = this.cutAt(owner, row, depth);
+    if (cut !== undefined) return this.reuseCut(cut[0]);
+    if (this.tooDeep()) {
+      this.absent(table, key, row);
+      return pastLimit ? pastLimit(row) : key;
+    }
+    const truncatedBefore = this.truncated;
+    this.truncated = false;
+    const made = this.make(owner, row, key, build, table);
+    if (!this.truncated) this.keep(owner, row, made);
+    else this.noteCut(owner, row, made, depth);
+    this.truncated ||= truncatedBefore;
+    return this.valueOf(made);
+  }
+
+  /** A row the read met but builds nothing from (missing, deleted, or past the depth limit). */
+  protected absent(_table: string, _key: string, _row: Row | undefined): void {}
+
+  /** A cycle back to the row `path[at]` is building. */
+  protected cycle(_at: number, _table: string, _key: string, _row: object): void {}
+
+  /**
+   * Within one read, a row read twice by the same owner gives the same value (as the memo does),
+   * so each is built once per read; MISS when it was not built yet.
+   */
+  protected reuse(owner: object, row: object, _table: string): unknown {
+    const done = this.built.get(owner);
+    if (done === undefined) return MISS;
     // One lookup for a row built before (most repeated rows: a shared author); a second only
     // to tell a miss from a value that is itself undefined.
     const prior = done.get(row);
-    if (prior !== undefined || done.has(row)) return prior;
-    const held = this.held(owner, row);
-    if (held) return held;
-    const depth = this.path.length;
-    const cut = this.cutAt(owner, row, depth);
-    if (cut !== undefined) return cut[0];
-    if (this.tooDeep()) return pastLimit ? pastLimit(row) : key;
-    const truncatedBefore = this.truncated;
-    this.truncated = false;
-    const value = this.build(owner, row, key, build);
-    if (!this.truncated) done.set(row, value);
-    else this.noteCut(owner, row, value, depth);
-    this.truncated ||= truncatedBefore;
-    return value;
+    return prior !== undefined || done.has(row) ? prior : MISS;
+  }
+
+  /** Builds the value of `row`: what `keep` and `noteCut` hold (the memo: its entry). */
+  protected make(owner: object, row: object, key: string, build: Build, _table: string): unknown {
+    return this.build(owner, row, key, build);
+  }
+
+  /** Keeps what `make` built for the rest of the read. */
+  protected keep(owner: object, row: object, made: unknown): void {
+    let done = this.built.get(owner);
+    if (!done) this.built.set(owner, (done = new Map()));
+    done.set(row, made);
+  }
+
+  /** The value of what `make` built. */
+  protected valueOf(made: unknown): unknown {
+    return made;
+  }
+
+  /** The value of what `noteCut` kept, met again no higher up (cutAt). */
+  protected reuseCut(held: unknown): unknown {
+    return held;
   }
 
   /**
@@ -138,12 +189,6 @@ export class PlainRead implements DenormalizeDelegate, QueryDelegate {
   inline(input: object, build: Build, owner: object, pastLimit: PastLimit): unknown {
     if (this.tooDeep()) return pastLimit(input);
     return this.build(owner, input, '', build);
-  }
-
-  /** The object `owner` is building from `row` further up the current path, if any. */
-  protected held(owner: object, row: object): object | undefined {
-    const at = this.heldAt(owner, row);
-    return at < 0 ? undefined : (this.path[at + 2] as object);
   }
 
   /** Where on the path `owner` holds an object built from `row`, or -1. */

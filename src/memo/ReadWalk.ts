@@ -4,11 +4,10 @@
  * into the EntityCache and computed results from the ComputedMemo.
  */
 
-import { INVALID } from '../schema/contract.js';
 import type { Dict } from '../base/dict.js';
 import { nextSerial } from '../base/serial.js';
 import type { CacheState, Row } from '../base/state.js';
-import { PlainRead, type Build, type PastLimit } from '../denormalize/PlainRead.js';
+import { MISS, PlainRead, type Build } from '../denormalize/PlainRead.js';
 import type { ComputedMemo } from './ComputedMemo.js';
 import type { CachedValue, EntityCache, LensFn } from './EntityCache.js';
 import { CHILD, dropSelf, LENS, someDep, tablesIn, VIA, writeAll, type Changes } from './deps.js';
@@ -123,47 +122,45 @@ export class ReadWalk extends PlainRead {
     return value;
   }
 
-  /** The memoized entity read: a cycle, then the EntityCache, then a walk that records deps. */
-  override entity(table: string, key: string, build: Build, owner: object, pastLimit?: PastLimit): unknown {
-    const entities = this.entities;
-    const row = entities[table]?.[key];
+  protected override absent(table: string, key: string, row: Row | undefined): void {
     this.note(table);
-    if (row === undefined || row === null) {
-      this.put(table, key, row);
-      return row === null ? INVALID : undefined;
-    }
-    const at = this.heldAt(owner, row);
-    if (at >= 0) {
-      this.closeCycle(at, table, key, row);
-      return this.path[at + 2];
-    }
+    this.put(table, key, row);
+  }
+
+  /**
+   * A cycle back to a row being built gets the same object, as recursive graphs need. The value
+   * closing the cycle then holds that object, so it depends on all the entity reads (VIA its entry).
+   */
+  protected override cycle(at: number, table: string, key: string, row: object): void {
+    this.note(table);
+    this.put(table, key, row);
+    const target = this.path[at + 3] as Entry;
+    this.put(VIA, target, undefined);
+    this.links = true;
+    (this.closedOnto ??= new Set()).add(target);
+  }
+
+  /** A value the EntityCache holds for `row`, still valid: its record becomes part of this read's. */
+  protected override reuse(owner: object, row: object, table: string): unknown {
+    this.note(table);
     const serial = this.serial;
-    const cached = this.cache.get(owner, row, entities, this.lensOf, serial, this.changes);
-    if (cached) {
-      // Found valid for the first time in this read: its tables are noted once (found once per
-      // value). A record of one row a check found valid first (memo/deps.ts) reads only the table
-      // noted above.
-      if (cached.read !== serial) {
-        const tables = (cached.tables ??= tablesIn(cached.deps));
-        for (let i = 0; i < tables.length; i++) this.note(tables[i]!);
-        cached.read = serial;
-      }
-      cached.validIn = this.mapId;
-      this.adopt(cached);
-      return cached.value;
+    const cached = this.cache.get(owner, row, this.entities, this.lensOf, serial, this.changes);
+    if (!cached) return MISS;
+    // Found valid for the first time in this read: its tables are noted once (found once per
+    // value). A record of one row a check found valid first (memo/deps.ts) reads only the table
+    // noted above.
+    if (cached.read !== serial) {
+      const tables = (cached.tables ??= tablesIn(cached.deps));
+      for (let i = 0; i < tables.length; i++) this.note(tables[i]!);
+      cached.read = serial;
     }
-    const depth = this.path.length;
-    // Values the depth limit cut short are kept by PlainRead (as entries here), not cached.
-    const cut = this.cutAt(owner, row, depth);
-    if (cut !== undefined) {
-      const entry = cut[0] as Entry;
-      this.adopt(entry);
-      return entry.value;
-    }
-    if (this.tooDeep()) {
-      this.put(table, key, row);
-      return pastLimit ? pastLimit(row) : key;
-    }
+    cached.validIn = this.mapId;
+    this.adopt(cached);
+    return cached.value;
+  }
+
+  /** Builds the value with a record of what it reads: its entry, adopted by the value around it. */
+  protected override make(owner: object, row: object, key: string, build: Build, table: string): unknown {
     const start = this.end;
     this.put(table, key, row);
     const entry: Entry = {
@@ -172,14 +169,12 @@ export class ReadWalk extends PlainRead {
       links: false,
       lenses: undefined,
       mark: 0,
-      read: serial,
+      read: this.serial,
       tables: undefined,
       validIn: this.mapId,
     };
-    const truncatedBefore = this.truncated;
     const linksBefore = this.links;
     const lensesBefore = this.lensesRead;
-    this.truncated = false;
     this.links = false;
     this.lensesRead = undefined;
     try {
@@ -194,12 +189,24 @@ export class ReadWalk extends PlainRead {
       this.links = linksBefore;
       this.lensesRead = lensesBefore;
     }
-    // Values the depth limit cut short are incomplete: they are not cached.
-    if (!this.truncated) this.cache.set(owner, row, entry, entities, this.lensOf);
-    else this.noteCut(owner, row, entry, depth);
-    this.truncated ||= truncatedBefore;
     this.adopt(entry, start);
-    return entry.value;
+    return entry;
+  }
+
+  /** A complete value is cached against its row; one the depth limit cut short is not (PlainRead keeps its entry). */
+  protected override keep(owner: object, row: object, made: unknown): void {
+    this.cache.set(owner, row, made as Entry, this.entities, this.lensOf);
+  }
+
+  /** What `make` returns here is an entry (adopted as it was made). */
+  protected override valueOf(made: unknown): unknown {
+    return (made as Entry).value;
+  }
+
+  /** A value the depth limit cut short, met again: its entry is adopted where it is met. */
+  protected override reuseCut(held: unknown): unknown {
+    this.adopt(held as Entry);
+    return (held as Entry).value;
   }
 
   /** Writes one triple at the end of the log. */
@@ -210,18 +217,6 @@ export class ReadWalk extends PlainRead {
     log[end + 1] = b;
     log[end + 2] = c;
     this.end = end + 3;
-  }
-
-  /**
-   * A cycle back to a row being built gets the same object, as recursive graphs need. The value
-   * closing the cycle then holds that object, so it depends on all the entity reads (VIA its entry).
-   */
-  private closeCycle(at: number, table: string, key: string, row: object): void {
-    this.put(table, key, row);
-    const target = this.path[at + 3] as Entry;
-    this.put(VIA, target, undefined);
-    this.links = true;
-    (this.closedOnto ??= new Set()).add(target);
   }
 
   /**
