@@ -6,26 +6,21 @@
  */
 
 import { ErrorCode, setupError } from '../base/errors.js';
-import { isSkipArgs } from '../base/json.js';
 import type { CacheState } from '../base/state.js';
 import { internals, type Cache, type CacheOptions } from './Cache.js';
 import { countOf, expiryDefaultsOf, featuresOf, gcTimeOf, reducerPathOf, unauthorizedOf } from './cacheOptions.js';
 import { checkTimeout } from '../base/endpointOptions.js';
-import { checkStamp, requestKey, STAMP_AHEAD } from './endpoint.js';
 import { MemoOwners } from './reads/MemoOwners.js';
 import type { Controller } from './runtime/Controller.js';
 import { HighWater } from './runtime/StartClock.js';
 import { Lineage } from './slice/Lineage.js';
 import { StoreRuntime, type CacheParts, type Feature } from './runtime/StoreRuntime.js';
-import { ActionTypes, writeAction } from './slice/actions.js';
 import { mountCheck } from './slice/mountCheck.js';
 import { createMiddleware, thunk, type CacheThunk } from './slice/middleware.js';
 import { createReducer } from './slice/reducer.js';
 import { createSliceReader } from './slice/sliceReader.js';
 import type { StoreLike } from './types.js';
-import { computeExpire, computeInvalidate, computeReset, computeSet } from './writes/compute.js';
-import { draftUpdate } from './writes/draftUpdate.js';
-import { resolveWrite } from './writes/resolve.js';
+import type { EndpointLike } from './endpoint.js';
 
 /** createLeanCache's options: createCache's, and the features to build the cache with. */
 export interface LeanCacheOptions<P extends string = 'cache'> extends CacheOptions<P> {
@@ -89,7 +84,6 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
     timeout: checkTimeout(options.timeout, 'createCache'),
     unauthorized: unauthorizedOf(options),
     features: featuresOf(options.features),
-    operations: undefined as never, // (set below, once the cache exists)
     slice,
     highWater: state => highWater.of(state),
     lineage: state => lineage.of(state),
@@ -127,67 +121,17 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
   const inStore = <R>(run: (runtime: StoreRuntime) => R): CacheThunk<R> =>
     thunk((_dispatch, getState) => run(runtimeOf(getState)));
 
-  const invalidateKeys = (keysOf: (state: CacheState) => Iterable<string>): CacheThunk =>
-    inStore(runtime => {
-      const keys = [...keysOf(runtime.state())];
-      // A request already in flight started before the invalidation: the next fetch starts anew.
-      for (const key of keys) runtime.requests.forget(key);
-      const start = runtime.requests.stamp();
-      runtime.write(ActionTypes.invalidate, confirmed => computeInvalidate(confirmed, keys, Date.now(), start));
-    });
-
+  // Every write and fetch is the store's Controller's (runtime/Controller.ts): the thunks find the
+  // store's runtime and call it.
   const cache: Cache<P> = {
     reducerPath,
     reducer,
     middleware,
-    set(schema, ...argsAndValue) {
-      const args = argsAndValue.slice(0, -1);
-      const value = argsAndValue[argsAndValue.length - 1];
-      return inStore(runtime => {
-        const updater = typeof value === 'function';
-        const start = runtime.requests.stamp();
-        // An updater edits the cache: only the rows it changed get a new expiry (docs/store.md).
-        const options = updater ? { ...normalizeOptions, changedRowsOnly: true } : normalizeOptions;
-        runtime.write(
-          ActionTypes.set,
-          (confirmed, visible) => {
-            let next = value;
-            if (updater) {
-              // An updater edits the confirmed value, never a pending guess (docs/mutations.md),
-              // and runs only on a cached value: with nothing cached, nothing is written.
-              const current = readState(confirmed, visible, schema, args);
-              if (current === undefined) return undefined;
-              next = draftUpdate(current, value as (draft: unknown) => unknown);
-            }
-            if (next === undefined) return undefined;
-            return computeSet(confirmed, schema, args, next, Date.now(), start, options, parts.expiry);
-          },
-          { start },
-        );
-      });
-    },
-    setResponse(endpoint, ...argsAndResponse) {
-      const args = argsAndResponse.slice(0, -1);
-      const response = argsAndResponse[argsAndResponse.length - 1];
-      return inStore(runtime => {
-        resolveWrite(runtime, endpoint, { args, response, fetchedAt: runtime.requests.stamp() });
-      });
-    },
-    resolve: (endpoint, input) =>
-      inStore(runtime => {
-        // Stamps from the caller: no further ahead of the clock than a day (endpoint.ts).
-        const latest = Date.now() + STAMP_AHEAD;
-        checkStamp(input?.fetchedAt, 'fetchedAt', latest);
-        if (input.start !== undefined) checkStamp(input.start, 'start', latest);
-        return resolveWrite(runtime, endpoint, input);
-      }) as CacheThunk,
-    setError(endpoint, ...argsAndError) {
-      const args = argsAndError.slice(0, -1);
-      const error = argsAndError[argsAndError.length - 1];
-      return inStore(runtime => {
-        resolveWrite(runtime, endpoint, { args, error, fetchedAt: runtime.requests.stamp() });
-      });
-    },
+    set: (schema, ...argsAndValue) => inStore(runtime => runtime.controller.set(schema, ...argsAndValue)),
+    setResponse: (endpoint, ...argsAndResponse) =>
+      inStore(runtime => runtime.controller.setResponse(endpoint, ...argsAndResponse)),
+    resolve: (endpoint, input) => inStore(runtime => runtime.controller.resolve(endpoint, input)),
+    setError: (endpoint, ...argsAndError) => inStore(runtime => runtime.controller.setError(endpoint, ...argsAndError)),
     selectQuery(rootState, schema, ...args) {
       const state = slice(rootState);
       return memos.of(state).query(state, schema, args) as never;
@@ -196,38 +140,13 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
       const state = slice(rootState);
       return memos.of(state).response(state, endpoint, args, Date.now()) as never;
     },
-    fetch(endpoint, ...args) {
-      return inStore(runtime => runtime.requests.fetch(endpoint, args)) as never;
-    },
-    fetchIfStale(endpoint, ...args) {
-      return inStore(runtime => {
-        const response = runtime.selectors.response(runtime.state(), endpoint, args, Date.now());
-        return response.expiryStatus === 'valid' ? response.data : runtime.requests.fetch(endpoint, args);
-      }) as never;
-    },
-    invalidate(endpoint, ...args) {
-      return invalidateKeys(() => (isSkipArgs(args) ? [] : [requestKey(endpoint, args)]));
-    },
-    invalidateAll({ testKey = () => true } = {}) {
-      return invalidateKeys(
-        state => new Set([...Object.keys(state.endpoints), ...Object.keys(state.meta)].filter(key => testKey(key))),
-      );
-    },
-    expireAll({ testKey = () => true } = {}) {
-      // A confirmed write like every other: a pending guess's meta is not expired in its place.
-      return inStore(runtime => {
-        runtime.write(ActionTypes.expireAll, confirmed => computeExpire(confirmed, testKey));
-      });
-    },
-    resetEntireStore() {
-      return inStore(runtime => {
-        runtime.reset();
-        const start = runtime.requests.stamp();
-        const payload = computeReset(runtime.state(), start);
-        if (payload.patches.length > 0)
-          runtime.store.dispatch(writeAction(ActionTypes.reset, reducerPath, payload, { start }) as never);
-      });
-    },
+    fetch: ((endpoint: EndpointLike, ...args: unknown[]) =>
+      inStore(runtime => runtime.requests.fetch(endpoint, args))) as Cache<P>['fetch'],
+    fetchIfStale: (endpoint, ...args) => inStore(runtime => runtime.controller.fetchIfStale(endpoint, ...args)),
+    invalidate: (endpoint, ...args) => inStore(runtime => runtime.controller.invalidate(endpoint, ...args)),
+    invalidateAll: filter => inStore(runtime => runtime.controller.invalidateAll(filter)),
+    expireAll: filter => inStore(runtime => runtime.controller.expireAll(filter)),
+    resetEntireStore: () => inStore(runtime => runtime.controller.resetEntireStore()),
     controller: store => runtimeOf(store.getState).controller as Controller<P>,
     subscribe(store, endpoint, ...args) {
       const controller = cache.controller(store);
@@ -240,7 +159,6 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
     gc: ((store?: StoreLike) =>
       store ? cache.controller(store).gc() : inStore(runtime => runtime.controller.gc())) as Cache<P>['gc'],
   };
-  (parts as { operations: CacheParts['operations'] }).operations = cache;
   internals.set(cache, {
     slice,
     query: (rootState, schema, args, memoKey) => {

@@ -6,10 +6,14 @@
 import { argsKey, isSkipArgs } from '../../base/json.js';
 import type { CacheState, EndpointMeta } from '../../base/state.js';
 import type { Queried } from '../../schema/types.js';
-import type { CacheOperations } from '../CacheOperations.js';
-import { requestKey, type EndpointLike } from '../endpoint.js';
+import { checkStamp, requestKey, STAMP_AHEAD, type EndpointLike, type ExpiryDefaults } from '../endpoint.js';
+import type { NormalizeOptions } from '../../normalize/normalize.js';
 import type { FetchPromise } from './Requests.js';
 import type { ExpiryStatus, ResponseState } from '../reads/selectors.js';
+import { ActionTypes, writeAction } from '../slice/actions.js';
+import { computeExpire, computeInvalidate, computeReset, computeSet } from '../writes/compute.js';
+import { draftUpdate } from '../writes/draftUpdate.js';
+import { resolveWrite, type ResolveTarget } from '../writes/resolve.js';
 import type {
   ArgsOf,
   CreateArgs,
@@ -26,11 +30,25 @@ import type {
 import type { FeatureApis, ListenerOptions, SweepReport } from './Feature.js';
 import type { Subscriptions } from './Subscriptions.js';
 
-/** What a Controller needs of its store's runtime (StoreRuntime.ts). */
-export interface ControllerRuntime {
+/** What a Controller needs of its store's runtime (StoreRuntime.ts): it runs every operation there. */
+export interface ControllerRuntime extends ResolveTarget {
+  readonly parts: {
+    readonly reducerPath: string;
+    readonly normalizeOptions: NormalizeOptions;
+    readonly expiry: ExpiryDefaults;
+    readState(state: CacheState, visible: CacheState, schema: unknown, args: readonly unknown[]): unknown;
+  };
   readonly subscriptions: Subscriptions;
-  readonly requests: { fetching(key: string): boolean; listen(listener: () => void): () => void };
+  readonly requests: {
+    fetch(endpoint: EndpointLike, args: readonly unknown[]): FetchPromise<unknown>;
+    stamp(): number;
+    forget(key: string): void;
+    fetching(key: string): boolean;
+    listen(listener: () => void): () => void;
+  };
+  readonly store: StoreLike;
   state(): CacheState;
+  reset(): void;
   api<N extends keyof FeatureApis>(name: N, use: string): FeatureApis[N];
   watch(key: string, request: Promise<unknown>): void;
   settledInvalid(key: string, meta: object | undefined, invalid: boolean): boolean;
@@ -69,53 +87,122 @@ export type { StoreLike } from '../types.js';
  * @see docs/RestEndpoint.md#the-controller-outside-react
  */
 export class Controller<P extends string = string> {
-  constructor(
-    private readonly cache: CacheOperations,
-    private readonly store: StoreLike,
-    private readonly runtime: ControllerRuntime,
-  ) {}
+  constructor(private readonly runtime: ControllerRuntime) {}
 
   /** `cache.selectQuery` on the current state. */
   readonly get = <S>(schema: S, ...args: unknown[]): Queried<S> | undefined =>
-    this.cache.selectQuery(this.store.getState(), schema, ...args);
+    this.runtime.selectors.query(this.runtime.state(), schema, args) as Queried<S> | undefined;
 
   /** `cache.selectResponse` on the current state. */
   readonly getResponse = <E extends EndpointLike>(
     endpoint: E,
     ...args: ArgsOf<E> | [null]
-  ): ResponseState<ResponseData<E>> => this.cache.selectResponse(this.store.getState(), endpoint, ...args);
+  ): ResponseState<ResponseData<E>> =>
+    this.runtime.selectors.response(this.runtime.state(), endpoint, args, Date.now()) as ResponseState<ResponseData<E>>;
 
-  /** Dispatches `cache.fetch`: the promise of the denormalized response, with `abort()`. */
-  readonly fetch: ControllerFetch = (endpoint: EndpointLike, ...args: unknown[]) =>
-    this.store.dispatch(this.cache.fetch(endpoint, ...(args as never[])));
+  /** Fetches and stores the response: the promise of it denormalized, with `abort()` (docs/store.md). */
+  readonly fetch: ControllerFetch = ((endpoint: EndpointLike, ...args: unknown[]) =>
+    this.runtime.requests.fetch(endpoint, args)) as ControllerFetch;
 
-  /** Dispatches `cache.fetchIfStale`. */
+  /** Fetches only when the stored response is missing, stale or invalid; else gives its data. */
   readonly fetchIfStale = <E extends EndpointLike>(
     endpoint: E,
     ...args: ArgsOf<E>
-  ): FetchPromise<ResponseData<E>> | ResponseData<E> | undefined =>
-    this.store.dispatch(this.cache.fetchIfStale(endpoint, ...args));
+  ): FetchPromise<ResponseData<E>> | ResponseData<E> | undefined => {
+    const { runtime } = this;
+    const response = runtime.selectors.response(runtime.state(), endpoint, args, Date.now());
+    return (
+      response.expiryStatus === 'valid' ? response.data : runtime.requests.fetch(endpoint, args)
+    ) as ResponseData<E>;
+  };
 
-  readonly set = (schema: unknown, ...argsAndValue: [...args: unknown[], value: unknown]): void =>
-    this.store.dispatch(this.cache.set(schema, ...argsAndValue));
+  /** Writes `value` (or what an updater makes of the cached value) by `schema`, without an endpoint (docs/store.md). */
+  readonly set = (schema: unknown, ...argsAndValue: [...args: unknown[], value: unknown]): void => {
+    const { runtime } = this;
+    const { parts } = runtime;
+    const args = argsAndValue.slice(0, -1);
+    const value = argsAndValue[argsAndValue.length - 1];
+    const updater = typeof value === 'function';
+    const start = runtime.requests.stamp();
+    // An updater edits the cache: only the rows it changed get a new expiry (docs/store.md).
+    const options = updater ? { ...parts.normalizeOptions, changedRowsOnly: true } : parts.normalizeOptions;
+    runtime.write(
+      ActionTypes.set,
+      (confirmed, visible) => {
+        let next = value;
+        if (updater) {
+          // An updater edits the confirmed value, never a pending guess (docs/mutations.md),
+          // and runs only on a cached value: with nothing cached, nothing is written.
+          const current = parts.readState(confirmed, visible, schema, args);
+          if (current === undefined) return undefined;
+          next = draftUpdate(current, value as (draft: unknown) => unknown);
+        }
+        if (next === undefined) return undefined;
+        return computeSet(confirmed, schema, args, next, Date.now(), start, options, parts.expiry);
+      },
+      { start },
+    );
+  };
 
-  readonly setResponse = (endpoint: EndpointLike, ...argsAndResponse: [...args: unknown[], response: unknown]): void =>
-    this.store.dispatch(this.cache.setResponse(endpoint, ...argsAndResponse));
+  /** Stores `response` for `endpoint` and args as if it had just been fetched. */
+  readonly setResponse = (
+    endpoint: EndpointLike,
+    ...argsAndResponse: [...args: unknown[], response: unknown]
+  ): void => {
+    const args = argsAndResponse.slice(0, -1);
+    const response = argsAndResponse[argsAndResponse.length - 1];
+    resolveWrite(this.runtime, endpoint, { args, response, fetchedAt: this.runtime.requests.stamp() });
+  };
 
-  readonly resolve = (endpoint: EndpointLike, input: ResolveInput): void =>
-    this.store.dispatch(this.cache.resolve(endpoint, input));
+  /** The general write: a response (or error) for args, as fetched at `fetchedAt`. */
+  readonly resolve = (endpoint: EndpointLike, input: ResolveInput): void => {
+    // Stamps from the caller: no further ahead of the clock than a day (endpoint.ts).
+    const latest = Date.now() + STAMP_AHEAD;
+    checkStamp(input?.fetchedAt, 'fetchedAt', latest);
+    if (input.start !== undefined) checkStamp(input.start, 'start', latest);
+    resolveWrite(this.runtime, endpoint, input);
+  };
 
-  readonly setError = (endpoint: EndpointLike, ...argsAndError: [...args: unknown[], error: unknown]): void =>
-    this.store.dispatch(this.cache.setError(endpoint, ...argsAndError));
+  /** Stores `error` as the request's error. */
+  readonly setError = (endpoint: EndpointLike, ...argsAndError: [...args: unknown[], error: unknown]): void => {
+    const args = argsAndError.slice(0, -1);
+    const error = argsAndError[argsAndError.length - 1];
+    resolveWrite(this.runtime, endpoint, { args, error, fetchedAt: this.runtime.requests.stamp() });
+  };
 
+  /** Drops the stored response for args: the next read is 'invalid' (fetch and suspend). */
   readonly invalidate = (endpoint: EndpointLike, ...args: unknown[]): void =>
-    this.store.dispatch(this.cache.invalidate(endpoint, ...args));
+    this.invalidateKeys(() => (isSkipArgs(args) ? [] : [requestKey(endpoint, args)]));
 
-  readonly invalidateAll = (filter?: KeyFilter): void => this.store.dispatch(this.cache.invalidateAll(filter));
+  /** `invalidate` for every stored request whose key passes `testKey`. */
+  readonly invalidateAll = ({ testKey = () => true }: KeyFilter = {}): void =>
+    this.invalidateKeys(
+      state => new Set([...Object.keys(state.endpoints), ...Object.keys(state.meta)].filter(key => testKey(key))),
+    );
 
-  readonly expireAll = (filter?: KeyFilter): void => this.store.dispatch(this.cache.expireAll(filter));
+  /** Makes every stored response whose key passes `testKey` stale: refetched, without suspense. */
+  readonly expireAll = ({ testKey = () => true }: KeyFilter = {}): void =>
+    // A confirmed write like every other: a pending guess's meta is not expired in its place.
+    void this.runtime.write(ActionTypes.expireAll, confirmed => computeExpire(confirmed, testKey));
 
-  readonly resetEntireStore = (): void => this.store.dispatch(this.cache.resetEntireStore());
+  /** Empties the cache; answers to requests started before are dropped. */
+  readonly resetEntireStore = (): void => {
+    const { runtime } = this;
+    runtime.reset();
+    const start = runtime.requests.stamp();
+    const payload = computeReset(runtime.state(), start);
+    if (payload.patches.length > 0)
+      runtime.store.dispatch(writeAction(ActionTypes.reset, runtime.parts.reducerPath, payload, { start }) as never);
+  };
+
+  private invalidateKeys(keysOf: (state: CacheState) => Iterable<string>): void {
+    const { runtime } = this;
+    const keys = [...keysOf(runtime.state())];
+    // A request already in flight started before the invalidation: the next fetch starts anew.
+    for (const key of keys) runtime.requests.forget(key);
+    const start = runtime.requests.stamp();
+    runtime.write(ActionTypes.invalidate, confirmed => computeInvalidate(confirmed, keys, Date.now(), start));
+  }
 
   /**
    * Keeps `endpoint`'s response for args (and the rows it reaches) from garbage collection, and

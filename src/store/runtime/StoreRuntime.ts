@@ -11,7 +11,6 @@ import { ErrorCode, setupError } from '../../base/errors.js';
 import { Lru } from '../../base/Lru.js';
 import type { CacheState, EndpointMeta } from '../../base/state.js';
 import type { NormalizeOptions } from '../../normalize/normalize.js';
-import type { CacheOperations } from '../CacheOperations.js';
 import type { UnauthorizedPolicy } from '../cacheOptions.js';
 import type { EndpointLike, ExpiryDefaults } from '../endpoint.js';
 import type { Selectors } from '../reads/selectors.js';
@@ -50,8 +49,6 @@ export interface CacheParts {
   /** `createCache`'s `onUnauthorized` and `isUnauthorized`, checked; undefined when off. */
   readonly unauthorized: UnauthorizedPolicy | undefined;
   readonly features: readonly Feature[];
-  /** The cache's reads and writes, for the Controller. */
-  readonly operations: CacheOperations;
   slice(rootState: unknown): CacheState;
   /** The highest start stamp in a slice (StartClock.ts). */
   highWater(slice: CacheState): number;
@@ -107,7 +104,7 @@ export class StoreRuntime {
       succeeded: () => this.succeeded(),
       timeout: parts.timeout,
     });
-    this.controller = new Controller(parts.operations, store, this);
+    this.controller = new Controller(this);
     let writer: ConfirmedWriter | undefined;
     for (const feature of parts.features) {
       const hooks = feature.install(this);
