@@ -253,3 +253,27 @@ test('a features list holding something other than the exported features is INVA
   expect(() => createLeanCache({ features: [garbageCollection, liveData, optimisticUpdates, retries] })).not.toThrow();
   expect(() => createLeanCache({ features: [] })).not.toThrow();
 });
+
+test('a feature listed twice is installed once: a guess is dispatched once, and shows once', async () => {
+  const { cache, store } = makeStore(
+    {},
+    { cache: createLeanCache({ features: [optimisticUpdates, optimisticUpdates] }) as Cache },
+  );
+  const dispatched: string[] = [];
+  store.subscribe(() => dispatched.push('write'));
+  let answer!: (value: unknown) => void;
+  const update = {
+    key: (id: string) => `PATCH /posts/${id}`,
+    schema: Post,
+    sideEffect: true as const,
+    fetch: () => new Promise(resolve => (answer = resolve)),
+    getOptimisticResponse: (_snap: unknown, id: string) => post(id, 'guess'),
+  };
+  const request = store.dispatch(cache.fetch(update, '1'));
+  expect(dispatched).toEqual(['write']);
+  await Promise.resolve();
+  answer(post('1', 'saved'));
+  await request;
+  expect(cache.selectQuery(store.getState(), Post, '1')?.title).toBe('saved');
+  expect(dispatched).toEqual(['write', 'write']);
+});

@@ -96,7 +96,8 @@ export function featuresOf<F extends object>(features: readonly F[] | undefined)
     const { name, install } = (item ?? {}) as { name?: unknown; install?: unknown };
     return typeof install !== 'function' || !FEATURES.includes(name as string);
   });
-  if (bad === -1 && list === features) return features;
+  // A feature is installed once, however often it is listed (twice, it would write each guess twice).
+  if (bad === -1 && list === features) return [...new Set(features)];
   const item = list[bad === -1 ? 0 : bad];
   throw setupError(
     ErrorCode.INVALID_OPTION,
