@@ -12,7 +12,7 @@ import { Suspense } from 'react';
 import { Collection, Entity, RestEndpoint } from '../../src/index';
 import { useInfinite } from '../../src/react/index';
 import { renderWithCache } from '../fixtures/render';
-import { startServer, type TestServer } from '../fixtures/server';
+import { gate, startServer, type TestServer } from '../fixtures/server';
 import { makeStore } from '../fixtures/store';
 
 class Item extends Entity {
@@ -25,6 +25,9 @@ const items = Array.from({ length: 5 }, (_, i) => ({ id: String(i + 1), name: `I
 let server: TestServer;
 let requests: string[] = [];
 let failCursor: string | undefined;
+/** Every request by `group:cursor` (group '' without one); answers held back by the same key. */
+let seen: string[] = [];
+const holds = new Map<string, Promise<void>>();
 
 function endpoint(options: { nextPageParam?: (page: any) => unknown; plain?: boolean } = {}) {
   return new RestEndpoint({
@@ -41,16 +44,22 @@ beforeAll(async () => {
   server = await startServer();
   server.on('GET /items', (_request, url) => {
     const cursor = url.searchParams.get('cursor');
+    const group = url.searchParams.get('group') ?? '';
     requests.push(cursor ?? 'first');
-    if (cursor !== null && cursor === failCursor) return { status: 500, json: { message: 'down' } };
+    seen.push(`${group}:${cursor ?? 'first'}`);
+    const hold = holds.get(`${group}:${cursor ?? 'first'}`);
+    if (cursor !== null && cursor === failCursor) return { status: 500, json: { message: 'down' }, hold };
     const start = Number(cursor ?? 0);
     const next = start + 2 < items.length ? String(start + 2) : null;
-    return { json: { results: items.slice(start, start + 2), nextCursor: next } };
+    const results = items.slice(start, start + 2).map(item => ({ ...item, name: `${group}${item.name}` }));
+    return { json: { results, nextCursor: next }, hold };
   });
 });
 afterAll(() => server.close());
 beforeEach(() => {
   requests = [];
+  seen = [];
+  holds.clear();
   failCursor = undefined;
 });
 
@@ -165,4 +174,129 @@ test('nextPageParam tells the next page when the page has no next member', async
   fireEvent.click(screen.getByText('more'));
   await waitFor(() => expect(names()).toHaveLength(4));
   expect(requests).toEqual(['first', '2']);
+});
+
+test('a sweep while the list is mounted never takes "load more" away', async () => {
+  const getItems = endpoint();
+  const setup = makeStore({ gcTime: 0 });
+  renderWithCache(
+    <Suspense fallback={<p>loading</p>}>
+      <List getItems={getItems} />
+    </Suspense>,
+    { setup },
+  );
+  await screen.findByText('Item 2');
+  fireEvent.click(screen.getByText('more'));
+  await screen.findByText('Item 4');
+  // Past the grace of a fresh write: the page's own response is unused, and goes.
+  const now = Date.now();
+  const clock = jest.spyOn(Date, 'now').mockReturnValue(now + 2_000);
+  try {
+    act(() => {
+      setup.cache.gc(setup.store);
+    });
+  } finally {
+    clock.mockRestore();
+  }
+  expect(names()).toEqual(['Item 1', 'Item 2', 'Item 3', 'Item 4']);
+  fireEvent.click(screen.getByText('more'));
+  await screen.findByText('all loaded');
+  expect(requests).toEqual(['first', '2', '4']);
+});
+
+describe('its state belongs to its args', () => {
+  const grouped = () =>
+    new RestEndpoint({
+      urlPrefix: server.origin,
+      path: '/items',
+      searchParams: {} as { group: string; cursor?: string },
+      schema: { results: new Collection([Item]), nextCursor: null as string | null },
+      paginationField: 'cursor',
+    });
+  function Group({ getItems, group }: { getItems: ReturnType<typeof grouped>; group: string }) {
+    const { data, loadMore, hasMore, loadingMore, error } = useInfinite(getItems, { group });
+    return (
+      <>
+        <ul>
+          {data.results.map(item => (
+            <li key={item.id}>{item.name}</li>
+          ))}
+        </ul>
+        {hasMore && <button onClick={() => void loadMore()}>more</button>}
+        {loadingMore && <p>loading more</p>}
+        {error && <p role="alert">{error.message}</p>}
+      </>
+    );
+  }
+  const view = (getItems: ReturnType<typeof grouped>, group: string) => (
+    <Suspense fallback={<p>loading</p>}>
+      <Group getItems={getItems} group={group} />
+    </Suspense>
+  );
+
+  test("list A's failed page is not list B's error", async () => {
+    const getItems = grouped();
+    const { rerender } = renderWithCache(view(getItems, 'a'));
+    await screen.findByText('aItem 2');
+    failCursor = '2';
+    fireEvent.click(screen.getByText('more'));
+    await screen.findByRole('alert');
+    failCursor = undefined;
+    rerender(view(getItems, 'b'));
+    await screen.findByText('bItem 2');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  test("list A's page in flight neither blocks list B's loadMore nor shows as B's", async () => {
+    const getItems = grouped();
+    const { rerender } = renderWithCache(view(getItems, 'a'));
+    await screen.findByText('aItem 2');
+    const pageA = gate();
+    holds.set('a:2', pageA.promise);
+    fireEvent.click(screen.getByText('more'));
+    await screen.findByText('loading more');
+    rerender(view(getItems, 'b'));
+    await screen.findByText('bItem 2');
+    expect(screen.queryByText('loading more')).toBeNull();
+    fireEvent.click(screen.getByText('more'));
+    await screen.findByText('bItem 4');
+    expect(seen).toContain('b:2');
+    pageA.open();
+  });
+});
+
+test('a list read at two lenses is one list: lens B shows every page lens A loaded, and offers the next', async () => {
+  // The lens (`group` here) is a request param, kept out of the Collection's argsKey.
+  const getItems = new RestEndpoint({
+    urlPrefix: server.origin,
+    path: '/items',
+    searchParams: {} as { group: string; cursor?: string },
+    schema: { results: new Collection([Item], { argsKey: () => ({}) }), nextCursor: null as string | null },
+    paginationField: 'cursor',
+  });
+  function Lens({ group }: { group: string }) {
+    const { data, loadMore, hasMore } = useInfinite(getItems, { group });
+    return (
+      <>
+        <p>{`${data.results.length} shown`}</p>
+        {hasMore ? <button onClick={() => void loadMore()}>more</button> : <p>all loaded</p>}
+      </>
+    );
+  }
+  const view = (group: string) => (
+    <Suspense fallback={<p>loading</p>}>
+      <Lens group={group} />
+    </Suspense>
+  );
+  const { rerender } = renderWithCache(view('a'));
+  await screen.findByText('2 shown');
+  fireEvent.click(screen.getByText('more'));
+  await screen.findByText('4 shown');
+  rerender(view('b'));
+  await waitFor(() => expect(seen).toEqual(['a:first', 'a:2', 'b:first', 'b:2']));
+  await screen.findByText('4 shown');
+  fireEvent.click(screen.getByText('more'));
+  await screen.findByText('all loaded');
+  expect(screen.getByText('5 shown')).toBeTruthy();
+  expect(seen).toEqual(['a:first', 'a:2', 'b:first', 'b:2', 'b:4']);
 });

@@ -299,8 +299,9 @@ async function runSchedule(seed: number): Promise<void> {
   /** B's rows as last seen, by table: a row A keeps after B swept it must be that very value. */
   const lastB: Record<string, Record<string, unknown>> = {};
   const check = (where: string) => {
-    const listMeta = sliceOf(a).meta[a.endpoints.getList!.key()] as { pages?: unknown[] } | undefined;
-    if (listMeta?.pages?.length) stats.held++;
+    // The list's record of its pages (docs/architecture.md, "State shape").
+    const record = sliceOf(a).entities['Pages([Post])']?.['{}'] as { pages?: unknown[] } | undefined;
+    if (record?.pages?.length) stats.held++;
     const confirmedA = allTables(confirmedOf(a).entities as never) as Record<string, Record<string, unknown>>;
     const stateB = allTables(sliceOf(b).entities as never) as Record<string, Record<string, unknown>>;
     const fail = (what: string, got: unknown, want: unknown) => {

@@ -11,11 +11,6 @@ export type Row = object | null;
 export interface EndpointMeta extends WriteMeta {
   error?: ErrorRecord;
   invalidated?: boolean;
-  /**
-   * A paginated list's key: the page params of the pages appended to the list, in the order they
-   * were; a refetch of the list fetches them again (docs/pagination.md). Absent: none.
-   */
-  pages?: readonly unknown[];
 }
 
 export interface CacheState {

@@ -7,6 +7,7 @@ import { describe, ErrorCode, setupError } from '../base/errors.js';
 import { argsKey } from '../base/json.js';
 import type { ArgsOf, ResponseData } from '../store/createCache.js';
 import { requestKey, type EndpointLike } from '../store/endpoint.js';
+import { listRecord } from '../store/runtime/pages.js';
 import { nonErrorThrown } from '../normalize/rootChecks.js';
 import { internalsOf } from '../store/Cache.js';
 import { useCacheContext } from './CacheProvider.js';
@@ -62,72 +63,62 @@ export function useInfinite(endpoint: PagedEndpoint, ...args: unknown[]): Infini
   const data = useSuspense(endpoint, ...(args as never[])) as unknown;
   const controller = useController();
   const memoKey = argsKey(args);
-  // The next page's param: from the last page the list holds (its stored response), else from
-  // the list's own response. A primitive, so the hook renders only when it changes.
+  // One object per list (cache, endpoint and args): the state below belongs to the list it was
+  // made for, so an args change shows none of the previous list's page in flight or failure.
   // The list's keys are computed once per args, not on every store change (useResponse does the same).
-  const { selectNext, selectError } = useMemo(() => {
+  const list = useMemo(() => {
     const reads = internalsOf(cache);
     const keys = { request: requestKey(endpoint, args), memo: memoKey };
-    const params = (args[0] ?? {}) as Record<string, unknown>;
-    const list = (state: unknown) => reads.response(state, endpoint, args, keys);
-    // The next page's param: from the last page the list holds (its stored response), else from
-    // the list's own response. A primitive, so the hook renders only when it changes.
+    const paging = (endpoint as unknown as EndpointLike).pagination;
+    const place = paging?.kind === 'list' ? paging.place(args) : undefined;
+    const response = (state: unknown) => reads.response(state, endpoint, args, keys);
+    // The next page's param, from the list's record of its pages (pages.ts), else from the
+    // list's own response. A primitive, so the hook renders only when it changes.
     const selectNext = unlessSliceChanged(cache, state => {
-      const pages = reads.slice(state).meta[keys.request]?.pages;
-      const last = pages?.[pages.length - 1];
-      const page =
-        last === undefined
-          ? list(state).data
-          : cache.selectResponse(state, endpoint.getPage, { ...params, [field]: last } as never).data;
-      return nextParam(endpoint, field, page);
+      const record = place && listRecord(reads.slice(state), place);
+      const next = record ? record.next : paging?.next(response(state).data);
+      if (next === undefined && (record ?? response(state).data) !== undefined) cannotTell(endpoint, field);
+      return next;
     });
-    return { selectNext, selectError: unlessSliceChanged(cache, state => list(state).error) };
+    return { selectNext, selectError: unlessSliceChanged(cache, state => response(state).error) };
     // `args` is represented by its memo key.
   }, [cache, endpoint, field, memoKey]);
-  const next = useSelector(selectNext);
-  const [loading, setLoading] = useState<unknown>(undefined);
-  const [failure, setFailure] = useState<Error | undefined>(undefined);
-  // One page at a time, whatever the renders in between: the ref answers at once.
-  const inFlight = useRef<unknown>(undefined);
+  const next = useSelector(list.selectNext);
+  const [loading, setLoading] = useState<object | undefined>(undefined);
+  const [failure, setFailure] = useState<{ of: object; error: Error } | undefined>(undefined);
+  // One page at a time per list, whatever the renders in between: the ref answers at once.
+  const inFlight = useRef<object | undefined>(undefined);
   const loadMore = useCallback(async (): Promise<void> => {
-    if (next === undefined || next === null || inFlight.current !== undefined) return;
+    if (next === undefined || next === null || inFlight.current === list) return;
     const params = (args[0] ?? {}) as Record<string, unknown>;
-    const marker = {};
-    inFlight.current = marker;
-    setLoading(marker);
+    inFlight.current = list;
+    setLoading(list);
     setFailure(undefined);
     try {
       await controller.fetch(endpoint.getPage, { ...params, [field]: next } as never);
     } catch (error) {
-      setFailure(error instanceof Error ? error : nonErrorThrown(error));
+      setFailure({ of: list, error: error instanceof Error ? error : nonErrorThrown(error) });
     } finally {
-      inFlight.current = undefined;
-      setLoading(undefined);
+      if (inFlight.current === list) inFlight.current = undefined;
+      setLoading(current => (current === list ? undefined : current));
     }
-    // `args` is represented by its memo key.
-  }, [controller, endpoint, field, memoKey, next]);
-  const listError = useSelector(selectError);
+    // `args` is represented by its memo key, and so by `list`.
+  }, [controller, endpoint, field, list, next]);
+  const listError = useSelector(list.selectError);
   const hasMore = next !== undefined && next !== null;
-  const error = failure ?? listError;
+  const error = (failure?.of === list ? failure.error : undefined) ?? listError;
+  const loadingMore = loading === list;
   return useMemo(
-    () => ({ data, loadMore, hasMore, loadingMore: loading !== undefined, error }),
-    [data, loadMore, hasMore, loading, error],
+    () => ({ data, loadMore, hasMore, loadingMore, error }),
+    [data, loadMore, hasMore, loadingMore, error],
   );
 }
 
-/** The param of the page after `page`: `nextPageParam(page)`, else its `next<Field>` or `next` member. */
-function nextParam(endpoint: PagedEndpoint, field: string, page: unknown): unknown {
-  if (page === undefined) return undefined;
-  const custom = endpoint.options.nextPageParam;
-  if (typeof custom === 'function') return custom(page);
-  if (typeof page !== 'object' || page === null) return undefined;
+/** A list whose page names no next page the way the endpoint reads it: said once in development. */
+function cannotTell(endpoint: PagedEndpoint, field: string): void {
+  if (process.env.NODE_ENV === 'production' || typeof endpoint.options.nextPageParam === 'function') return;
   const named = `next${field.charAt(0).toUpperCase()}${field.slice(1)}`;
-  const members = page as Record<string, unknown>;
-  if (named in members) return members[named];
-  if ('next' in members) return members.next;
-  if (process.env.NODE_ENV !== 'production')
-    warnOnce(
-      `useInfinite cannot tell the page after the last one of ${describe(endpoint)}: its page has neither "${named}" nor "next". Give the endpoint nextPageParam: page => page.<the next ${field}>.`,
-    );
-  return undefined;
+  warnOnce(
+    `useInfinite cannot tell the page after the last one of ${describe(endpoint)}: its page has neither "${named}" nor "next". Give the endpoint nextPageParam: page => page.<the next ${field}>.`,
+  );
 }

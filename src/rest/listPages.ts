@@ -12,7 +12,10 @@ import type { ListPagination, ListPlace, PagePagination } from './types.js';
 
 /** What these need of the list endpoint and of its page endpoint. */
 interface Requestable {
-  readonly options: { readonly paginationField?: string | undefined };
+  readonly options: {
+    readonly paginationField?: string | undefined;
+    readonly nextPageParam?: ((page: any) => unknown) | undefined;
+  };
   readonly schema: unknown;
   key(...args: any[]): string;
   request(args: readonly unknown[], signal?: AbortSignal): Promise<unknown>;
@@ -35,6 +38,7 @@ export function listPagination(list: Requestable, page: () => Requestable, where
       return page().request([{ ...params, [field]: param }, ...args.slice(1)], signal);
     },
     combine: responses => combine(responses, at, where),
+    next: response => nextOf(list, field, response),
   };
 }
 
@@ -45,7 +49,18 @@ export function pagePagination(list: Requestable, field: string): PagePagination
     kind: 'page',
     place: args => placeOf(list, collection, withoutField(args, field)),
     param: args => (args[0] as Record<string, unknown>)[field],
+    next: response => nextOf(list, field, response),
   };
+}
+
+/** The param of the page after `page` (a response): `nextPageParam(page)`, else its `next<Field>` or `next` member. */
+function nextOf(list: Requestable, field: string, page: unknown): unknown {
+  const custom = list.options.nextPageParam;
+  if (typeof custom === 'function') return custom(page);
+  if (typeof page !== 'object' || page === null) return undefined;
+  const members = page as Record<string, unknown>;
+  const named = `next${field.charAt(0).toUpperCase()}${field.slice(1)}`;
+  return named in members ? members[named] : members.next;
 }
 
 function placeOf(list: Requestable, collection: Collection<any>, args: readonly unknown[]): ListPlace {

@@ -36,8 +36,8 @@ export interface RestEndpointOptions {
   /** The page or cursor param: `endpoint.getPage` appends each page to the list (docs/pagination.md). */
   paginationField?: string | undefined;
   /**
-   * The param of the page after `page` (a page's response, or the list's for the first), for
-   * `useInfinite`; `null` or `undefined` when there is none. Default: its `next<Field>` member
+   * The param of the page after `page` (a page's response as it arrived, or the list's for the
+   * first), recorded with the list for `useInfinite`; `null` when there is none. Default: its `next<Field>` member
    * (`nextCursor` for `paginationField: 'cursor'`), else its `next` member (docs/useInfinite.md).
    */
   nextPageParam?: ((page: any) => unknown) | undefined;
@@ -102,6 +102,8 @@ export interface ListPagination {
   requestPage(args: readonly unknown[], param: unknown, signal?: AbortSignal): Promise<unknown>;
   /** One response of the list: every response's items, in order, with the first one's other members. */
   combine(responses: readonly unknown[]): unknown;
+  /** The param of the page after the one `response` answered: `null` when none, `undefined` when it cannot tell. */
+  next(response: unknown): unknown;
 }
 
 /** `endpoint.getPage`. */
@@ -111,6 +113,8 @@ export interface PagePagination {
   place(args: readonly unknown[]): ListPlace;
   /** The page param in a page request's args. */
   param(args: readonly unknown[]): unknown;
+  /** As `ListPagination.next`. */
+  next(response: unknown): unknown;
 }
 
 /** How the cache pages a list (`kind: 'list'`) or records a page (`kind: 'page'`). */

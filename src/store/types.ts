@@ -77,6 +77,14 @@ export interface ResolveInput {
   /** The request's start stamp, when it differs from `fetchedAt` (a mutation): its guess is found by it. */
   start?: number | undefined;
   error?: unknown;
+  /** A list's answer joined from the pages it holds (runtime/pages.ts): none for a first page alone. */
+  pages?: JoinedPages | undefined;
+}
+
+/** The pages after the first that a joined answer of a list holds: their params, and the last one's response. */
+export interface JoinedPages {
+  readonly params: readonly unknown[];
+  readonly last: unknown;
 }
 
 export interface Resolved extends WritePayload {

@@ -111,7 +111,9 @@ export class Selectors {
           ? this.reader.result(state, schema, args, stored, memoKey)
           : this.reader.query(state, schema, args, memoKey);
       data = read.value;
-      if (stored === undefined) usable = isUsableKey(read.key);
+      // A paginated list is the answer of its pages: with none stored at this key (the list read
+      // at another lens), they are fetched here, not shown as the rows alone (docs/pagination.md).
+      if (stored === undefined) usable = endpoint.pagination?.kind !== 'list' && isUsableKey(read.key);
     }
     let expiresAt = meta?.expiresAt ? meta.expiresAt : !usable ? 1 : this.rowsExpiry(read, state.entitiesMeta);
     // A row two overlapping answers disagreed on makes every response that reads it stale.

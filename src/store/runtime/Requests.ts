@@ -10,7 +10,8 @@ import { checkEndpointOptions, hasSchema, requestKey, type EndpointLike } from '
 import { pagedRunner } from './pages.js';
 import { StartClock } from './StartClock.js';
 import { isCancellation, runnerOf, untilAborted, withTimeout } from './sending.js';
-import type { Resolved, ResolveInput } from '../types.js';
+import type { ListPlace } from '../../rest/types.js';
+import type { JoinedPages, Resolved, ResolveInput } from '../types.js';
 import type { OutgoingRequest } from './Feature.js';
 
 /** What `cache.fetch` resolves to, with `abort()`: shared requests are aborted for every caller. */
@@ -27,8 +28,8 @@ export interface FetchPath {
   data(endpoint: EndpointLike, args: readonly unknown[], result: unknown): unknown;
   /** The highest start stamp in the store's slice (StartClock.ts). */
   highWater(): number;
-  /** The page params the list stored under `key` holds (pages.ts). */
-  heldPages(key: string): readonly unknown[] | undefined;
+  /** The page params the list at `place` holds (pages.ts). */
+  heldPages(place: ListPlace): readonly unknown[] | undefined;
   /** Refuses an endpoint whose options need a feature the cache lacks (FEATURE_MISSING). */
   check(endpoint: EndpointLike, key: string): void;
   /** Before a request is sent: a throw fails the call, and nothing is sent (optimistic guesses). */
@@ -155,7 +156,13 @@ export class Requests {
     checkEndpointOptions(endpoint, key);
     this.path.check(endpoint, key);
     // A list that holds pages fetches them again with its first page, as one response (pages.ts).
-    const run = pagedRunner(endpoint, plain, () => this.path.heldPages(key));
+    let pages: JoinedPages | undefined;
+    const run = pagedRunner(
+      endpoint,
+      plain,
+      place => this.path.heldPages(place),
+      joined => (pages = joined),
+    );
     const controller = new AbortController();
     // A request is as old as its start, so a slow answer never overwrites a newer one.
     const fetchedAt = this.stamp();
@@ -241,7 +248,7 @@ export class Requests {
         this.path.failed(failure.error);
         throw failure.error;
       }
-      const written = this.path.resolve(endpoint, { args, response, fetchedAt: stamp, start: fetchedAt });
+      const written = this.path.resolve(endpoint, { args, response, fetchedAt: stamp, start: fetchedAt, pages });
       if (written?.error !== undefined) throw written.error;
       // A request from before a reset writes nothing; its promise settles with nothing.
       if (!written) return undefined;

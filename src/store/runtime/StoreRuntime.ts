@@ -20,6 +20,7 @@ import { confirmedWrite, type ActionMeta } from '../writes/confirmedWrite.js';
 import { cancelWrite, resolveWrite } from '../writes/resolve.js';
 import { Controller } from './Controller.js';
 import type { ConfirmedWriter, FeatureApis, FeatureHooks, FeatureName, OutgoingRequest } from './Feature.js';
+import { listRecord } from './pages.js';
 import { Requests } from './Requests.js';
 import { isCancellation } from './sending.js';
 import { Subscriptions } from './Subscriptions.js';
@@ -95,7 +96,7 @@ export class StoreRuntime {
       resolve: (endpoint, input) => resolveWrite(this, endpoint, input),
       data: (endpoint, args, result) => this.selectors.denormalized(this.state(), endpoint.schema, args, result),
       highWater: () => parts.highWater(this.state()),
-      heldPages: key => this.state().meta[key]?.pages,
+      heldPages: place => listRecord(this.state(), place)?.pages,
       check: (endpoint, key) => this.checkFeatures(endpoint, key),
       starting: request => this.starting(request),
       sending: (request, send, stop) => this.sending(request, send, stop),

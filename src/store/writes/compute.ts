@@ -12,7 +12,6 @@ import { PatchList } from '../../normalize/PatchList.js';
 import type { WritePayload } from '../slice/actions.js';
 import type { Resolved, ResolveInput } from '../types.js';
 import { initialState } from '../slice/initialState.js';
-import { heldPagesOf } from '../runtime/pages.js';
 import { expiryTime, hasSchema, requestKey, type EndpointLike, type ExpiryDefaults } from '../endpoint.js';
 
 /** `cache.set`: rows only, no endpoint entry, expiring after the cache's `dataExpiryLength`; throws on bad input. */
@@ -120,15 +119,7 @@ export function computeInvalidate(state: CacheState, keys: Iterable<string>, now
     list.remove(['endpoints', key], state.endpoints[key]);
     // Stamped by the store's start clock: later than every request that started before it, and
     // earlier than every one that starts after, whatever the wall clocks (StartClock.ts).
-    // A list invalidated still holds its pages: the refetch fetches them all (pages.ts).
-    const next: EndpointMeta = {
-      fetchedAt: start,
-      date: now,
-      expiresAt: 0,
-      invalidated: true,
-      ...heldPagesOf(previous),
-    };
-    list.set(['meta', key], next, previous);
+    list.set(['meta', key], { fetchedAt: start, date: now, expiresAt: 0, invalidated: true }, previous);
   }
   return { patches: list.patches, inversePatches: list.inversePatches };
 }

@@ -102,6 +102,11 @@ export function planSweep(state: CacheState, plan: SweepPlan): Sweep {
     for (const key of unionKeys(rows, metas)) {
       const row = rows[key];
       const meta = metas[key];
+      // A list's record of its pages (runtime/pages.ts) stays exactly while its list does.
+      if (kind === PAGES) {
+        if (!stays(state.entities, dropped, table.slice(6, -1), key)) drop.add(key);
+        continue;
+      }
       if (reached.has(table, key) || reachedShown?.has(table, key) || young(meta) || newerThanInFlight(meta)) continue;
       // A pending guess covers this row: its confirmed value comes back when the guess goes.
       if (guessed && (shownRows?.[key] !== row || shownMetas?.[key] !== meta)) continue;
@@ -110,7 +115,7 @@ export function planSweep(state: CacheState, plan: SweepPlan): Sweep {
     }
     if (drop.size === 0) continue;
     dropped.set(table, drop);
-    sweep.rows += [...drop].filter(key => key in rows).length;
+    if (kind !== PAGES) sweep.rows += [...drop].filter(key => key in rows).length;
     dropRows(sweep, state.entities, 'entities', table, drop);
     dropRows(sweep, state.entitiesMeta, 'entitiesMeta', table, drop);
   }
@@ -119,13 +124,16 @@ export function planSweep(state: CacheState, plan: SweepPlan): Sweep {
 
 const ROWS = 0;
 const INDEX = 1;
+const PAGES = 2;
 
 /**
+ * Lists' records of their pages (`Pages(<list table>)`) come last: they follow their lists.
  * Scalar cells (`Scalar(<key>)`) are rows like any other: a cell stays when a kept read reads it
  * (under its lens) or it was written within gcTime, so the cells of lenses nobody reads any more
  * go even while their entity stays.
  */
 function kindOf(table: string): number {
+  if (table.startsWith('Pages(')) return PAGES;
   if (table.startsWith('Scalar(') || table.startsWith('[') || table.startsWith('{')) return ROWS;
   return table.lastIndexOf('@') > 0 ? INDEX : ROWS;
 }
