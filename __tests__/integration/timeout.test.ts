@@ -84,8 +84,9 @@ test('an abort still ends a request that has a timeout, with its own reason', as
 });
 
 test.each([0, -1, NaN, '10' as unknown as number])('a timeout of %p is refused where it is given', bad => {
+  // As the endpoint's other options: INVALID_SCHEMA; the cache's, as its others: INVALID_OPTION.
   expect(() => new RestEndpoint({ path: '/items/:id', timeout: bad })).toThrow(
-    expect.objectContaining({ code: 'INVALID_OPTION', message: expect.stringContaining('timeout') }),
+    expect.objectContaining({ code: 'INVALID_SCHEMA', message: expect.stringContaining('timeout') }),
   );
   expect(() => createCache({ timeout: bad })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
 });

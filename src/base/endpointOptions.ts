@@ -156,11 +156,18 @@ export function checkLength(length: number | undefined, option: string, where: s
   );
 }
 
-/** A `timeout` option (endpoint or cache): ms above 0, `Infinity` for none, or nothing. */
-export function checkTimeout(ms: number | undefined, where: string): number | undefined {
+/**
+ * A `timeout` option: ms above 0, `Infinity` for none, or nothing. An endpoint's is INVALID_SCHEMA
+ * as its other options are; `createCache`'s passes INVALID_OPTION, as its other options do.
+ */
+export function checkTimeout(
+  ms: number | undefined,
+  where: string,
+  code: ErrorCode = ErrorCode.INVALID_SCHEMA,
+): number | undefined {
   if (ms === undefined || (typeof ms === 'number' && ms > 0)) return ms;
   throw setupError(
-    ErrorCode.INVALID_OPTION,
+    code,
     process.env.NODE_ENV !== 'production' && [
       `timeout of ${where} must be a number of milliseconds above 0 (or Infinity), but it is ${describe(ms)}.`,
       'Set how long a request may take before it fails with TIMEOUT, e.g. timeout: 10_000, or leave it out (no limit).',

@@ -81,7 +81,7 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
     normalizeOptions,
     gcTime: gcTimeOf(options.gcTime),
     expiry: expiryDefaultsOf(options),
-    timeout: checkTimeout(options.timeout, 'createCache'),
+    timeout: checkTimeout(options.timeout, 'createCache', ErrorCode.INVALID_OPTION),
     unauthorized: unauthorizedOf(options),
     features: featuresOf(options.features),
     slice,
