@@ -18,3 +18,13 @@ export type ThrownReads = Map<string, ThrownRead>;
 
 /** The nearest boundary's record; null outside any. */
 export const ThrownReadsContext = createContext<ThrownReads | null>(null);
+
+/** Notes, with the nearest boundary, a read its reader throws for: the boundary's retry fetches it again. */
+export function noteThrown(
+  thrown: ThrownReads | null,
+  key: string | undefined,
+  endpoint: EndpointLike,
+  args: readonly unknown[],
+): void {
+  if (key !== undefined) thrown?.set(key, { endpoint, args });
+}

@@ -5,7 +5,7 @@ import type { ArgsOf, ResponseData } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';
 import { useContext } from 'react';
 import { useCacheContext } from './CacheProvider.js';
-import { ThrownReadsContext } from './thrownReads.js';
+import { noteThrown, ThrownReadsContext } from './thrownReads.js';
 import { sameOutcome, useResponse, type ReadEndpoint, type SkippableArgs } from './useResponse.js';
 
 /**
@@ -32,14 +32,12 @@ export function useSuspense(endpoint: EndpointLike, ...args: unknown[]): unknown
   const thrown = useContext(ThrownReadsContext);
   const read = useResponse(cache, 'useSuspense', endpoint, args, sameOutcome, true);
   const { response, current, request } = read;
-  // What this reader throws for, its boundary's retry fetches again (thrownReads.ts).
-  const note = (): void => void (read.key !== undefined && thrown?.set(read.key, { endpoint, args }));
   // Background revalidation (stale) needs no handling here: the request is watched, and its
   // failure is stored.
   if (current.expiryStatus === 'invalid') {
     if (request) throw read.controller.settled(request);
     if (read.settledInvalid) {
-      note();
+      noteThrown(thrown, read.key, endpoint, args);
       throw (
         current.error ??
         setupError(
@@ -57,7 +55,7 @@ export function useSuspense(endpoint: EndpointLike, ...args: unknown[]): unknown
   // A failure never takes shown data away (a refetch, a poll, a revalidation that failed): the
   // error is readable beside it (docs/hooks.md#errors). Only a key with no usable data throws.
   if (error && data === undefined) {
-    note();
+    noteThrown(thrown, read.key, endpoint, args);
     throw error;
   }
   return data;

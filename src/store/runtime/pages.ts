@@ -1,19 +1,8 @@
 /**
- * The pages a paginated list holds (docs/pagination.md, "Refetching a list that holds pages").
- *
- * The record belongs to the list, not to one request of it: `entities["Pages(<list table>)"]`
- * holds, under the list's row key, the params of the pages appended to that row, in order, and
- * the param of its next page (`{ pages: ['c2'], next: 'c3' }`). Every request that writes the
- * row finds it (the list read at another lens, whose request key differs), it is plain JSON in
- * the state (hydration, persistence), and sweeps keep it exactly as long as the row. It changes
- * only in the write of an answer, as one more patch of that write:
- *
- * - a page appended to its list adds its param, and its answer names the next page;
- * - an answer of the list that replaces the list row records the pages it brought (none for a
- *   first page alone) and the next page its last one names; one that leaves the row (a page was
- *   appended after it started) keeps the record;
- * - a request of a list that holds pages fetches the first page, then each held page in order,
- *   and answers with one response of the list (`pagedRunner`), written as one action.
+ * The pages a paginated list holds, recorded beside the list's row (`Pages(<list table>)`, one
+ * record per row: `{ pages: ['c2'], next: 'c3' }`) by the same write as the page's rows, so every
+ * request of the list finds it, at any lens. The rules: docs/pagination.md, "The list's record of
+ * its pages".
  */
 
 import { createDict, hasOwn } from '../../base/dict.js';
