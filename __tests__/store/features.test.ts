@@ -135,14 +135,7 @@ test('each feature installed alone does its part', async () => {
   }
 
   const guesses = makeStore({}, { cache: createLeanCache({ features: [optimisticUpdates] }) as Cache });
-  let answer!: (value: unknown) => void;
-  const update = {
-    key: (id: string) => `PATCH /posts/${id}`,
-    schema: Post,
-    sideEffect: true as const,
-    fetch: () => new Promise(resolve => (answer = resolve)),
-    getOptimisticResponse: (_snap: unknown, id: string) => post(id, 'guess'),
-  };
+  const { update, answer } = guessedUpdate();
   const request = guesses.store.dispatch(guesses.cache.fetch(update, '1'));
   expect(guesses.cache.selectQuery(guesses.store.getState(), Post, '1')?.title).toBe('guess');
   await Promise.resolve();
@@ -261,14 +254,7 @@ test('a feature listed twice is installed once: a guess is dispatched once, and 
   );
   const dispatched: string[] = [];
   store.subscribe(() => dispatched.push('write'));
-  let answer!: (value: unknown) => void;
-  const update = {
-    key: (id: string) => `PATCH /posts/${id}`,
-    schema: Post,
-    sideEffect: true as const,
-    fetch: () => new Promise(resolve => (answer = resolve)),
-    getOptimisticResponse: (_snap: unknown, id: string) => post(id, 'guess'),
-  };
+  const { update, answer } = guessedUpdate();
   const request = store.dispatch(cache.fetch(update, '1'));
   expect(dispatched).toEqual(['write']);
   await Promise.resolve();
@@ -277,3 +263,16 @@ test('a feature listed twice is installed once: a guess is dispatched once, and 
   expect(cache.selectQuery(store.getState(), Post, '1')?.title).toBe('saved');
   expect(dispatched).toEqual(['write', 'write']);
 });
+
+/** A PATCH of a post whose guess titles it 'guess', and whose answer the test gives with `answer`. */
+function guessedUpdate() {
+  let settle!: (value: unknown) => void;
+  const update = {
+    key: (id: string) => `PATCH /posts/${id}`,
+    schema: Post,
+    sideEffect: true as const,
+    fetch: () => new Promise(resolve => (settle = resolve)),
+    getOptimisticResponse: (_snap: unknown, id: string) => post(id, 'guess'),
+  };
+  return { update, answer: (value: unknown) => settle(value) };
+}
