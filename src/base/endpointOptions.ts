@@ -104,13 +104,19 @@ export function checkGuess<T>(guess: T, where: string): T {
 }
 
 /** A flag option (`invalidIfStale`): `true`, `false` or nothing; anything else is refused where the endpoint is made. */
-export function checkFlag(flag: boolean | undefined, option: string, where: string): boolean | undefined {
+export function checkFlag(
+  flag: boolean | undefined,
+  option: string,
+  where: string,
+  code: ErrorCode = ErrorCode.INVALID_SCHEMA,
+  fallback = false,
+): boolean | undefined {
   if (flag === undefined || typeof flag === 'boolean') return flag;
   throw setupError(
-    ErrorCode.INVALID_SCHEMA,
+    code,
     process.env.NODE_ENV !== 'production' && [
       `${option} of ${where} must be true or false, but it is ${describe(flag)}.`,
-      `Write ${option}: true, or leave it out (false).`,
+      `Write ${option}: ${!fallback}, or leave it out (${fallback}).`,
     ],
   );
 }

@@ -59,19 +59,6 @@ export function countOf(value: unknown, option: string, fallback: number, where 
   );
 }
 
-/** A flag option of the cache or a hook (`refetchOnFocus`): `true`, `false` or nothing. */
-export function flagOf(value: unknown, option: string, where: string, fallback: boolean): boolean {
-  if (value === undefined) return fallback;
-  if (typeof value === 'boolean') return value;
-  throw setupError(
-    ErrorCode.INVALID_OPTION,
-    process.env.NODE_ENV !== 'production' && [
-      `The ${option} option of ${where} takes true or false, but received ${describe(value)}.`,
-      `Write ${option}: ${!fallback}, or leave it out (${fallback}).`,
-    ],
-  );
-}
-
 /** `createCache`'s `reducerPath`, checked: a non-empty string (the slice's key in the root state). */
 export function reducerPathOf(path: unknown): string {
   if (path === undefined) return 'cache';

@@ -8,8 +8,7 @@
 import { warnOnce } from '../../../base/env.js';
 import { describe, ErrorCode, setupError } from '../../../base/errors.js';
 import { isSkipArgs } from '../../../base/json.js';
-import { checkPollFrequency } from '../../../base/endpointOptions.js';
-import { flagOf } from '../../cacheOptions.js';
+import { checkFlag, checkPollFrequency } from '../../../base/endpointOptions.js';
 import { checkEndpointOptions, requestKey, type EndpointLike } from '../../endpoint.js';
 import type { ListenerOptions } from '../../runtime/Feature.js';
 import type { StoreRuntime } from '../../runtime/StoreRuntime.js';
@@ -86,8 +85,10 @@ export function subscribe(
  * `remove()`. Outside a browser (Node, no `window`) it does nothing.
  */
 export function setupListeners(runtime: StoreRuntime, options: ListenerOptions = {}): () => void {
-  const refetchOnFocus = flagOf(options?.refetchOnFocus, 'refetchOnFocus', 'setupListeners', true);
-  const refetchOnReconnect = flagOf(options?.refetchOnReconnect, 'refetchOnReconnect', 'setupListeners', true);
+  const flag = (option: 'refetchOnFocus' | 'refetchOnReconnect'): boolean =>
+    checkFlag(options?.[option], option, 'setupListeners', ErrorCode.INVALID_OPTION, true) ?? true;
+  const refetchOnFocus = flag('refetchOnFocus');
+  const refetchOnReconnect = flag('refetchOnReconnect');
   const target = (globalThis as { window?: EventTarget }).window;
   if (target === undefined || typeof target.addEventListener !== 'function') return ignore;
   const doc = (globalThis as { document?: EventTarget & { visibilityState?: string } }).document;
