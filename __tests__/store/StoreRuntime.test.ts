@@ -39,7 +39,7 @@ async function settledGone(key = 'GET /gone') {
   const runtime = runtimeOf(cache, store);
   const endpoint = { key: () => key, schema: Note, fetch: () => Promise.resolve({ id: 'g', gone: true }) };
   const request = store.dispatch(cache.fetch(endpoint));
-  runtime.watch(key, request);
+  runtime.marks.watch(key, request);
   await request;
   await Promise.resolve();
   const meta = () => (store.getState().cache as CacheState).meta[key];
@@ -48,18 +48,18 @@ async function settledGone(key = 'GET /gone') {
 
 test('a request that settles and leaves its response invalid is marked, without React, until something is written for it', async () => {
   const { cache, store, runtime, endpoint, meta } = await settledGone();
-  expect(runtime.settledInvalid('GET /gone', meta(), true)).toBe(true);
+  expect(runtime.marks.settledInvalid('GET /gone', meta(), true)).toBe(true);
   // React's retry of the same render gets the same answer.
-  expect(runtime.settledInvalid('GET /gone', meta(), true)).toBe(true);
+  expect(runtime.marks.settledInvalid('GET /gone', meta(), true)).toBe(true);
   store.dispatch(cache.invalidate(endpoint));
-  expect(runtime.settledInvalid('GET /gone', meta(), true)).toBe(false);
+  expect(runtime.marks.settledInvalid('GET /gone', meta(), true)).toBe(false);
 });
 
 test('resetEntireStore drops the settled marks with the requests in flight', async () => {
   const { cache, store, runtime, meta } = await settledGone();
   const before = meta();
   store.dispatch(cache.resetEntireStore());
-  expect(runtime.settledInvalid('GET /gone', before, true)).toBe(false);
+  expect(runtime.marks.settledInvalid('GET /gone', before, true)).toBe(false);
 });
 
 test('settled marks are bounded: the oldest go first', async () => {
@@ -75,13 +75,13 @@ test('settled marks are bounded: the oldest go first', async () => {
   // Each key gets a meta record (a stored error), and a settled request that left it.
   for (const key of keys) {
     store.dispatch(cache.setError({ key: () => key, schema: Note }, new Error('gone')));
-    runtime.watch(key, Promise.resolve());
+    runtime.marks.watch(key, Promise.resolve());
   }
   await new Promise(resolve => setImmediate(resolve));
   const meta = (key: string) => (store.getState().cache as CacheState).meta[key];
-  expect(runtime.settledInvalid(keys[0]!, meta(keys[0]!), true)).toBe(false);
-  expect(runtime.settledInvalid(keys[1]!, meta(keys[1]!), true)).toBe(true);
-  expect(runtime.settledInvalid(keys[1_000]!, meta(keys[1_000]!), true)).toBe(true);
+  expect(runtime.marks.settledInvalid(keys[0]!, meta(keys[0]!), true)).toBe(false);
+  expect(runtime.marks.settledInvalid(keys[1]!, meta(keys[1]!), true)).toBe(true);
+  expect(runtime.marks.settledInvalid(keys[1_000]!, meta(keys[1_000]!), true)).toBe(true);
   // 1,001 writes through RTK's development checks: seconds on a busy shared machine.
 }, 60_000);
 

@@ -14,7 +14,8 @@ import { MemoOwners } from './reads/MemoOwners.js';
 import type { Controller } from './runtime/Controller.js';
 import { HighWater } from './runtime/StartClock.js';
 import { Lineage } from './slice/Lineage.js';
-import { StoreRuntime, type CacheParts, type Feature } from './runtime/StoreRuntime.js';
+import type { CacheParts, Feature } from './runtime/Feature.js';
+import { StoreRuntime } from './runtime/StoreRuntime.js';
 import { mountCheck } from './slice/mountCheck.js';
 import { createMiddleware, thunk, type CacheThunk } from './slice/middleware.js';
 import { createReducer } from './slice/reducer.js';
@@ -141,7 +142,7 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
       return memos.of(state).response(state, endpoint, args, Date.now()) as never;
     },
     fetch: ((endpoint: EndpointLike, ...args: unknown[]) =>
-      inStore(runtime => runtime.requests.fetch(endpoint, args))) as Cache<P>['fetch'],
+      inStore(runtime => runtime.controller.fetch(endpoint, ...(args as never[])))) as Cache<P>['fetch'],
     fetchIfStale: (endpoint, ...args) => inStore(runtime => runtime.controller.fetchIfStale(endpoint, ...args)),
     invalidate: (endpoint, ...args) => inStore(runtime => runtime.controller.invalidate(endpoint, ...args)),
     invalidateAll: filter => inStore(runtime => runtime.controller.invalidateAll(filter)),

@@ -4,16 +4,15 @@
  */
 
 import { argsKey, isSkipArgs } from '../../base/json.js';
-import type { CacheState, EndpointMeta } from '../../base/state.js';
+import type { CacheState } from '../../base/state.js';
 import type { Queried } from '../../schema/types.js';
-import { checkStamp, requestKey, STAMP_AHEAD, type EndpointLike, type ExpiryDefaults } from '../endpoint.js';
-import type { NormalizeOptions } from '../../normalize/normalize.js';
+import { checkStamp, requestKey, STAMP_AHEAD, type EndpointLike } from '../endpoint.js';
 import type { FetchPromise } from './Requests.js';
+import type { StoreRuntime } from './StoreRuntime.js';
 import type { ExpiryStatus, ResponseState } from '../reads/selectors.js';
 import { ActionTypes, writeAction } from '../slice/actions.js';
 import { computeExpire, computeInvalidate, computeReset, computeSet } from '../writes/compute.js';
 import { draftUpdate } from '../writes/draftUpdate.js';
-import { resolveWrite, type ResolveTarget } from '../writes/resolve.js';
 import type {
   ArgsOf,
   CreateArgs,
@@ -25,38 +24,8 @@ import type {
   OneBody,
   ResolveInput,
   ResponseData,
-  StoreLike,
 } from '../types.js';
-import type { FeatureApis, ListenerOptions, SweepReport } from './Feature.js';
-import type { Subscriptions } from './Subscriptions.js';
-
-/** What a Controller needs of its store's runtime (StoreRuntime.ts): it runs every operation there. */
-export interface ControllerRuntime extends ResolveTarget {
-  readonly parts: {
-    readonly reducerPath: string;
-    readonly normalizeOptions: NormalizeOptions;
-    readonly expiry: ExpiryDefaults;
-    readState(state: CacheState, visible: CacheState, schema: unknown, args: readonly unknown[]): unknown;
-  };
-  readonly subscriptions: Subscriptions;
-  readonly requests: {
-    fetch(endpoint: EndpointLike, args: readonly unknown[]): FetchPromise<unknown>;
-    stamp(): number;
-    forget(key: string): void;
-    fetching(key: string): boolean;
-    listen(listener: () => void): () => void;
-  };
-  readonly store: StoreLike;
-  state(): CacheState;
-  reset(): void;
-  api<N extends keyof FeatureApis>(name: N, use: string): FeatureApis[N];
-  watch(key: string, request: Promise<unknown>): void;
-  settledInvalid(key: string, meta: object | undefined, invalid: boolean): boolean;
-  waiting(key: string): void;
-  freshAnswer(key: string, meta: EndpointMeta | undefined): boolean;
-  shown(key: string): void;
-  settledOf<T>(request: Promise<T>): Promise<T | undefined>;
-}
+import type { ListenerOptions, SweepReport } from './Feature.js';
 
 /** `controller.fetch`: a create is typed by what it sends (one item, or a list), anything else by its schema. */
 export interface ControllerFetch {
@@ -87,7 +56,7 @@ export type { StoreLike } from '../types.js';
  * @see docs/RestEndpoint.md#the-controller-outside-react
  */
 export class Controller<P extends string = string> {
-  constructor(private readonly runtime: ControllerRuntime) {}
+  constructor(private readonly runtime: StoreRuntime) {}
 
   /** `cache.selectQuery` on the current state. */
   readonly get = <S>(schema: S, ...args: unknown[]): Queried<S> | undefined =>
@@ -102,7 +71,7 @@ export class Controller<P extends string = string> {
 
   /** Fetches and stores the response: the promise of it denormalized, with `abort()` (docs/store.md). */
   readonly fetch: ControllerFetch = ((endpoint: EndpointLike, ...args: unknown[]) =>
-    this.runtime.requests.fetch(endpoint, args)) as ControllerFetch;
+    this.runtime.fetch(endpoint, args)) as ControllerFetch;
 
   /** Fetches only when the stored response is missing, stale or invalid; else gives its data. */
   readonly fetchIfStale = <E extends EndpointLike>(
@@ -111,9 +80,7 @@ export class Controller<P extends string = string> {
   ): FetchPromise<ResponseData<E>> | ResponseData<E> | undefined => {
     const { runtime } = this;
     const response = runtime.selectors.response(runtime.state(), endpoint, args, Date.now());
-    return (
-      response.expiryStatus === 'valid' ? response.data : runtime.requests.fetch(endpoint, args)
-    ) as ResponseData<E>;
+    return (response.expiryStatus === 'valid' ? response.data : runtime.fetch(endpoint, args)) as ResponseData<E>;
   };
 
   /** Writes `value` (or what an updater makes of the cached value) by `schema`, without an endpoint (docs/store.md). */
@@ -123,7 +90,7 @@ export class Controller<P extends string = string> {
     const args = argsAndValue.slice(0, -1);
     const value = argsAndValue[argsAndValue.length - 1];
     const updater = typeof value === 'function';
-    const start = runtime.requests.stamp();
+    const start = runtime.stamp();
     // An updater edits the cache: only the rows it changed get a new expiry (docs/store.md).
     const options = updater ? { ...parts.normalizeOptions, changedRowsOnly: true } : parts.normalizeOptions;
     runtime.write(
@@ -151,7 +118,7 @@ export class Controller<P extends string = string> {
   ): void => {
     const args = argsAndResponse.slice(0, -1);
     const response = argsAndResponse[argsAndResponse.length - 1];
-    resolveWrite(this.runtime, endpoint, { args, response, fetchedAt: this.runtime.requests.stamp() });
+    this.runtime.resolve(endpoint, { args, response, fetchedAt: this.runtime.stamp() });
   };
 
   /** The general write: a response (or error) for args, as fetched at `fetchedAt`. */
@@ -160,14 +127,14 @@ export class Controller<P extends string = string> {
     const latest = Date.now() + STAMP_AHEAD;
     checkStamp(input?.fetchedAt, 'fetchedAt', latest);
     if (input.start !== undefined) checkStamp(input.start, 'start', latest);
-    resolveWrite(this.runtime, endpoint, input);
+    this.runtime.resolve(endpoint, input);
   };
 
   /** Stores `error` as the request's error. */
   readonly setError = (endpoint: EndpointLike, ...argsAndError: [...args: unknown[], error: unknown]): void => {
     const args = argsAndError.slice(0, -1);
     const error = argsAndError[argsAndError.length - 1];
-    resolveWrite(this.runtime, endpoint, { args, error, fetchedAt: this.runtime.requests.stamp() });
+    this.runtime.resolve(endpoint, { args, error, fetchedAt: this.runtime.stamp() });
   };
 
   /** Drops the stored response for args: the next read is 'invalid' (fetch and suspend). */
@@ -189,7 +156,7 @@ export class Controller<P extends string = string> {
   readonly resetEntireStore = (): void => {
     const { runtime } = this;
     runtime.reset();
-    const start = runtime.requests.stamp();
+    const start = runtime.stamp();
     const payload = computeReset(runtime.state(), start);
     if (payload.patches.length > 0)
       runtime.store.dispatch(writeAction(ActionTypes.reset, runtime.parts.reducerPath, payload, { start }) as never);
@@ -200,7 +167,7 @@ export class Controller<P extends string = string> {
     const keys = [...keysOf(runtime.state())];
     // A request already in flight started before the invalidation: the next fetch starts anew.
     for (const key of keys) runtime.requests.forget(key);
-    const start = runtime.requests.stamp();
+    const start = runtime.stamp();
     runtime.write(ActionTypes.invalidate, confirmed => computeInvalidate(confirmed, keys, Date.now(), start));
   }
 
@@ -226,14 +193,16 @@ export class Controller<P extends string = string> {
    * (docs/live-data.md). Returns `unsubscribe()`. Needs the liveData feature.
    */
   readonly subscribe = <E extends EndpointLike>(endpoint: E, ...args: ArgsOf<E> | [null]): (() => void) =>
-    this.runtime.api('liveData', 'A subscription (subscribe, useSubscription, useLive)').subscribe(endpoint, args);
+    this.runtime.features
+      .api('liveData', 'A subscription (subscribe, useSubscription, useLive)')
+      .subscribe(endpoint, args);
 
   /** Refetches what is held and not valid when the window regains focus or goes online. Needs liveData. */
   readonly setupListeners = (options?: ListenerOptions): (() => void) =>
-    this.runtime.api('liveData', 'setupListeners').setupListeners(options);
+    this.runtime.features.api('liveData', 'setupListeners').setupListeners(options);
 
   /** Runs a garbage-collection sweep now. Needs the garbageCollection feature. */
-  readonly gc = (): SweepReport => this.runtime.api('garbageCollection', 'A sweep (cache.gc)').sweep();
+  readonly gc = (): SweepReport => this.runtime.features.api('garbageCollection', 'A sweep (cache.gc)').sweep();
 
   /**
    * What a reader rendering `endpoint`'s response does (useSuspense, useFetch): with `response`
@@ -252,22 +221,23 @@ export class Controller<P extends string = string> {
   ): FetchPromise<unknown> | 'stuck' | undefined => {
     const invalid = response.expiryStatus === 'invalid';
     const meta = this.runtime.state().meta[key];
-    if (this.runtime.settledInvalid(key, meta, invalid)) return 'stuck';
+    if (this.runtime.marks.settledInvalid(key, meta, invalid)) return 'stuck';
     if (response.expiryStatus === 'valid') return undefined;
     // Only going stale while shown, or a reader mounting, fetches stale data: an answer stale as it
     // arrives (an expiry of 0) must not make its own readers fetch it again (docs/store.md).
-    if (!invalid && (last === 'stale' || (last !== 'valid' && this.runtime.freshAnswer(key, meta)))) return undefined;
+    if (!invalid && (last === 'stale' || (last !== 'valid' && this.runtime.marks.freshAnswer(key, meta))))
+      return undefined;
     const request = this.fetch(endpoint, ...(args as never[])) as FetchPromise<unknown>;
-    this.runtime.watch(key, request);
-    if (invalid) this.runtime.waiting(key);
+    this.runtime.marks.watch(key, request);
+    if (invalid) this.runtime.marks.waiting(key, this.runtime.requests.startOf(key));
     return request;
   };
 
   /** A mounted reader showed the response stored under `key` (its effect after the render): see `revalidate`. */
-  readonly shown = (key: string): void => this.runtime.shown(key);
+  readonly shown = (key: string): void => this.runtime.marks.shown(key);
 
   /** A promise that settles with `request` and never rejects (what Suspense waits on); the same one per request. */
-  readonly settled = <T>(request: Promise<T>): Promise<T | undefined> => this.runtime.settledOf(request);
+  readonly settled = <T>(request: Promise<T>): Promise<T | undefined> => this.runtime.marks.settledOf(request);
 
   /** Whether a request for `endpoint` and args is in flight now: a first load, a refetch, a poll. */
   readonly isFetching = <E extends EndpointLike>(endpoint: E, ...args: ArgsOf<E> | [null]): boolean =>

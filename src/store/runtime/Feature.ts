@@ -6,13 +6,21 @@
  * its sweep). The runtime calls the hook points; it knows no feature by its code, so a cache built
  * without a feature does not bundle it.
  *
- * The types here sit below the runtime and the features (they import neither).
+ * The runtime and the features import these types; this file imports theirs only as types, so no
+ * feature's code comes with it.
  */
 
+import { ErrorCode, setupError } from '../../base/errors.js';
 import type { CacheState } from '../../base/state.js';
 import type { NormalizeOptions } from '../../normalize/normalize.js';
-import type { EndpointLike } from '../endpoint.js';
+import type { UnauthorizedPolicy } from '../cacheOptions.js';
+import type { EndpointLike, ExpiryDefaults } from '../endpoint.js';
+import type { Selectors } from '../reads/selectors.js';
 import type { WritePayload } from '../slice/actions.js';
+import type { StoreRuntime } from './StoreRuntime.js';
+import type { Collector } from '../features/gc/Collector.js';
+import type { Optimistic } from '../features/optimistic/Optimistic.js';
+import type { Pollers } from '../features/live/Pollers.js';
 
 /** The features a cache can be built with (docs/features.md). */
 export type FeatureName = 'garbageCollection' | 'liveData' | 'optimisticUpdates' | 'retries';
@@ -53,11 +61,12 @@ export interface FeatureHooks {
    */
   starting?(request: OutgoingRequest): void;
   /**
-   * Fetch path: sends a read whose endpoint has `retry` (`send` sends it once; any of `stop`
-   * aborting ends it). One feature at most.
+   * Fetch path: sends a read whose endpoint has `retry` (`send` sends it once, or through the
+   * features listed before this one; any of `stop` aborting ends it). Features that fill it wrap
+   * one another in the order they are listed.
    */
   sending?(request: OutgoingRequest, send: () => Promise<unknown>, stop: readonly AbortSignal[]): Promise<unknown>;
-  /** Write path: how confirmed writes are computed. One feature at most. */
+  /** Write path: how confirmed writes are computed. One feature at most (a second is INVALID_OPTION as the store mounts). */
   writer?: ConfirmedWriter;
   /** Write path: the request `endpoint` started at `start` settled; its outcome is written next. */
   settling?(endpoint: EndpointLike, start: number): void;
@@ -67,8 +76,8 @@ export interface FeatureHooks {
   reset?(): void;
   /** After an action the cache did not make replaced the slice (HYDRATE, REHYDRATE, a DevTools import). */
   replaced?(): void;
-  /** What the feature offers the cache's methods, by feature (FeatureApis). */
-  api?: unknown;
+  /** What the feature offers the cache's methods (its entry in FeatureApis). */
+  api?: FeatureApis[keyof FeatureApis];
 }
 
 /** What a sweep removed. */
@@ -89,9 +98,102 @@ export interface ListenerOptions {
 
 /** What each feature offers the cache's methods (the ones that have methods). */
 export interface FeatureApis {
-  garbageCollection: { sweep(): SweepReport };
+  garbageCollection: Collector;
   liveData: {
     subscribe(endpoint: EndpointLike, args: readonly unknown[]): () => void;
     setupListeners(options?: ListenerOptions): () => void;
+    /** The store's pollers (for diagnostics and tests). */
+    readonly pollers: Pollers;
   };
+  optimisticUpdates: Optimistic;
+}
+
+/**
+ * A capability installed into each store's runtime (docs/features.md): `install` runs once per
+ * store, as the cache's middleware is mounted, and returns the hook points it fills.
+ */
+export interface Feature<N extends FeatureName = FeatureName> {
+  readonly name: N;
+  install(runtime: StoreRuntime): FeatureHooks & { api?: N extends keyof FeatureApis ? FeatureApis[N] : never };
+}
+
+/** What the cache gives each store's runtime: its parts shared by every store. */
+export interface CacheParts {
+  readonly reducerPath: string;
+  readonly normalizeOptions: NormalizeOptions;
+  /** `createCache`'s `gcTime`, checked. */
+  readonly gcTime: number;
+  /** `createCache`'s `dataExpiryLength` and `errorExpiryLength`, checked: what endpoints that set none get. */
+  readonly expiry: ExpiryDefaults;
+  /** `createCache`'s `timeout`, checked: what endpoints that set none get. */
+  readonly timeout: number | undefined;
+  /** `createCache`'s `onUnauthorized` and `isUnauthorized`, checked; undefined when off. */
+  readonly unauthorized: UnauthorizedPolicy | undefined;
+  readonly features: readonly Feature[];
+  slice(rootState: unknown): CacheState;
+  /** The highest start stamp in a slice (StartClock.ts). */
+  highWater(slice: CacheState): number;
+  /** A token shared by the slices the cache's own writes made from one another (slice/Lineage.ts). */
+  lineage(slice: CacheState): object;
+  /** A new read memo, for a store. */
+  memo(): Selectors;
+  /** Reads `state` as `selectQuery` does; `visible` is the slice the store shows. */
+  readState(state: CacheState, visible: CacheState, schema: unknown, args: readonly unknown[]): unknown;
+}
+
+/** The set-up error of a method or endpoint option whose feature the cache was built without. */
+export function featureMissing(name: FeatureName, use: string): Error {
+  return setupError(
+    ErrorCode.FEATURE_MISSING,
+    process.env.NODE_ENV !== 'production' && [
+      `${use} needs the ${name} feature, but this cache was built without it.`,
+      `Add it where the cache is built: createLeanCache({ features: [${name}, ...] }) (import { ${name} } from 'lenscache'), or use createCache(), which has every feature.`,
+    ],
+    name,
+  );
+}
+
+/** The features installed into one store's runtime: their hook points in the order listed, their APIs, and the one writer. */
+export class Installed {
+  readonly hooks: FeatureHooks[] = [];
+  readonly names = new Set<FeatureName>();
+  /** How confirmed writes are computed, when a feature (optimistic updates) says; else against the slice itself. */
+  readonly writer: ConfirmedWriter | undefined;
+  private readonly apis = new Map<FeatureName, unknown>();
+
+  constructor(features: readonly Feature[], runtime: StoreRuntime) {
+    let writer: ConfirmedWriter | undefined;
+    for (const feature of features) {
+      const hooks = feature.install(runtime);
+      this.hooks.push(hooks);
+      this.names.add(feature.name);
+      if (hooks.api !== undefined) this.apis.set(feature.name, hooks.api);
+      if (hooks.writer && writer) throw twoWriters(feature.name);
+      writer ??= hooks.writer;
+    }
+    this.writer = writer;
+  }
+
+  /** The API of a feature; FEATURE_MISSING when the cache was built without it. */
+  api<N extends keyof FeatureApis>(name: N, use: string): FeatureApis[N] {
+    const api = this.apis.get(name);
+    if (api === undefined) throw featureMissing(name, use);
+    return api as FeatureApis[N];
+  }
+
+  /** What the feature `name` offers (its `api`), when the cache has it: for diagnostics and tests. */
+  installed<N extends keyof FeatureApis>(name: N): FeatureApis[N] | undefined {
+    return this.apis.get(name) as FeatureApis[N] | undefined;
+  }
+}
+
+/** Two features that compute confirmed writes (a store has one writer): INVALID_OPTION as the store mounts. */
+function twoWriters(name: FeatureName): Error {
+  return setupError(
+    ErrorCode.INVALID_OPTION,
+    process.env.NODE_ENV !== 'production' && [
+      `The feature ${name} computes confirmed writes, but another feature of this cache does already; a cache can have one.`,
+      'Build the cache with only one of them.',
+    ],
+  );
 }

@@ -13,18 +13,6 @@
 
 import type { CacheState } from '../../base/state.js';
 
-/** One store's clock: owned by that store's Requests, so it lives as long as the store. */
-export class StartClock {
-  private last = -Infinity;
-
-  /** The stamp of something starting now, given the highest stamp in the current slice. */
-  next(highWater: number, now: number): number {
-    const stamp = Math.max(now, highWater, this.last + 1);
-    this.last = stamp;
-    return stamp;
-  }
-}
-
 /**
  * The highest start stamp held by each slice, for one cache. The reducer carries it from slice
  * to slice as writes land (an O(1) step); a slice it did not make (restored from JSON) is scanned

@@ -1,119 +1,56 @@
 /**
  * Everything one cache knows about one store outside the Redux state (docs/architecture.md, "Who
- * owns what"): its requests in flight and start clock (Requests), who reads what (Subscriptions),
- * its read memo (Selectors), what the last settled request of each key left, its Controller, and
- * the features installed into it. One per cache and store, made when the cache's middleware is
- * mounted on the store, and living as long as the store. The React hooks only call its Controller;
- * the same rules hold without React.
+ * owns what"), and the one place a request runs, top to bottom (docs/architecture.md, "One
+ * request, top to bottom"): join, stamp, features before sending, send, compute the write against
+ * the confirmed state, dispatch it, features after the write, read back. Every other write of
+ * the Controller (set, invalidations, resets) is computed and dispatched here too. One per cache
+ * and store, made as the cache's middleware is mounted, living as long as the store.
  */
 
-import { ErrorCode, setupError } from '../../base/errors.js';
-import { Lru } from '../../base/Lru.js';
-import type { CacheState, EndpointMeta } from '../../base/state.js';
-import type { NormalizeOptions } from '../../normalize/normalize.js';
-import type { UnauthorizedPolicy } from '../cacheOptions.js';
-import type { EndpointLike, ExpiryDefaults } from '../endpoint.js';
+import { isErrorLike } from '../../base/errors.js';
+import { stableStringify } from '../../base/json.js';
+import type { CacheState } from '../../base/state.js';
+import { checkEndpointOptions, checkStamp, hasSchema, requestKey, type EndpointLike } from '../endpoint.js';
 import type { Selectors } from '../reads/selectors.js';
-import type { ActionType, WritePayload } from '../slice/actions.js';
-import type { StoreLike } from '../types.js';
-import { confirmedWrite, type ActionMeta } from '../writes/confirmedWrite.js';
-import { cancelWrite, resolveWrite } from '../writes/resolve.js';
+import { ActionTypes, writeAction, type ActionType, type WritePayload } from '../slice/actions.js';
+import type { JoinedPages, Resolved, ResolveInput, StoreLike } from '../types.js';
+import { computeResolve } from '../writes/compute.js';
 import { Controller } from './Controller.js';
-import type { ConfirmedWriter, FeatureApis, FeatureHooks, FeatureName, OutgoingRequest } from './Feature.js';
-import { listRecord } from './pages.js';
-import { Requests } from './Requests.js';
-import { isCancellation } from './sending.js';
+import { featureMissing, Installed, type CacheParts, type OutgoingRequest } from './Feature.js';
+import { listRecord, pagedRunner, withHeldPages } from './pages.js';
+import { ReadMarks } from './ReadMarks.js';
+import { Requests, type FetchPromise } from './Requests.js';
+import { isCancellation, noReason, runnerOf, tryOf, untilAborted } from './sending.js';
 import { Subscriptions } from './Subscriptions.js';
 
-/** Settled marks kept at most (least recently marked out first): one per key a hook fetched. */
-const SETTLED_MARKS = 1_000;
+export type { CacheParts, Feature } from './Feature.js';
 
-/**
- * A capability installed into each store's runtime (docs/features.md): `install` runs once per
- * store, as the cache's middleware is mounted, and returns the hook points it fills.
- */
-export interface Feature {
-  readonly name: FeatureName;
-  install(runtime: StoreRuntime): FeatureHooks;
-}
-
-/** What the cache gives each store's runtime: its parts shared by every store. */
-export interface CacheParts {
-  readonly reducerPath: string;
-  readonly normalizeOptions: NormalizeOptions;
-  /** `createCache`'s `gcTime`, checked. */
-  readonly gcTime: number;
-  /** `createCache`'s `dataExpiryLength` and `errorExpiryLength`, checked: what endpoints that set none get. */
-  readonly expiry: ExpiryDefaults;
-  /** `createCache`'s `timeout`, checked: what endpoints that set none get. */
-  readonly timeout: number | undefined;
-  /** `createCache`'s `onUnauthorized` and `isUnauthorized`, checked; undefined when off. */
-  readonly unauthorized: UnauthorizedPolicy | undefined;
-  readonly features: readonly Feature[];
-  slice(rootState: unknown): CacheState;
-  /** The highest start stamp in a slice (StartClock.ts). */
-  highWater(slice: CacheState): number;
-  /** A token shared by the slices the cache's own writes made from one another (slice/Lineage.ts). */
-  lineage(slice: CacheState): object;
-  /** A new read memo, for a store. */
-  memo(): Selectors;
-  /** Reads `state` as `selectQuery` does; `visible` is the slice the store shows. */
-  readState(state: CacheState, visible: CacheState, schema: unknown, args: readonly unknown[]): unknown;
-}
+/** A write action's meta: the request key and the write's start stamp, when it has them. */
+export type ActionMeta = { key?: string | undefined; start?: number | undefined };
 
 export class StoreRuntime {
   readonly subscriptions = new Subscriptions();
-  readonly requests: Requests;
+  /** The table of requests in flight (Requests.ts). */
+  readonly requests = new Requests();
+  /** What readers need remembered between renders (ReadMarks.ts). */
+  readonly marks = new ReadMarks(() => this.state());
   readonly controller: Controller;
   /** This store's read memo: a reset or sweep here never touches another store's. */
   readonly selectors: Selectors;
-  /** The confirmed-write computation a feature supplies (optimistic updates), if any. */
-  readonly writer: ConfirmedWriter | undefined;
-  private readonly hooks: FeatureHooks[] = [];
-  private readonly apis = new Map<FeatureName, unknown>();
-  /**
-   * Per request key: the meta record the last settled request left. While that very record is
-   * still the key's meta, nothing was written for the key since.
-   */
-  private readonly settled = new Lru<string, object>(SETTLED_MARKS);
-  /**
-   * Per request key: the start of the request readers waited for (they had nothing to show),
-   * until a mounted reader has shown its answer. An answer stale as it arrives (an expiry of 0)
-   * is shown to them without being fetched again (docs/store.md, "An expiry of 0").
-   */
-  private readonly fresh = new Lru<string, number>(SETTLED_MARKS);
-  private readonly watched = new WeakSet<Promise<unknown>>();
+  /** The cache's features, installed into this store (Feature.ts). */
+  readonly features: Installed;
+  /** The last start stamp given (docs/architecture.md, "Ordering"). */
+  private last = -Infinity;
   /** An unauthorized failure reset the store, and no request succeeded since (docs/store.md, "Reset on 401"). */
   private signedOut = false;
-  private readonly quiet = new WeakMap<Promise<unknown>, Promise<unknown>>();
 
   constructor(
     readonly parts: CacheParts,
     readonly store: StoreLike,
   ) {
     this.selectors = parts.memo();
-    this.requests = new Requests({
-      resolve: (endpoint, input) => resolveWrite(this, endpoint, input),
-      data: (endpoint, args, result) => this.selectors.denormalized(this.state(), endpoint.schema, args, result),
-      highWater: () => parts.highWater(this.state()),
-      heldPages: place => listRecord(this.state(), place)?.pages,
-      check: (endpoint, key) => this.checkFeatures(endpoint, key),
-      starting: request => this.starting(request),
-      sending: (request, send, stop) => this.sending(request, send, stop),
-      cancelled: (endpoint, start) => cancelWrite(this, endpoint, start),
-      failed: error => this.failed(error),
-      succeeded: () => this.succeeded(),
-      timeout: parts.timeout,
-    });
     this.controller = new Controller(this);
-    let writer: ConfirmedWriter | undefined;
-    for (const feature of parts.features) {
-      const hooks = feature.install(this);
-      this.hooks.push(hooks);
-      if (hooks.api !== undefined) this.apis.set(feature.name, hooks.api);
-      writer ??= hooks.writer;
-    }
-    this.writer = writer;
+    this.features = new Installed(parts.features, this);
   }
 
   /** The store's slice now. */
@@ -121,54 +58,210 @@ export class StoreRuntime {
     return this.parts.slice(this.store.getState());
   }
 
-  /** Whether the cache was built with the feature. */
-  has(name: FeatureName): boolean {
-    return this.parts.features.some(feature => feature.name === name);
-  }
-
-  /** The API of a feature; FEATURE_MISSING when the cache was built without it. */
-  api<N extends keyof FeatureApis>(name: N, use: string): FeatureApis[N] {
-    const api = this.apis.get(name);
-    if (api === undefined) throw featureMissing(name, use);
-    return api as FeatureApis[N];
-  }
-
-  /** What the feature `name` offers (its `api`), when the cache has it: for diagnostics and tests. */
-  installed(name: FeatureName): unknown {
-    return this.apis.get(name);
-  }
-
-  /**
-   * A confirmed write (writes/confirmedWrite.ts): `compute` gets the confirmed state and the one
-   * the store shows, and what it returns is dispatched as one `type` action.
-   */
-  write<T extends WritePayload>(
-    type: ActionType,
-    compute: (confirmed: CacheState, visible: CacheState) => T | undefined,
-    meta?: ActionMeta | ((computed: T | undefined) => ActionMeta),
-  ): T | undefined {
-    return confirmedWrite(this.parts, this.writer, this.store, type, compute, meta);
-  }
-
   /**
    * Refuses an endpoint whose options need a feature the cache lacks (FEATURE_MISSING), when it
    * is fetched or subscribed to: before anything is held, sent or written.
    */
   checkFeatures(endpoint: EndpointLike, key: string): void {
-    if (endpoint.retry && !endpoint.sideEffect && !this.has('retries'))
+    const { names } = this.features;
+    if (endpoint.retry && !endpoint.sideEffect && !names.has('retries'))
       throw featureMissing('retries', `The endpoint ${key}, with retry,`);
-    if (typeof endpoint.getOptimisticResponse === 'function' && !this.has('optimisticUpdates'))
+    if (typeof endpoint.getOptimisticResponse === 'function' && !names.has('optimisticUpdates'))
       throw featureMissing('optimisticUpdates', `The endpoint ${key}, with getOptimisticResponse,`);
   }
 
-  /** The fetch path's first hook point: each feature's `starting`. */
-  private starting(request: OutgoingRequest): void {
-    for (const hooks of this.hooks) hooks.starting?.(request);
+  /**
+   * The start stamp of a write or request starting now: the wall clock, raised past every stamp
+   * this store gave and every stamp in its slice (a hybrid logical clock; docs/architecture.md, "Ordering").
+   */
+  stamp(): number {
+    return (this.last = Math.max(Date.now(), this.parts.highWater(this.state()), this.last + 1));
   }
 
-  private sending(request: OutgoingRequest, send: () => Promise<unknown>, stop: readonly AbortSignal[]) {
-    const sender = this.hooks.find(hooks => hooks.sending);
-    return sender ? sender.sending!(request, send, stop) : send();
+  /**
+   * Fetches `endpoint` for args: the request in flight for its key when a read is (joined), else
+   * a new one, run to its write and read back. `stopRetries` also ends a poll's retries.
+   */
+  fetch(endpoint: EndpointLike, args: readonly unknown[], stopRetries?: AbortSignal): FetchPromise<unknown> {
+    const key = requestKey(endpoint, args);
+    const shared = !endpoint.sideEffect;
+    // 1. Join: an identical read in flight (its endpoint was checked when it started).
+    const joined = shared ? this.requests.pending(key) : undefined;
+    if (joined) return joined;
+    // Args no key can tell apart, options out of range and missing features are refused before sending.
+    stableStringify(args);
+    checkEndpointOptions(endpoint, key);
+    this.checkFeatures(endpoint, key);
+    const send = runnerOf(endpoint);
+    // 2. Stamp: a request is as old as its start, so a slow answer never overwrites a newer one.
+    const request: OutgoingRequest = { endpoint, args, key, start: this.stamp() };
+    // 3. Features before sending (an optimistic guess is written here); a throw fails the call.
+    try {
+      for (const hooks of this.features.hooks) hooks.starting?.(request);
+    } catch (error) {
+      return Object.assign(Promise.reject(error), { abort: () => {} });
+    }
+    const controller = new AbortController();
+    const promise = Object.assign(this.run(request, send, controller, shared, stopRetries), {
+      abort: (reason?: unknown) => {
+        // A fetch right after an abort starts anew rather than joining the aborted request.
+        this.requests.release(key, controller);
+        controller.abort(reason);
+      },
+    });
+    this.requests.add(endpoint, key, request.start, controller, shared ? promise : undefined);
+    return promise;
+  }
+
+  /** Steps 4 to 8 of a request: send, compute and dispatch its write, features after it, read back. */
+  private async run(
+    request: OutgoingRequest,
+    send: (args: readonly unknown[], signal: AbortSignal) => Promise<unknown>,
+    controller: AbortController,
+    shared: boolean,
+    stopRetries: AbortSignal | undefined,
+  ): Promise<unknown> {
+    const { endpoint, args, key, start } = request;
+    const { generation } = this.requests;
+    let pages: JoinedPages | undefined;
+    let response: unknown;
+    let failure: { error: unknown } | undefined;
+    // A list that holds pages fetches them again with its first page, as one response (pages.ts).
+    const run =
+      endpoint.pagination?.kind === 'list'
+        ? pagedRunner(
+            endpoint,
+            send,
+            place => listRecord(this.state(), place)?.pages,
+            all => (pages = all),
+          )
+        : send;
+    const once = tryOf(run, args, controller.signal, endpoint.timeout ?? this.parts.timeout, key);
+    try {
+      // 4. Send: a read with `retry` is sent again by the features that wrap sending (retries),
+      // still as this one request.
+      let sending = once;
+      if (shared && endpoint.retry) {
+        const stops = [controller.signal, this.requests.resets.signal, ...(stopRetries ? [stopRetries] : [])];
+        for (const hooks of this.features.hooks) {
+          const inner = sending;
+          if (hooks.sending) sending = () => hooks.sending!(request, inner, stops);
+        }
+      }
+      response = await untilAborted(sending(), controller.signal);
+    } catch (error) {
+      failure = { error: error ?? noReason(key, error) };
+    } finally {
+      this.requests.release(key, controller);
+    }
+    try {
+      // A reset since this request started drops its answer.
+      if (generation !== this.requests.generation) {
+        if (failure) throw failure.error;
+        return undefined;
+      }
+      if (failure && isCancellation(failure.error)) {
+        // An abort is no failure of its key: its guess goes, and nothing is written.
+        this.settling(endpoint, start);
+        this.write(ActionTypes.optimistic, () => undefined, { start });
+        throw failure.error;
+      }
+      // A mutation's answer is as new as its arrival (a read that started before it must not
+      // overwrite it), a read's as old as its start (docs/architecture.md, "Ordering").
+      const fetchedAt = endpoint.sideEffect ? this.stamp() : start;
+      // 5–7. Compute the write, dispatch it, features after it.
+      const written = this.resolve(endpoint, { args, response, error: failure?.error, fetchedAt, start, pages });
+      if (failure) {
+        this.failed(failure.error);
+        throw failure.error;
+      }
+      if (written?.error !== undefined) throw written.error;
+      if (!written) return undefined;
+      this.signedOut = false;
+      // 8. Read back: the result denormalized (without a schema, the store's own frozen copy).
+      if (!hasSchema(endpoint)) return response === undefined ? undefined : written.result;
+      return this.selectors.denormalized(this.state(), endpoint.schema, args, written.result);
+    } finally {
+      this.requests.settled(controller);
+    }
+  }
+
+  /**
+   * The one write of a settled request (and of `resolve`, `setResponse`, `setError`): its answer
+   * or error for its key, taking its optimistic guess's place in the same write. Returns what was
+   * written (undefined when nothing was); throws a bad stamp, or what storing the answer threw.
+   */
+  resolve(endpoint: EndpointLike, input: ResolveInput): Resolved | undefined {
+    checkStamp(input.fetchedAt, 'fetchedAt');
+    if (input.start !== undefined) checkStamp(input.start, 'start');
+    this.settling(endpoint, input.start ?? input.fetchedAt);
+    let failure: { error: unknown } | undefined;
+    const resolved = this.write(
+      input.error === undefined ? ActionTypes.resolve : ActionTypes.setError,
+      state => {
+        try {
+          const computed = computeResolve(
+            state,
+            endpoint,
+            input,
+            Date.now(),
+            this.parts.normalizeOptions,
+            this.parts.expiry,
+          );
+          // Known before the dispatch: a store subscriber reading the error while it is told gets
+          // the original (a NetworkError with its body), not one rebuilt from the record.
+          if (computed?.record && isErrorLike(computed.error))
+            this.selectors.errors.set(computed.record, computed.error);
+          // A list's record of its pages follows its writes (pages.ts).
+          return endpoint.pagination ? withHeldPages(state, endpoint, input, computed) : computed;
+        } catch (error) {
+          failure = { error };
+          return undefined;
+        }
+      },
+      written => ({ key: written?.key, start: input.fetchedAt }),
+    );
+    if (failure) throw failure.error;
+    // The response's time in the cache starts now (docs/gc.md).
+    if (resolved) for (const hooks of this.features.hooks) hooks.written?.(resolved.key, endpoint, input.args);
+    return resolved;
+  }
+
+  /**
+   * A confirmed write (docs/mutations.md, "How guesses are rebased"): `compute` gets the confirmed
+   * state and the one the store shows, and what it returns is dispatched as one `type` action when
+   * it changes anything. Returns what `compute` returned; when it throws, nothing is written.
+   */
+  write<T extends WritePayload>(
+    type: ActionType,
+    compute: (confirmed: CacheState, visible: CacheState) => T | undefined,
+    meta: ActionMeta | ((computed: T | undefined) => ActionMeta) = {},
+  ): T | undefined {
+    const visible = this.state();
+    let computed: T | undefined;
+    let payload: WritePayload | undefined;
+    if (this.features.writer)
+      ({ computed, payload } = this.features.writer.write(
+        visible,
+        confirmed => compute(confirmed, visible),
+        this.parts.normalizeOptions,
+      ));
+    else payload = computed = compute(visible, visible);
+    if (payload && payload.patches.length > 0)
+      this.store.dispatch(
+        writeAction(
+          type,
+          this.parts.reducerPath,
+          { patches: payload.patches, inversePatches: payload.inversePatches },
+          typeof meta === 'function' ? meta(computed) : meta,
+        ) as never,
+      );
+    return computed;
+  }
+
+  /** The request `endpoint` started at `start` settled: each feature is told before its outcome is written. */
+  private settling(endpoint: EndpointLike, start: number): void {
+    for (const hooks of this.features.hooks) hooks.settling?.(endpoint, start);
   }
 
   /**
@@ -188,110 +281,17 @@ export class StoreRuntime {
     policy.onUnauthorized(error, this.controller);
   }
 
-  /** A request this store sent succeeded: the next unauthorized failure resets the store again. */
-  private succeeded(): void {
-    this.signedOut = false;
-  }
-
-  /** The request `endpoint` started at `start` settled (its outcome is written next). */
-  settling(endpoint: EndpointLike, start: number): void {
-    for (const hooks of this.hooks) hooks.settling?.(endpoint, start);
-  }
-
-  /** A request's outcome was written for `key`. */
-  written(key: string, endpoint: EndpointLike, args: readonly unknown[]): void {
-    for (const hooks of this.hooks) hooks.written?.(key, endpoint, args);
-  }
-
-  /** Notes the meta record `request` leaves for `key` when it settles (once per request). */
-  watch(key: string, request: Promise<unknown>): void {
-    if (this.watched.has(request)) return;
-    this.watched.add(request);
-    const note = (): void => {
-      const meta = this.state().meta[key];
-      if (meta) this.settled.set(key, meta);
-    };
-    // An aborted request wrote nothing: it says nothing of what a new one would bring.
-    request.then(note, (error: unknown) => (isCancellation(error) ? this.settled.delete(key) : note()));
-  }
-
-  /**
-   * True when the last request for `key` settled, nothing was written for the key since (`meta`
-   * is the record it left), and the response still reads as invalid (a root entity the answer
-   * itself deleted, an error that expired at once): fetching again would loop without end. The
-   * mark stays while that holds; any write for the key or a usable read forgets it.
-   */
-  settledInvalid(key: string, meta: object | undefined, invalid: boolean): boolean {
-    const mark = this.settled.get(key);
-    if (mark === undefined) return false;
-    if (invalid && mark === meta) return true;
-    this.settled.delete(key);
-    return false;
-  }
-
-  /** Readers with nothing to show wait for the request in flight for `key`. */
-  waiting(key: string): void {
-    const start = this.requests.startOf(key);
-    if (start !== undefined) this.fresh.set(key, start);
-  }
-
-  /** Whether `meta` is the answer readers waited for, stale as it arrived, and not shown by a mounted reader yet. */
-  freshAnswer(key: string, meta: EndpointMeta | undefined): boolean {
-    return meta !== undefined && meta.expiresAt <= meta.date && this.fresh.get(key) === meta.fetchedAt;
-  }
-
-  /** A mounted reader showed `key`'s current record: a reader mounting after it fetches it again when stale. */
-  shown(key: string): void {
-    const meta = this.state().meta[key];
-    if (meta && this.fresh.get(key) === meta.fetchedAt) this.fresh.delete(key);
-  }
-
-  /**
-   * A promise that settles with `request` and never rejects (its value, or `undefined` on
-   * failure: the error is stored). The same one for the same request, so React sees one thenable.
-   */
-  settledOf<T>(request: Promise<T>): Promise<T | undefined> {
-    let settled = this.quiet.get(request);
-    if (!settled) {
-      settled = request.then(
-        value => value,
-        () => undefined,
-      );
-      this.quiet.set(request, settled);
-    }
-    return settled as Promise<T | undefined>;
-  }
-
-  /** After `resetEntireStore`: requests in flight, settled marks and the memo go, and each feature is told. */
+  /** After `resetEntireStore`: requests in flight, read marks and the memo go, and each feature is told. */
   reset(): void {
     this.requests.clear();
-    this.settled.clear();
-    this.fresh.clear();
+    this.marks.clear();
     // The memo would hold the old rows until evicted (docs/gc.md, "Outside the state").
     this.selectors.clear();
-    for (const hooks of this.hooks) hooks.reset?.();
+    for (const hooks of this.features.hooks) hooks.reset?.();
   }
 
   /** The slice was replaced by an action the cache did not make (slice/Lineage.ts): each feature is told. */
   replaced(): void {
-    for (const hooks of this.hooks) hooks.replaced?.();
+    for (const hooks of this.features.hooks) hooks.replaced?.();
   }
-
-  /** A sweep collected `key`: what was noted about it goes too. */
-  dropped(key: string): void {
-    this.settled.delete(key);
-    this.fresh.delete(key);
-  }
-}
-
-/** The set-up error of a method or endpoint option whose feature the cache was built without. */
-export function featureMissing(name: FeatureName, use: string): Error {
-  return setupError(
-    ErrorCode.FEATURE_MISSING,
-    process.env.NODE_ENV !== 'production' && [
-      `${use} needs the ${name} feature, but this cache was built without it.`,
-      `Add it where the cache is built: createLeanCache({ features: [${name}, ...] }) (import { ${name} } from 'lenscache'), or use createCache(), which has every feature.`,
-    ],
-    name,
-  );
 }

@@ -75,3 +75,35 @@ function timedOut(key: string, ms: number): Error {
     ],
   );
 }
+
+/**
+ * One try of a request, as a function the retries can call again: sent in a microtask, after the
+ * request is in the table (hooks fetch during render, where no endpoint code may run), and aborted
+ * after `limit` ms with TIMEOUT when there is a limit.
+ */
+export function tryOf(
+  run: (args: readonly unknown[], signal: AbortSignal) => Promise<unknown>,
+  args: readonly unknown[],
+  signal: AbortSignal,
+  limit: number | undefined,
+  key: string,
+): () => Promise<unknown> {
+  return () =>
+    Promise.resolve().then(() => {
+      signal.throwIfAborted();
+      return limit === undefined || limit === Infinity
+        ? run(args, signal)
+        : withTimeout(inner => run(args, inner), signal, limit, key);
+    });
+}
+
+/** The error a request rejected with nothing (`undefined`, `null`) is stored as. */
+export function noReason(key: string, error: unknown): Error {
+  return setupError(
+    ErrorCode.NETWORK_ERROR,
+    process.env.NODE_ENV !== 'production' && [
+      `The request ${key} failed without a reason: it was rejected with ${describe(error)}.`,
+      'Make the endpoint reject with an Error that says what went wrong.',
+    ],
+  );
+}

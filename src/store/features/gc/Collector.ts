@@ -148,7 +148,7 @@ export class Collector {
     const read = this.unused.get(`request:${key}`)?.read;
     this.unused.delete(`request:${key}`);
     if (read) this.runtime.selectors.forget(read.target as EndpointLike, read.args);
-    this.runtime.dropped(key);
+    this.runtime.marks.drop(key);
   }
 
   /**

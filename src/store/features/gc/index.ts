@@ -4,18 +4,14 @@
  * everything it is given (as `gcTime: Infinity`).
  */
 
-import type { Feature } from '../../runtime/StoreRuntime.js';
+import type { Feature } from '../../runtime/Feature.js';
 import { Collector } from './Collector.js';
 
 /** Garbage collection: install with `createLeanCache({ features: [garbageCollection] })` (createCache has it). */
-export const garbageCollection: Feature = {
+export const garbageCollection: Feature<'garbageCollection'> = {
   name: 'garbageCollection',
   install(runtime) {
     const collector = new Collector(runtime);
-    return {
-      written: (key, endpoint, args) => collector.written(key, endpoint, args),
-      reset: () => collector.reset(),
-      api: collector,
-    };
+    return { written: collector.written.bind(collector), reset: collector.reset.bind(collector), api: collector };
   },
 };

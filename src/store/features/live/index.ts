@@ -8,7 +8,8 @@
 
 import { describe, ErrorCode, setupError } from '../../../base/errors.js';
 import type { ListenerOptions } from '../../runtime/Feature.js';
-import { featureMissing, type Feature, type StoreRuntime } from '../../runtime/StoreRuntime.js';
+import { featureMissing, type Feature } from '../../runtime/Feature.js';
+import type { StoreRuntime } from '../../runtime/StoreRuntime.js';
 import { RUNTIMES } from '../../slice/middleware.js';
 import type { ArgsOf, StoreLike } from '../../types.js';
 import type { EndpointLike } from '../../endpoint.js';
@@ -16,7 +17,7 @@ import { Pollers } from './Pollers.js';
 import { setupListeners as listen, subscribe as subscribeIn } from './subscribe.js';
 
 /** Live data: install with `createLeanCache({ features: [liveData] })` (createCache has it). */
-export const liveData: Feature = {
+export const liveData: Feature<'liveData'> = {
   name: 'liveData',
   install(runtime) {
     const pollers = new Pollers();
@@ -74,7 +75,7 @@ export function setupListeners(store: StoreLike | StoreLike['dispatch'], options
 function liveIn(dispatch: StoreLike['dispatch'], use: string): StoreRuntime[] {
   const found: unknown = dispatch({ type: RUNTIMES });
   const runtimes = (Array.isArray(found) ? found : []) as StoreRuntime[];
-  const live = runtimes.filter(runtime => runtime.has('liveData'));
+  const live = runtimes.filter(runtime => runtime.features.names.has('liveData'));
   if (live.length > 0) return live;
   if (runtimes.length > 0) throw featureMissing('liveData', use);
   throw setupError(

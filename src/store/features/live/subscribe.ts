@@ -64,7 +64,7 @@ export function subscribe(
   if (frequency !== undefined) {
     releases.push(
       pollers.add(key, frequency, {
-        poll: stop => quietly(() => runtime.requests.fetch(endpoint, args, stop)),
+        poll: stop => quietly(() => runtime.fetch(endpoint, args, stop)),
         pending: () => runtime.requests.pending(key),
         written: () => {
           const meta = runtime.state().meta[key];

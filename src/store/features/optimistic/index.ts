@@ -4,13 +4,13 @@
  * or failure. With it, every confirmed write of the store goes through the ledger.
  */
 
-import type { Feature } from '../../runtime/StoreRuntime.js';
+import type { Feature } from '../../runtime/Feature.js';
 import { dispatchGuess } from './guess.js';
 import { Optimistic } from './Optimistic.js';
 import { ActionTypes } from '../../slice/actions.js';
 
 /** Optimistic updates: install with `createLeanCache({ features: [optimisticUpdates] })` (createCache has it). */
-export const optimisticUpdates: Feature = {
+export const optimisticUpdates: Feature<'optimisticUpdates'> = {
   name: 'optimisticUpdates',
   install(runtime) {
     const ledger = new Optimistic(slice => runtime.parts.lineage(slice));
@@ -21,8 +21,8 @@ export const optimisticUpdates: Feature = {
         if (ledger.active) runtime.write(ActionTypes.optimistic, () => undefined);
       },
       starting: ({ endpoint, args, start }) => dispatchGuess(runtime, ledger, endpoint, args, start),
-      settling: (endpoint, start) => void ledger.settle(endpoint, start),
-      reset: () => ledger.clear(),
+      settling: ledger.settle.bind(ledger),
+      reset: ledger.clear.bind(ledger),
       api: ledger,
     };
   },

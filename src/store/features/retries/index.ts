@@ -3,11 +3,11 @@
  * sent again on network failures and 5xx, as one request.
  */
 
-import type { Feature } from '../../runtime/StoreRuntime.js';
+import type { Feature } from '../../runtime/Feature.js';
 import { withRetries } from './retrying.js';
 
 /** Retries: install with `createLeanCache({ features: [retries] })` (createCache has it). */
-export const retries: Feature = {
+export const retries: Feature<'retries'> = {
   name: 'retries',
   install: () => ({
     sending: (request, send, stop) => withRetries(send, request.endpoint.retry!, stop),
