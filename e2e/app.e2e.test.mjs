@@ -1,13 +1,13 @@
 // End to end: `npm start`'s app (built and served by example/start.mjs) driven in headless
 // Chromium (Debian's chromium, through playwright-core). Requests are counted at the app's server,
 // which also has test-only routes here (EXAMPLE_TEST_ROUTES=1: example/overlap.mjs); a failing step
-// leaves a screenshot in e2e/artifacts/.
+// leaves a screenshot in e2e/artifacts/, where the bonds test also saves its panel when it passes.
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
-import { holding, PORTFOLIOS } from '../example/server.mjs';
+import { BONDS, bondHolding, holding, PORTFOLIOS } from '../example/server.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let app;
@@ -503,6 +503,167 @@ test('a search typed past is aborted; coming back to it shows its results, never
     // The aborted search for "re" was sent again when the query came back to it.
     const searches = (await serverLog()).filter(entry => entry.path === '/api/search');
     assert.equal(searches.filter(entry => entry.search === '?q=re').length, 2);
+  });
+});
+
+/** The bonds panel as shown: each row's name and weight, the count line, and whether "Load more" is there. */
+async function bondsShown() {
+  return page.evaluate(() => {
+    const panel = document.querySelector('[data-testid=panel-bonds]');
+    const rows = [...panel.querySelectorAll('[data-testid=bonds] tbody tr')];
+    return {
+      names: rows.map(row => row.cells[0].textContent),
+      weights: rows.map(row => row.querySelector('[data-testid=weight]').textContent),
+      count: panel.querySelector('[data-testid=bonds-count]')?.textContent ?? null,
+      more: panel.querySelector('[data-testid=bonds-more]') !== null,
+    };
+  });
+}
+/** The first `n` bonds' weights as the portfolio holds them. */
+const expectedWeights = (portfolio, n) =>
+  BONDS.slice(0, n).map(bond => `${(bondHolding(portfolio, bond.id).weight * 100).toFixed(1)}%`);
+/** The bond requests the server answered since `from` (an index in its log): their query strings. */
+const bondRequests = async from =>
+  (await serverLog())
+    .slice(from)
+    .filter(entry => entry.path === '/api/bonds')
+    .map(entry => entry.search);
+
+/** Waits until the table shows the first `n` bonds at the portfolio's weights; else fails showing the table. */
+async function bondsAt(portfolio, n) {
+  const expected = expectedWeights(portfolio, n);
+  await page
+    .waitForFunction(
+      json =>
+        JSON.stringify(
+          [...document.querySelectorAll('[data-testid=bonds] tbody [data-testid=weight]')].map(
+            cell => cell.textContent,
+          ),
+        ) === json,
+      JSON.stringify(expected),
+      { timeout: 10_000 },
+    )
+    .catch(() => undefined);
+  const shown = await bondsShown();
+  assert.deepEqual(shown.weights, expected, `${n} bonds at ${portfolio}'s weights; shown: ${JSON.stringify(shown)}`);
+}
+
+/**
+ * Picks a portfolio in the bonds panel and waits for its weights on the first `n` bonds. Every
+ * state the table showed meanwhile is recorded: it must never show the rows alone (without the
+ * portfolio's weights) nor fewer rows.
+ */
+async function pickBonds(portfolio, n) {
+  await page.evaluate(() => {
+    const panel = document.querySelector('[data-testid=panel-bonds]');
+    const seen = (window.bondsSeen = []);
+    const note = () => {
+      const table = panel.querySelector('[data-testid=bonds]');
+      // While a portfolio's pages load, Suspense hides the table (display: none) and shows its fallback.
+      if (!table?.checkVisibility()) return;
+      const weights = [...table.querySelectorAll('[data-testid=weight]')].map(cell => cell.textContent);
+      seen.push({ rows: weights.length, missing: weights.filter(text => text === '…').length });
+    };
+    window.bondsObserver?.disconnect();
+    window.bondsObserver = new MutationObserver(note);
+    window.bondsObserver.observe(panel, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+  await page.click(`[data-testid=bond-portfolio-${portfolio}]`);
+  await bondsAt(portfolio, n);
+  // Long enough for a request the switch might have started to reach the server.
+  await page.waitForTimeout(400);
+  const seen = await page.evaluate(() => {
+    window.bondsObserver.disconnect();
+    return window.bondsSeen;
+  });
+  assert.ok(seen.length > 0, 'the table was seen at the new portfolio');
+  for (const state of seen) {
+    assert.equal(state.missing, 0, `the table showed rows without ${portfolio}'s weights: ${JSON.stringify(seen)}`);
+    assert.ok(state.rows >= n, `the table showed ${state.rows} rows of ${n}: ${JSON.stringify(seen)}`);
+  }
+}
+
+test('bonds read at two portfolios are one list: a switch keeps every page, shows its weights and fetches the held pages there', async () => {
+  const [first, second, third] = PORTFOLIOS;
+  const panel = page.locator('[data-testid=panel-bonds]');
+  // The requests this test sends, as the server and the page's log see them.
+  const start = (await serverLog()).length;
+  const loggedBefore = await page.locator('[data-testid=bond-log] li').count();
+  let mark;
+  await step('bonds-first-page', async () => {
+    await page.waitForSelector('[data-testid=bonds-more]');
+    assert.deepEqual((await bondsShown()).weights, expectedWeights(first, 4));
+    assert.equal((await bondsShown()).count, '4 of 12 bonds');
+  });
+  await step('bonds-load-more', async () => {
+    mark = (await serverLog()).length;
+    await page.click('[data-testid=bonds-more]');
+    await bondsAt(first, 8);
+    const shown = await bondsShown();
+    assert.deepEqual(
+      shown.names,
+      BONDS.slice(0, 8).map(bond => bond.name),
+    );
+    assert.equal(shown.count, '8 of 12 bonds');
+    assert.ok(shown.more, 'a third page is offered');
+    assert.deepEqual(await bondRequests(mark), [`?cursor=4&portfolio=${first}`]);
+  });
+  await step('bonds-second-portfolio', async () => {
+    mark = (await serverLog()).length;
+    await pickBonds(second, 8);
+    const shown = await bondsShown();
+    assert.deepEqual(
+      shown.names,
+      BONDS.slice(0, 8).map(bond => bond.name),
+    );
+    assert.equal(shown.count, '8 of 12 bonds');
+    assert.ok(shown.more, '"Load more" is still offered at the second portfolio');
+    // The list's first page and the page it holds, at the new portfolio, in order.
+    assert.deepEqual(await bondRequests(mark), [`?portfolio=${second}`, `?cursor=4&portfolio=${second}`]);
+    await panel.screenshot({ path: 'e2e/artifacts/bonds-second-portfolio.png' });
+  });
+  await step('bonds-back-to-first', async () => {
+    mark = (await serverLog()).length;
+    await pickBonds(first, 8);
+    const shown = await bondsShown();
+    assert.equal(shown.count, '8 of 12 bonds');
+    assert.ok(shown.more);
+    assert.deepEqual(await bondRequests(mark), [], 'a revisit fetches nothing');
+    await pickBonds(second, 8);
+    assert.deepEqual(await bondRequests(mark), [], 'nor does the next one');
+  });
+  await step('bonds-load-more-second', async () => {
+    mark = (await serverLog()).length;
+    await page.click('[data-testid=bonds-more]');
+    await bondsAt(second, 12);
+    const shown = await bondsShown();
+    assert.equal(shown.count, '12 of 12 bonds');
+    assert.ok(!shown.more, 'the last page is in');
+    assert.deepEqual(await bondRequests(mark), [`?cursor=8&portfolio=${second}`]);
+  });
+  await step('bonds-third-portfolio', async () => {
+    mark = (await serverLog()).length;
+    await pickBonds(third, 12);
+    const shown = await bondsShown();
+    assert.deepEqual(
+      shown.names,
+      BONDS.map(bond => bond.name),
+    );
+    assert.equal(shown.count, '12 of 12 bonds');
+    assert.ok(!shown.more, 'no page after the last, at this portfolio either');
+    // Every page the list holds, loaded at two portfolios, fetched again at the third.
+    assert.deepEqual(await bondRequests(mark), [
+      `?portfolio=${third}`,
+      `?cursor=4&portfolio=${third}`,
+      `?cursor=8&portfolio=${third}`,
+    ]);
+    // The page's own request log lists what the server saw from it.
+    const logged = await page.locator('[data-testid=bond-log] li code').allTextContents();
+    assert.deepEqual(
+      logged.slice(loggedBefore),
+      (await bondRequests(start)).map(search => `GET /api/bonds${search}`),
+    );
+    await panel.screenshot({ path: 'e2e/artifacts/bonds-third-portfolio.png' });
   });
 });
 

@@ -75,6 +75,30 @@ export function holding(portfolio, companyId) {
 
 export const PORTFOLIOS = ['Growth', 'Income', 'Balanced', 'Index'];
 
+/** The bond universe (every portfolio's), served a page at a time: id, name, coupon (%). */
+export const BONDS = [
+  ['b1', 'Bund 2031', 2.1],
+  ['b2', 'OAT 2029', 2.6],
+  ['b3', 'BTP 2033', 3.9],
+  ['b4', 'Gilt 2035', 4.2],
+  ['b5', 'UST 2030', 4.0],
+  ['b6', 'JGB 2032', 0.9],
+  ['b7', 'Acme 2028', 5.3],
+  ['b8', 'Globex 2030', 6.1],
+  ['b9', 'Initech 2027', 7.4],
+  ['b10', 'Umbrella 2034', 5.8],
+  ['b11', 'Hooli 2031', 4.7],
+  ['b12', 'EIB 2029', 2.4],
+].map(([id, name, coupon]) => ({ id, name, coupon }));
+/** How many bonds one page holds. */
+export const BONDS_PAGE = 4;
+
+/** A portfolio's position in a bond: its weight and nominal, deterministic as `holding` is. */
+export function bondHolding(portfolio, bondId) {
+  const { pct_equity, shares } = holding(portfolio, bondId);
+  return { weight: pct_equity, nominal: shares * 1000 };
+}
+
 /** How much each product's traded volume grows per tick. */
 const VOLUME_PER_TICK = { BTC: 12, ETH: 75 };
 
@@ -211,6 +235,24 @@ export async function startExample({
       (_m, url) => {
         const portfolio = url.searchParams.get('portfolio') ?? PORTFOLIOS[0];
         return [200, db.companies.map(company => ({ ...company, ...holding(portfolio, company.id) }))];
+      },
+    ],
+    [
+      'GET',
+      /^\/api\/bonds$/,
+      (_m, url) => {
+        const portfolio = url.searchParams.get('portfolio') ?? PORTFOLIOS[0];
+        // The cursor is the offset of the page's first bond, as for posts.
+        const start = Number(url.searchParams.get('cursor') ?? 0) || 0;
+        const end = start + BONDS_PAGE;
+        return [
+          200,
+          {
+            results: BONDS.slice(start, end).map(bond => ({ ...bond, ...bondHolding(portfolio, bond.id) })),
+            nextCursor: end < BONDS.length ? String(end) : null,
+            total: BONDS.length,
+          },
+        ];
       },
     ],
     [

@@ -19,6 +19,7 @@ import {
   createPost,
   OPTIMISTIC,
   currentPrice,
+  getBonds,
   getCompanies,
   getLiveStats,
   getPortfolioColumns,
@@ -75,6 +76,9 @@ export function App() {
         </Panel>
         <Panel title="Companies by portfolio (Scalar lens)" id="companies" wide>
           <CompaniesPanel />
+        </Panel>
+        <Panel title="Bonds by portfolio, a page at a time (one list at every lens)" id="bonds" wide>
+          <BondsPanel />
         </Panel>
       </div>
     </main>
@@ -320,28 +324,31 @@ function PolledRow({ product }: { product: string }) {
   );
 }
 
+function PortfolioPicker({ value, onPick, testId }: { value: string; onPick: (name: string) => void; testId: string }) {
+  return (
+    <div className="controls" role="group" aria-label="Portfolio">
+      {PORTFOLIOS.map(name => (
+        <button key={name} aria-pressed={name === value} onClick={() => onPick(name)} data-testid={`${testId}-${name}`}>
+          {name}
+        </button>
+      ))}
+    </div>
+  );
+}
+
 function CompaniesPanel() {
   const [portfolio, setPortfolio] = useState(PORTFOLIOS[0]!);
   return (
     <div className="companies">
       <div>
-        <div className="controls" role="group" aria-label="Portfolio">
-          {PORTFOLIOS.map(name => (
-            <button
-              key={name}
-              aria-pressed={name === portfolio}
-              onClick={() => setPortfolio(name)}
-              data-testid={`portfolio-${name}`}
-            >
-              {name}
-            </button>
-          ))}
-        </div>
+        <PortfolioPicker value={portfolio} onPick={setPortfolio} testId="portfolio" />
         <Suspense fallback={<p className="loading">Loading companies…</p>}>
           <CompanyTable portfolio={portfolio} />
         </Suspense>
       </div>
-      <RequestLog />
+      <RequestLog of="/api/companies" title="Company requests sent" testId="request-log">
+        Revisit a portfolio: nothing is added here.
+      </RequestLog>
     </div>
   );
 }
@@ -379,14 +386,84 @@ function CompanyTable({ portfolio }: { portfolio: string }) {
   );
 }
 
-function RequestLog() {
+function BondsPanel() {
+  const [portfolio, setPortfolio] = useState(PORTFOLIOS[0]!);
+  return (
+    <div className="companies">
+      <div>
+        <PortfolioPicker value={portfolio} onPick={setPortfolio} testId="bond-portfolio" />
+        <Suspense fallback={<p className="loading">Loading bonds…</p>}>
+          <BondTable portfolio={portfolio} />
+        </Suspense>
+      </div>
+      <RequestLog of="/api/bonds" title="Bond requests sent" testId="bond-log">
+        A portfolio read for the first time asks for every page loaded, at that portfolio; a revisit adds nothing.
+      </RequestLog>
+    </div>
+  );
+}
+
+function BondTable({ portfolio }: { portfolio: string }) {
+  // The one list at this portfolio's values: the pages loaded at any portfolio are the list's,
+  // so a new portfolio suspends while they are all fetched at it, and "Load more" goes on from there.
+  const { data, loadMore, hasMore, loadingMore, error } = useInfinite(getBonds, { portfolio });
+  return (
+    <>
+      <table data-testid="bonds">
+        <thead>
+          <tr>
+            <th>Bond</th>
+            <th>Coupon</th>
+            <th>Weight</th>
+            <th>Nominal</th>
+          </tr>
+        </thead>
+        <tbody>
+          {data.results.map(bond => (
+            <tr key={bond.id} data-testid={`bond-${bond.id}`}>
+              <td>{bond.name}</td>
+              <td>{bond.coupon.toFixed(1)}%</td>
+              <td data-testid="weight">{bond.weight === undefined ? '…' : `${(bond.weight * 100).toFixed(1)}%`}</td>
+              <td data-testid="nominal">{bond.nominal === undefined ? '…' : bond.nominal.toLocaleString('en-US')}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="controls">
+        <span className="muted" data-testid="bonds-count">
+          {data.results.length} of {data.total} bonds
+        </span>
+        {hasMore && (
+          <button onClick={() => void loadMore()} disabled={loadingMore} data-testid="bonds-more">
+            {loadingMore ? 'Loading…' : 'Load more'}
+          </button>
+        )}
+        {error && <span className="error">{error.message.split('\n')[0]}</span>}
+      </div>
+    </>
+  );
+}
+
+function RequestLog({
+  of,
+  title,
+  testId,
+  children,
+}: {
+  of: string;
+  title: string;
+  testId: string;
+  children: ReactNode;
+}) {
   const requests = useSelector((state: RootState) => state.requests);
-  const companyRequests = requests.filter(request => request.url.startsWith('/api/companies'));
+  const shown = requests.filter(request => request.url.startsWith(of));
   return (
     <aside className="log">
-      <h3>Company requests sent ({companyRequests.length})</h3>
-      <ol data-testid="request-log">
-        {companyRequests.map(request => (
+      <h3>
+        {title} ({shown.length})
+      </h3>
+      <ol data-testid={testId}>
+        {shown.map(request => (
           <li key={request.n}>
             <code>
               {request.method} {decodeURIComponent(request.url)}
@@ -395,7 +472,7 @@ function RequestLog() {
           </li>
         ))}
       </ol>
-      <p className="muted">Revisit a portfolio: nothing is added here.</p>
+      <p className="muted">{children}</p>
     </aside>
   );
 }

@@ -75,6 +75,36 @@ export const PortfolioScalar = new Scalar({
 });
 Company.schema = { pct_equity: PortfolioScalar, shares: PortfolioScalar, sector: Sector };
 
+/**
+ * A bond of the universe every portfolio draws from: its weight and nominal are the portfolio's,
+ * in the same Scalar as the Company's columns (its cells are `Bond|<id>|<portfolio>`).
+ */
+export class Bond extends Entity {
+  id = '';
+  name = '';
+  coupon = 0;
+  weight = 0;
+  nominal = 0;
+  static override key = 'Bond';
+  static override schema = { weight: PortfolioScalar, nominal: PortfolioScalar };
+}
+
+/**
+ * The bonds a page at a time, read at a portfolio: one list for every portfolio (`argsKey` leaves
+ * the portfolio out), so its pages are the list's. A portfolio read for the first time fetches
+ * every page the list holds, at that portfolio (docs/pagination.md, "A list read at several lenses").
+ */
+export const getBonds = new RestEndpoint({
+  path: '/api/bonds',
+  searchParams: {} as { portfolio: string },
+  schema: {
+    results: new Collection([Bond], { argsKey: () => ({}) }),
+    nextCursor: null as string | null,
+    total: 0,
+  },
+  paginationField: 'cursor',
+});
+
 export type Group = 'react' | 'vue';
 export type OrderBy = 'title' | 'createdAt';
 
