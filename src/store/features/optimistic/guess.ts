@@ -11,6 +11,7 @@ import { describe, ErrorCode, isErrorLike, setupError } from '../../../base/erro
 import { nonErrorThrown } from '../../../normalize/rootChecks.js';
 import { ActionTypes, writeAction, type WriteAction } from '../../slice/actions.js';
 import { expiryTime, requestKey, type EndpointLike, type OptimisticSnapshot } from '../../endpoint.js';
+import type { OutgoingRequest } from '../../runtime/Feature.js';
 import type { StoreRuntime } from '../../runtime/StoreRuntime.js';
 import type { Layer, Optimistic } from './Optimistic.js';
 
@@ -75,9 +76,7 @@ export function optimisticWrite(
 export function dispatchGuess(
   runtime: StoreRuntime,
   ledger: Optimistic,
-  endpoint: EndpointLike,
-  args: readonly unknown[],
-  fetchedAt: number,
+  { endpoint, args, start: fetchedAt }: OutgoingRequest,
 ): void {
   const dispatch = runtime.store.dispatch as (action: UnknownAction) => unknown;
   const action = optimisticWrite(runtime, ledger, endpoint, args, fetchedAt);
