@@ -12,8 +12,7 @@ import { countOf, expiryDefaultsOf, featuresOf, gcTimeOf, reducerPathOf, unautho
 import { checkTimeout } from '../base/endpointOptions.js';
 import { MemoOwners } from './reads/MemoOwners.js';
 import type { Controller } from './runtime/Controller.js';
-import { HighWater } from './runtime/StartClock.js';
-import { Lineage } from './slice/Lineage.js';
+import { SliceFacts } from './slice/SliceFacts.js';
 import type { CacheParts, Feature } from './runtime/Feature.js';
 import { StoreRuntime } from './runtime/StoreRuntime.js';
 import { mountCheck } from './slice/mountCheck.js';
@@ -46,17 +45,12 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
   const argsCacheSize = countOf(options.argsCacheSize, 'argsCacheSize', 100);
   const lensCacheSize = countOf(options.lensCacheSize, 'lensCacheSize', 16);
   const mount = mountCheck(reducerPath);
-  // Each store's read memo is its own (MemoOwners.ts): `selectorsAt(slice)` finds the one that reads a slice.
-  const memos = new MemoOwners({ argsCacheSize, lensCacheSize, maxEntityDepth });
+  // Each slice's high water, lineage and unsure rows (SliceFacts.ts).
+  const facts = new SliceFacts();
+  // Each store's read memo is its own (MemoOwners.ts): `memos.of(slice)` finds the one that reads a slice.
+  const memos = new MemoOwners({ argsCacheSize, lensCacheSize, maxEntityDepth }, facts);
   const slice = createSliceReader(reducerPath, mount);
-  // The highest start stamp in each slice this cache's reducer made (StartClock.ts).
-  const highWater = new HighWater();
-  // Which slices the cache's own writes made from which (Lineage.ts).
-  const lineage = new Lineage();
-  const reducer = createReducer(reducerPath, highWater, mount, (from, to, patches) => {
-    memos.carry(from, to, patches);
-    lineage.carry(from, to);
-  });
+  const reducer = createReducer(reducerPath, facts, mount, (from, to) => memos.carry(from, to));
 
   /** Reads `state` for a guess or an updater (Selectors.queryAt). */
   const readState = (state: CacheState, visible: CacheState, schema: unknown, args: readonly unknown[]): unknown =>
@@ -86,8 +80,8 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
     unauthorized: unauthorizedOf(options),
     features: featuresOf(options.features),
     slice,
-    highWater: state => highWater.of(state),
-    lineage: state => lineage.of(state),
+    highWater: state => facts.highWater(state),
+    lineage: state => facts.lineage(state),
     memo: () => memos.make(),
     readState,
   };
@@ -106,7 +100,7 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
           memos.note((noted = state), runtime.selectors);
           // A slice no action of the cache made (HYDRATE, REHYDRATE, a DevTools import): the
           // features rebase on it.
-          const token = lineage.of(state);
+          const token = facts.lineage(state);
           replaced = line !== undefined && token !== line;
           line = token;
         } catch {

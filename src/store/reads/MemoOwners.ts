@@ -11,8 +11,7 @@
 import type { ErrorRecord } from '../../base/errors.js';
 import type { CacheState } from '../../base/state.js';
 import { Reader } from '../../memo/Reader.js';
-import type { Patch } from '../../base/patch.js';
-import { UnsureRows } from '../slice/UnsureRows.js';
+import type { SliceFacts } from '../slice/SliceFacts.js';
 import { Selectors } from './selectors.js';
 
 export interface MemoOptions {
@@ -28,10 +27,11 @@ export class MemoOwners {
   private readonly owners = new WeakMap<CacheState, Selectors>();
   /** For slices no store noted. */
   readonly shared: Selectors;
-  /** How many unsure rows each slice holds (UnsureRows.ts): reads check for them only then. */
-  private readonly unsure = new UnsureRows();
-
-  constructor(private readonly options: MemoOptions) {
+  /** `facts` tell how many unsure rows a slice holds (SliceFacts.ts): reads check for them only then. */
+  constructor(
+    private readonly options: MemoOptions,
+    private readonly facts: SliceFacts,
+  ) {
     this.shared = this.make();
   }
 
@@ -43,7 +43,7 @@ export class MemoOwners {
       argsCacheSize,
       maxEntityDepth,
       this.errors,
-      slice => this.unsure.count(slice) > 0,
+      slice => this.facts.unsure(slice) > 0,
     );
   }
 
@@ -56,8 +56,7 @@ export class MemoOwners {
    * `to` was written over `from`: it belongs to the same store. (The reducer tells, before the
    * store's listeners read the new slice; the middleware's note comes only after them.)
    */
-  carry(from: CacheState, to: CacheState, patches: readonly Patch[]): void {
-    this.unsure.carry(from, to, patches);
+  carry(from: CacheState, to: CacheState): void {
     const owner = this.owners.get(from);
     if (owner !== undefined && from !== to) this.owners.set(to, owner);
   }

@@ -131,9 +131,9 @@ export interface CacheParts {
   readonly unauthorized: UnauthorizedPolicy | undefined;
   readonly features: readonly Feature[];
   slice(rootState: unknown): CacheState;
-  /** The highest start stamp in a slice (StartClock.ts). */
+  /** The highest start stamp in a slice (slice/SliceFacts.ts). */
   highWater(slice: CacheState): number;
-  /** A token shared by the slices the cache's own writes made from one another (slice/Lineage.ts). */
+  /** A token shared by the slices the cache's own writes made from one another (slice/SliceFacts.ts). */
   lineage(slice: CacheState): object;
   /** A new read memo, for a store. */
   memo(): Selectors;

@@ -290,7 +290,7 @@ export class StoreRuntime {
     for (const hooks of this.features.hooks) hooks.reset?.();
   }
 
-  /** The slice was replaced by an action the cache did not make (slice/Lineage.ts): each feature is told. */
+  /** The slice was replaced by an action the cache did not make (slice/SliceFacts.ts): each feature is told. */
   replaced(): void {
     for (const hooks of this.features.hooks) hooks.replaced?.();
   }

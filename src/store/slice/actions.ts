@@ -39,7 +39,7 @@ export interface WriteActionMeta {
   reducerPath: string;
   /** The request key, for writes of one endpoint's response or error. */
   key?: string;
-  /** The write's start stamp (StartClock.ts), for writes that record one. */
+  /** The write's start stamp (StoreRuntime.stamp), for writes that record one. */
   start?: number;
 }
 

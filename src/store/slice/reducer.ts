@@ -7,24 +7,24 @@ import { warn } from '../../base/env.js';
 import { type DevText, ErrorCode, setupError, type LensCacheError } from '../../base/errors.js';
 import type { Patch } from '../../base/patch.js';
 import type { CacheState } from '../../base/state.js';
-import type { HighWater } from '../runtime/StartClock.js';
 import { isWriteAction, type WriteAction } from './actions.js';
 import { applyPatches } from './applyPatches.js';
 import { initialState } from './initialState.js';
 import type { Mount } from './mountCheck.js';
+import type { SliceFacts } from './SliceFacts.js';
 import { markLive, toLiveSlice } from './sliceShape.js';
 
 /**
  * The slice reducer. It never throws and never corrupts: a state restored from JSON is brought to
  * the live shape once, and a write that does not fit the slice is refused whole (INVALID_ACTION,
- * warned in development). `highWater` follows the highest start stamp from slice to slice.
+ * warned in development). `facts` follow from slice to slice as writes land (SliceFacts.ts).
  */
 export function createReducer(
   reducerPath: string,
-  highWater: HighWater,
+  facts: SliceFacts,
   mount: Mount,
-  /** Told each write's slice, the one before it and the patches between (the read memo follows its slices: MemoOwners.ts). */
-  carry?: (from: CacheState, to: CacheState, patches: readonly Patch[]) => void,
+  /** Told each write's slice and the one before it (the read memo follows its slices: MemoOwners.ts). */
+  carry?: (from: CacheState, to: CacheState) => void,
 ): Reducer<CacheState> {
   const refuseState = (what: DevText): never => {
     throw setupError(
@@ -55,8 +55,8 @@ export function createReducer(
     try {
       const patches = (action.payload as Partial<WriteAction['payload']> | undefined)?.patches as Patch[];
       const next = markLive(applyPatches(current, patches));
-      highWater.carry(current, next, action.meta.start);
-      carry?.(current, next, patches);
+      facts.carry(current, next, action.meta.start, patches);
+      carry?.(current, next);
       return mount.made(next);
     } catch (error) {
       if (process.env.NODE_ENV !== 'production')

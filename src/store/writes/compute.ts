@@ -118,7 +118,7 @@ export function computeInvalidate(state: CacheState, keys: Iterable<string>, now
     if (previous?.invalidated && state.endpoints[key] === undefined) continue;
     list.remove(['endpoints', key], state.endpoints[key]);
     // Stamped by the store's start clock: later than every request that started before it, and
-    // earlier than every one that starts after, whatever the wall clocks (StartClock.ts).
+    // earlier than every one that starts after, whatever the wall clocks (StoreRuntime.stamp).
     list.set(['meta', key], { fetchedAt: start, date: now, expiresAt: 0, invalidated: true }, previous);
   }
   return { patches: list.patches, inversePatches: list.inversePatches };

@@ -57,7 +57,7 @@ export class Optimistic implements ConfirmedWriter {
   private computed = new Map<Layer, Computed>();
   /** Tables written since the last rebuild by layers taken out: the layers after them are computed again. */
   private dirty = new Set<string>();
-  /** The lineage of the slice `base` was kept against (slice/Lineage.ts). */
+  /** The lineage of the slice `base` was kept against (slice/SliceFacts.ts). */
   private line: object | undefined;
 
   /** `lineage` names the slices the cache's own writes made from one another. */
