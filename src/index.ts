@@ -52,7 +52,7 @@ export { subscribe, setupListeners } from './store/features/live/index.js';
 export type { Feature, FeatureName, FeatureHooks, ListenerOptions, SweepReport } from './store/runtime/Feature.js';
 export { Controller, type StoreLike } from './store/runtime/Controller.js';
 export type { FetchPromise } from './store/runtime/Requests.js';
-export { ActionTypes, type WriteAction, type WritePayload } from './store/slice/actions.js';
+export { ActionTypes, type WriteAction, type WritePayload } from './store/slice/reducer.js';
 export type { EndpointLike } from './store/endpoint.js';
 export type { ResponseState, ExpiryStatus } from './store/reads/selectors.js';
 export type { ResolveInput } from './store/types.js';

@@ -12,12 +12,10 @@ import { countOf, expiryDefaultsOf, featuresOf, gcTimeOf, reducerPathOf, unautho
 import { checkTimeout } from '../base/endpointOptions.js';
 import { MemoOwners } from './reads/MemoOwners.js';
 import type { Controller } from './runtime/Controller.js';
-import { SliceFacts } from './slice/SliceFacts.js';
 import type { CacheParts, Feature } from './runtime/Feature.js';
 import { StoreRuntime } from './runtime/StoreRuntime.js';
-import { mountCheck } from './slice/mountCheck.js';
-import { createMiddleware, thunk, type CacheThunk } from './slice/middleware.js';
-import { createReducer } from './slice/reducer.js';
+import { createMiddleware, mountCheck, thunk, type CacheThunk } from './slice/middleware.js';
+import { createReducer, SliceFacts } from './slice/reducer.js';
 import { createSliceReader } from './slice/sliceReader.js';
 import type { StoreLike } from './types.js';
 import type { EndpointLike } from './endpoint.js';
@@ -45,12 +43,12 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
   const argsCacheSize = countOf(options.argsCacheSize, 'argsCacheSize', 100);
   const lensCacheSize = countOf(options.lensCacheSize, 'lensCacheSize', 16);
   const mount = mountCheck(reducerPath);
-  // Each slice's high water, lineage and unsure rows (SliceFacts.ts).
+  // Each slice's high water, lineage and unsure rows (slice/reducer.ts, SliceFacts).
   const facts = new SliceFacts();
   // Each store's read memo is its own (MemoOwners.ts): `memos.of(slice)` finds the one that reads a slice.
   const memos = new MemoOwners({ argsCacheSize, lensCacheSize, maxEntityDepth }, facts);
   const slice = createSliceReader(reducerPath, mount);
-  const reducer = createReducer(reducerPath, facts, mount, (from, to) => memos.carry(from, to));
+  const reducer = createReducer(reducerPath, facts, mount);
 
   /** Reads `state` for a guess or an updater (Selectors.queryAt). */
   const readState = (state: CacheState, visible: CacheState, schema: unknown, args: readonly unknown[]): unknown =>
@@ -85,7 +83,7 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
     memo: () => memos.make(),
     readState,
   };
-  // The middleware claims the path (mountCheck.ts), makes the store's runtime, and notes the store's slices.
+  // The middleware claims the path (slice/middleware.ts), makes the store's runtime, and notes the store's slices.
   const middleware = mount.claiming(
     createMiddleware(api => {
       const runtime = new StoreRuntime(parts, api);
@@ -97,7 +95,7 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
         try {
           const state = slice(api.getState());
           if (state === noted) return;
-          memos.note((noted = state), runtime.selectors);
+          facts.note((noted = state), runtime.selectors);
           // A slice no action of the cache made (HYDRATE, REHYDRATE, a DevTools import): the
           // features rebase on it.
           const token = facts.lineage(state);

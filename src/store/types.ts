@@ -7,7 +7,7 @@
 
 import type { ErrorRecord } from '../base/errors.js';
 import type { Denormalize } from '../schema/types.js';
-import type { WritePayload } from './slice/actions.js';
+import type { WritePayload } from './slice/reducer.js';
 
 /** What a Controller needs of a store: Redux's `dispatch` (with the cache middleware) and `getState`. */
 export interface StoreLike {

@@ -11,7 +11,7 @@
 import type { ErrorRecord } from '../../base/errors.js';
 import type { CacheState } from '../../base/state.js';
 import { Reader } from '../../memo/Reader.js';
-import type { SliceFacts } from '../slice/SliceFacts.js';
+import type { SliceFacts } from '../slice/reducer.js';
 import { Selectors } from './selectors.js';
 
 export interface MemoOptions {
@@ -23,11 +23,13 @@ export interface MemoOptions {
 export class MemoOwners {
   /** Original errors by their stored record: one map for every store (records are never shared between stores' writes). */
   private readonly errors = new WeakMap<ErrorRecord, Error>();
-  /** The memo of each slice a store noted, weakly: a slice the store let go is forgotten with it. */
-  private readonly owners = new WeakMap<CacheState, Selectors>();
   /** For slices no store noted. */
   readonly shared: Selectors;
-  /** `facts` tell how many unsure rows a slice holds (SliceFacts.ts): reads check for them only then. */
+  /**
+   * `facts` keep each slice's memo owner (passed on by the reducer from slice to slice as it
+   * writes, before the store's listeners read the new slice) and how many unsure rows it holds:
+   * reads check for them only then (slice/reducer.ts, SliceFacts).
+   */
   constructor(
     private readonly options: MemoOptions,
     private readonly facts: SliceFacts,
@@ -49,20 +51,6 @@ export class MemoOwners {
 
   /** The memo that reads `slice`. */
   of(slice: CacheState): Selectors {
-    return this.owners.get(slice) ?? this.shared;
-  }
-
-  /**
-   * `to` was written over `from`: it belongs to the same store. (The reducer tells, before the
-   * store's listeners read the new slice; the middleware's note comes only after them.)
-   */
-  carry(from: CacheState, to: CacheState): void {
-    const owner = this.owners.get(from);
-    if (owner !== undefined && from !== to) this.owners.set(to, owner);
-  }
-
-  /** `slice` is held by the store whose memo is `selectors`. */
-  note(slice: CacheState, selectors: Selectors): void {
-    this.owners.set(slice, selectors);
+    return (this.facts.owner(slice) as Selectors | undefined) ?? this.shared;
   }
 }

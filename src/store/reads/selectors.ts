@@ -53,7 +53,7 @@ export class Selectors {
     private readonly argsCacheSize: number,
     private readonly maxEntityDepth: number,
     errors = new WeakMap<ErrorRecord, Error>(),
-    /** Whether a slice may hold unsure rows (slice/SliceFacts.ts). */
+    /** Whether a slice may hold unsure rows (slice/reducer.ts, SliceFacts). */
     private readonly hasUnsure: (slice: CacheState) => boolean = () => false,
   ) {
     this.errors = errors;

@@ -10,7 +10,7 @@ import { checkStamp, requestKey, STAMP_AHEAD, type EndpointLike } from '../endpo
 import type { FetchPromise } from './Requests.js';
 import type { StoreRuntime } from './StoreRuntime.js';
 import type { ExpiryStatus, ResponseState } from '../reads/selectors.js';
-import { ActionTypes, writeAction } from '../slice/actions.js';
+import { ActionTypes, writeAction } from '../slice/reducer.js';
 import { computeExpire, computeInvalidate, computeReset, computeSet } from '../writes/compute.js';
 import { draftUpdate } from '../writes/draftUpdate.js';
 import type {

@@ -16,7 +16,7 @@ import type { NormalizeOptions } from '../../normalize/normalize.js';
 import type { UnauthorizedPolicy } from '../cacheOptions.js';
 import type { EndpointLike, ExpiryDefaults } from '../endpoint.js';
 import type { Selectors } from '../reads/selectors.js';
-import type { WritePayload } from '../slice/actions.js';
+import type { WritePayload } from '../slice/reducer.js';
 import type { StoreRuntime } from './StoreRuntime.js';
 import type { Collector } from '../features/gc/Collector.js';
 import type { Optimistic } from '../features/optimistic/Optimistic.js';
@@ -131,9 +131,9 @@ export interface CacheParts {
   readonly unauthorized: UnauthorizedPolicy | undefined;
   readonly features: readonly Feature[];
   slice(rootState: unknown): CacheState;
-  /** The highest start stamp in a slice (slice/SliceFacts.ts). */
+  /** The highest start stamp in a slice (slice/reducer.ts, SliceFacts). */
   highWater(slice: CacheState): number;
-  /** A token shared by the slices the cache's own writes made from one another (slice/SliceFacts.ts). */
+  /** A token shared by the slices the cache's own writes made from one another (slice/reducer.ts, SliceFacts). */
   lineage(slice: CacheState): object;
   /** A new read memo, for a store. */
   memo(): Selectors;

@@ -12,7 +12,7 @@ import { stableStringify } from '../../base/json.js';
 import type { CacheState } from '../../base/state.js';
 import { checkEndpointOptions, checkStamp, hasSchema, requestKey, type EndpointLike } from '../endpoint.js';
 import type { Selectors } from '../reads/selectors.js';
-import { ActionTypes, writeAction, type ActionType, type WritePayload } from '../slice/actions.js';
+import { ActionTypes, writeAction, type ActionType, type WritePayload } from '../slice/reducer.js';
 import type { JoinedPages, Resolved, ResolveInput, StoreLike } from '../types.js';
 import { computeResolve } from '../writes/compute.js';
 import { Controller } from './Controller.js';
@@ -290,7 +290,7 @@ export class StoreRuntime {
     for (const hooks of this.features.hooks) hooks.reset?.();
   }
 
-  /** The slice was replaced by an action the cache did not make (slice/SliceFacts.ts): each feature is told. */
+  /** The slice was replaced by an action the cache did not make (slice/reducer.ts, SliceFacts): each feature is told. */
   replaced(): void {
     for (const hooks of this.features.hooks) hooks.replaced?.();
   }

@@ -1,9 +1,11 @@
 /**
- * The cache's middleware (made once per store as it is mounted: it makes the store's runtime), the
- * marker of the cache's thunks, which it runs, and the RUNTIMES action it answers.
+ * How a cache mounts in a store: its middleware (made once per store as it is mounted: it makes
+ * the store's runtime), the marker of the cache's thunks, which it runs, the RUNTIMES action it
+ * answers, and the one-cache-per-reducerPath check below.
  */
 
 import type { Middleware, MiddlewareAPI, UnknownAction } from '@reduxjs/toolkit';
+import { type DevText, ErrorCode, setupError } from '../../base/errors.js';
 
 /** A thunk of a cache: dispatch it with `store.dispatch(...)`. */
 export type CacheThunk<R = void> = (dispatch: (action: UnknownAction) => unknown, getState: () => unknown) => R;
@@ -47,4 +49,130 @@ export function createMiddleware(mount: (api: MiddlewareAPI) => Mounted): Middle
       return result;
     };
   };
+}
+
+/**
+ * The check: one cache per `reducerPath` in a store. A cache's write actions name its `reducerPath`, and its
+ * reads look at `state[reducerPath]`: two caches created with the same path and mounted under
+ * different keys would apply each other's writes, and one would read the other's slice. Both
+ * mistakes are set-up errors, caught in two places:
+ *
+ * - at set-up, in every build: each cache's middleware claims its path in its store when the
+ *   store is made, so a second cache's middleware with the same path makes `configureStore` throw;
+ * - on use, in development: each cache's reducer marks the slice states it returns, so a mounted
+ *   cache that finds at `state[reducerPath]` a slice another cache's reducer made throws before
+ *   reading or writing. A slice no reducer made (a state built by hand, or restored and not yet
+ *   passed through a reducer) is not refused, nor is a cache whose reducer is mounted nowhere (it
+ *   can only read, and a second reader over one state is legitimate).
+ *
+ * The reducer marks every state it returns, also one it was handed unchanged; handed another
+ * cache's slice (a reducer replaced by hot reloading, one state object preloaded into the stores
+ * of two caches), it returns a shallow copy of its own, so both caches keep reading.
+ *
+ * The claim is a lookup once per store, so production keeps it: without it, two caches with
+ * their middlewares in one store mix their writes silently. The marks cost a `WeakMap` write per
+ * reducer call and a lookup per slice read, and the case only they catch (a second cache mounted
+ * without its middleware) cannot write in any build (MIDDLEWARE_MISSING): they are
+ * development-only (docs/production.md, "What production checks").
+ */
+/** What the reducer, the slice reader and the middleware ask of the mount check. */
+export interface Mount {
+  /** The reducer's result, marked as this cache's slice (or a copy of its own). */
+  made<S extends object>(state: S): S;
+  /** `state` (found at `state[reducerPath]`), once it is known not to be another cache's slice. */
+  check<S>(state: S): S;
+  /** The cache's middleware, claiming the reducerPath in each store it is set up in. */
+  claiming(middleware: Middleware): Middleware;
+}
+
+/**
+ * The cache's mount check: all of it in development; in production only the middleware's claim,
+ * where the test folds away and the MountCheck class is shaken out of the bundle.
+ */
+export function mountCheck(reducerPath: string): Mount {
+  if (process.env.NODE_ENV !== 'production') return new MountCheck(reducerPath);
+  const mount: Mount = { made: same, check: same, claiming: middleware => claimed(mount, reducerPath, middleware) };
+  return mount;
+}
+
+const same = <S>(state: S): S => state;
+
+/** Per store (its `getState`), the cache whose middleware claimed each reducerPath. */
+const claims = new WeakMap<object, Map<string, object>>();
+
+/** `middleware`, first claiming `reducerPath` for `owner` in each store it is set up in. */
+function claimed(owner: object, reducerPath: string, middleware: Middleware): Middleware {
+  return api => {
+    const paths = claims.get(api.getState) ?? new Map<string, object>();
+    claims.set(api.getState, paths);
+    if ((paths.get(reducerPath) ?? owner) !== owner) {
+      throw conflict(
+        reducerPath,
+        process.env.NODE_ENV !== 'production' &&
+          'Two caches with the same reducerPath have their middleware in one store',
+      );
+    }
+    paths.set(reducerPath, owner);
+    return middleware(api);
+  };
+}
+
+function conflict(reducerPath: string, what: DevText): Error {
+  return setupError(
+    ErrorCode.DUPLICATE_REDUCER_PATH,
+    process.env.NODE_ENV !== 'production' && [
+      `${what} (${JSON.stringify(reducerPath)}): their write actions and reads would mix, each applying the other's writes.`,
+      `Give each cache its own reducerPath and mount it there: createCache({ reducerPath: 'other' }) with ` +
+        `configureStore({ reducer: { other: other.reducer } }), or use one cache for both.`,
+    ],
+    reducerPath,
+  );
+}
+
+/** The cache whose reducer last returned each slice state (development only). */
+const makers = new WeakMap<object, MountCheck>();
+
+export class MountCheck implements Mount {
+  /** Whether this cache's reducer has returned a slice yet (it is mounted in some store). */
+  private mounted = false;
+
+  constructor(private readonly reducerPath: string) {}
+
+  /** The reducer's result, marked as this cache's slice. */
+  made<S extends object>(state: S): S {
+    this.mounted = true;
+    const maker = makers.get(state);
+    if (maker === this) return state;
+    // Another cache's slice handed to this reducer: a reducer replaced by hot reloading, or one
+    // state object preloaded into the stores of two caches. This cache takes a shallow copy of
+    // its own (once), so the other cache's slice stays the other cache's.
+    const own = maker === undefined ? state : { ...state };
+    makers.set(own, this);
+    return own;
+  }
+
+  /**
+   * Throws when `state` (found at `state[reducerPath]`) is another cache's slice and this cache's
+   * reducer is mounted too: then the two mix. A cache mounted nowhere only reads (a second reader
+   * over a store's state, with memo caches of its own) and is let through.
+   */
+  check<S>(state: S): S {
+    if (!this.mounted) return state;
+    const maker = typeof state === 'object' && state !== null ? makers.get(state) : undefined;
+    if (maker !== undefined && maker !== this) {
+      throw conflict(
+        this.reducerPath,
+        process.env.NODE_ENV !== 'production' &&
+          'The slice at state.' +
+            this.reducerPath +
+            ' was made by the reducer of another cache with the same reducerPath',
+      );
+    }
+    return state;
+  }
+
+  /** The cache's middleware, claiming the reducerPath in each store it is set up in. */
+  claiming(middleware: Middleware): Middleware {
+    return claimed(this, this.reducerPath, middleware);
+  }
 }

@@ -1,31 +1,89 @@
 /**
- * The slice reducer: applies the cache's write actions, never throws, never corrupts.
+ * The cache's write actions, the slice reducer that applies them, and what the reducer carries
+ * from each slice to the one its write makes (SliceFacts).
+ *
+ * Every write is one action: a plain, serializable action whose payload is the Immer patch list
+ * the reducer applies, with the inverse patches that undo it. The reducer never throws and never
+ * corrupts.
  */
 
 import type { Reducer, UnknownAction } from '@reduxjs/toolkit';
 import { warn } from '../../base/env.js';
 import { type DevText, ErrorCode, setupError, type LensCacheError } from '../../base/errors.js';
-import type { Patch } from '../../base/patch.js';
+import type { Patch, WriteMeta } from '../../base/patch.js';
 import type { CacheState } from '../../base/state.js';
-import { isWriteAction, type WriteAction } from './actions.js';
 import { applyPatches } from './applyPatches.js';
 import { initialState } from './initialState.js';
-import type { Mount } from './mountCheck.js';
-import type { SliceFacts } from './SliceFacts.js';
+import type { Mount } from './middleware.js';
 import { markLive, toLiveSlice } from './sliceShape.js';
+
+/** Action types, one per kind of write, so Redux DevTools shows what happened. */
+export const ActionTypes = {
+  set: 'cache/set',
+  resolve: 'cache/resolve',
+  setError: 'cache/setError',
+  invalidate: 'cache/invalidate',
+  expireAll: 'cache/expireAll',
+  reset: 'cache/reset',
+  /** A mutation's optimistic value, written as its request starts (docs/mutations.md). */
+  optimistic: 'cache/optimistic',
+  /** A garbage-collection sweep (docs/gc.md). */
+  gc: 'cache/gc',
+} as const;
+
+export type ActionType = (typeof ActionTypes)[keyof typeof ActionTypes];
+
+const TYPES = new Set<string>(Object.values(ActionTypes));
+
+export interface WritePayload {
+  patches: Patch[];
+  inversePatches: Patch[];
+}
+
+export interface WriteAction {
+  type: ActionType;
+  payload: WritePayload;
+  /** `reducerPath` picks the cache the action is for, so several caches can share a store. */
+  meta: WriteActionMeta;
+}
+
+export interface WriteActionMeta {
+  reducerPath: string;
+  /** The request key, for writes of one endpoint's response or error. */
+  key?: string;
+  /** The write's start stamp (StoreRuntime.stamp), for writes that record one. */
+  start?: number;
+}
+
+export function writeAction(
+  type: ActionType,
+  reducerPath: string,
+  payload: WritePayload,
+  extra: { key?: string | undefined; start?: number | undefined } = {},
+): WriteAction {
+  const meta: WriteActionMeta = { reducerPath };
+  if (extra.key !== undefined) meta.key = extra.key;
+  if (extra.start !== undefined) meta.start = extra.start;
+  return { type, payload, meta };
+}
+
+export function isWriteAction(action: unknown, reducerPath: string): action is WriteAction {
+  const candidate = action as Partial<WriteAction> | null;
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate.type === 'string' &&
+    TYPES.has(candidate.type) &&
+    candidate.meta?.reducerPath === reducerPath
+  );
+}
 
 /**
  * The slice reducer. It never throws and never corrupts: a state restored from JSON is brought to
  * the live shape once, and a write that does not fit the slice is refused whole (INVALID_ACTION,
- * warned in development). `facts` follow from slice to slice as writes land (SliceFacts.ts).
+ * warned in development). `facts` follow from slice to slice as writes land (slice/reducer.ts, SliceFacts).
  */
-export function createReducer(
-  reducerPath: string,
-  facts: SliceFacts,
-  mount: Mount,
-  /** Told each write's slice and the one before it (the read memo follows its slices: MemoOwners.ts). */
-  carry?: (from: CacheState, to: CacheState) => void,
-): Reducer<CacheState> {
+export function createReducer(reducerPath: string, facts: SliceFacts, mount: Mount): Reducer<CacheState> {
   const refuseState = (what: DevText): never => {
     throw setupError(
       ErrorCode.INVALID_ACTION,
@@ -56,7 +114,6 @@ export function createReducer(
       const patches = (action.payload as Partial<WriteAction['payload']> | undefined)?.patches as Patch[];
       const next = markLive(applyPatches(current, patches));
       facts.carry(current, next, action.meta.start, patches);
-      carry?.(current, next);
       return mount.made(next);
     } catch (error) {
       if (process.env.NODE_ENV !== 'production')
@@ -64,4 +121,133 @@ export function createReducer(
       return mount.made(current);
     }
   }
+}
+
+/**
+ * SliceFacts: what one cache knows of each slice beyond its data (docs/architecture.md, "Who owns what"):
+ *
+ * - its **high water**, the highest start stamp it holds: a store's clock never stamps below it,
+ *   so state handed over by a server whose clock runs ahead never outranks a later request
+ *   ("Ordering");
+ * - its **lineage**, a token shared by the slices the cache's own writes made from one another: a
+ *   slice that came from anywhere else (HYDRATE, REHYDRATE, a DevTools import) starts a new one,
+ *   and the optimistic ledger rebases on it (docs/mutations.md, "State replaced from outside");
+ * - the **memo owner**, the read memo of the store that holds it (reads/MemoOwners.ts);
+ * - how many of its rows are **unsure** (`ambiguous` in their meta: two overlapping mutation
+ *   answers disagreed on them): reads look for them only while there are some.
+ *
+ * The reducer carries the facts from each slice to the one its write makes, in time proportional
+ * to the write; a slice it did not make is scanned once. Held weakly by slice.
+ */
+interface Facts {
+  readonly high: number;
+  readonly line: object;
+  readonly unsure: number;
+  owner?: object | undefined;
+}
+
+export class SliceFacts {
+  private readonly known = new WeakMap<CacheState, Facts>();
+
+  private of(slice: CacheState): Facts {
+    let facts = this.known.get(slice);
+    if (facts === undefined) this.known.set(slice, (facts = { ...scan(slice), line: {} }));
+    return facts;
+  }
+
+  /** The highest start stamp in `slice`. */
+  highWater(slice: CacheState): number {
+    return this.of(slice).high;
+  }
+
+  /** The lineage token of `slice`. */
+  lineage(slice: CacheState): object {
+    return this.of(slice).line;
+  }
+
+  /** The memo owner of `slice`, if a store noted it. */
+  owner(slice: CacheState): object | undefined {
+    return this.known.get(slice)?.owner;
+  }
+
+  /** `slice` is held by the store whose read memo is `owner`. */
+  note(slice: CacheState, owner: object): void {
+    this.of(slice).owner = owner;
+  }
+
+  /** How many unsure rows `slice` holds. */
+  unsure(slice: CacheState): number {
+    return this.of(slice).unsure;
+  }
+
+  /** `to` is `from` after the cache's write of `patches`, stamped `start` (a write that adds no stamp has none). */
+  carry(from: CacheState, to: CacheState, start: number | undefined, patches: readonly Patch[]): void {
+    if (from === to) return;
+    const { high, line, unsure, owner } = this.of(from);
+    this.known.set(to, {
+      high: typeof start === 'number' && start > high ? start : high,
+      line,
+      unsure: unsureAfter(unsure, from, to, patches),
+      owner,
+    });
+  }
+}
+
+/** The unsure rows of `to`, `from` after `patches`: row-meta patches move the count; a whole table is counted again. */
+function unsureAfter(count: number, from: CacheState, to: CacheState, patches: readonly Patch[]): number {
+  let tables: Set<string> | undefined;
+  let rows: Map<string, { table: string; key: string; before: WriteMeta | undefined }> | undefined;
+  for (const { path } of patches) {
+    // The slice or its meta map replaced (a reset, a hydration): counted anew.
+    if (path.length === 0 || (path[0] === 'entitiesMeta' && path.length === 1)) return scan(to).unsure;
+    if (path[0] !== 'entitiesMeta') continue;
+    const table = path[1] as string;
+    // A whole meta table (a first load): as costly to write as to count.
+    if (path.length === 2) (tables ??= new Set()).add(table);
+    else {
+      const key = path[2] as string;
+      const id = `${table}\u0000${key}`;
+      rows ??= new Map();
+      if (!rows.has(id)) rows.set(id, { table, key, before: from.entitiesMeta[table]?.[key] });
+    }
+  }
+  for (const table of tables ?? []) count += inTable(to.entitiesMeta[table]) - inTable(from.entitiesMeta[table]);
+  for (const { table, key, before } of rows?.values() ?? [])
+    if (!tables?.has(table)) count += flag(to.entitiesMeta[table]?.[key]) - flag(before);
+  return count;
+}
+
+function flag(meta: WriteMeta | undefined): number {
+  return meta?.ambiguous === true ? 1 : 0;
+}
+
+function inTable(metas: Record<string, WriteMeta> | undefined): number {
+  let count = 0;
+  if (metas) for (const key of Object.keys(metas)) count += flag(metas[key]);
+  return count;
+}
+
+/** A slice the cache did not make, read once: its highest stamp and its unsure rows. */
+function scan(slice: CacheState): { high: number; unsure: number } {
+  let high = stampOf(slice.lastReset);
+  let unsure = 0;
+  for (const key of Object.keys(slice.meta)) high = Math.max(high, stampOf(slice.meta[key]?.fetchedAt));
+  for (const table of Object.keys(slice.entitiesMeta)) {
+    const metas = slice.entitiesMeta[table]!;
+    let last: unknown;
+    for (const key of Object.keys(metas)) {
+      const meta = metas[key];
+      unsure += flag(meta);
+      // The rows of one write share one meta object: its stamp is read once.
+      if (meta === last) continue;
+      last = meta;
+      high = Math.max(high, stampOf(meta?.fetchedAt));
+    }
+  }
+  return { high, unsure };
+}
+
+/** A stamp the clock can count up from; any other (restored state with `1e300`) is not followed. */
+function stampOf(value: unknown): number {
+  return typeof value === 'number' && Math.abs(value) <= Number.MAX_SAFE_INTEGER ? value : 0;
 }

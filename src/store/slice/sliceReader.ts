@@ -4,7 +4,7 @@
 
 import { type DevText, ErrorCode, setupError } from '../../base/errors.js';
 import type { CacheState } from '../../base/state.js';
-import type { Mount } from './mountCheck.js';
+import type { Mount } from './middleware.js';
 import { toLiveSlice } from './sliceShape.js';
 
 /**

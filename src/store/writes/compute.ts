@@ -9,7 +9,7 @@ import type { WriteMeta } from '../../base/patch.js';
 import type { CacheState, EndpointMeta } from '../../base/state.js';
 import { normalize, type NormalizeOptions } from '../../normalize/normalize.js';
 import { PatchList } from '../../normalize/PatchList.js';
-import type { WritePayload } from '../slice/actions.js';
+import type { WritePayload } from '../slice/reducer.js';
 import type { Resolved, ResolveInput } from '../types.js';
 import { initialState } from '../slice/initialState.js';
 import { expiryTime, hasSchema, requestKey, type EndpointLike, type ExpiryDefaults } from '../endpoint.js';

@@ -13,7 +13,7 @@ import { planSweep, type InFlightRead, type KeptRead, type Sweep } from './sweep
 import { writableTables } from './writable.js';
 import type { SweepReport } from '../../runtime/Feature.js';
 import type { StoreRuntime } from '../../runtime/StoreRuntime.js';
-import { ActionTypes } from '../../slice/actions.js';
+import { ActionTypes } from '../../slice/reducer.js';
 import type { HeldKind, HeldRead } from '../../runtime/Subscriptions.js';
 
 /** A request key or Query read nobody holds: since when, and what it reads (when known). */

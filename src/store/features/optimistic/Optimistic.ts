@@ -20,7 +20,7 @@ import type { Patch, WriteMeta } from '../../../base/patch.js';
 import type { CacheState } from '../../../base/state.js';
 import { normalize, type NormalizeOptions } from '../../../normalize/normalize.js';
 import type { ConfirmedWriter, Rebuilt } from '../../runtime/Feature.js';
-import type { WritePayload } from '../../slice/actions.js';
+import type { WritePayload } from '../../slice/reducer.js';
 import { Overlay, tableId, type Changes, type TableMap } from './Overlay.js';
 
 /** One pending guess: the request it stands for, and how to compute it against the state below it. */
@@ -57,7 +57,7 @@ export class Optimistic implements ConfirmedWriter {
   private computed = new Map<Layer, Computed>();
   /** Tables written since the last rebuild by layers taken out: the layers after them are computed again. */
   private dirty = new Set<string>();
-  /** The lineage of the slice `base` was kept against (slice/SliceFacts.ts). */
+  /** The lineage of the slice `base` was kept against (slice/reducer.ts, SliceFacts). */
   private line: object | undefined;
 
   /** `lineage` names the slices the cache's own writes made from one another. */

@@ -14,7 +14,7 @@ import { jsonEqual } from '../../../base/json.js';
 import type { Patch } from '../../../base/patch.js';
 import type { CacheState, Row } from '../../../base/state.js';
 import { listPatches, PatchList } from '../../../normalize/PatchList.js';
-import type { WritePayload } from '../../slice/actions.js';
+import type { WritePayload } from '../../slice/reducer.js';
 import { applyPatches } from '../../slice/applyPatches.js';
 
 export type TableMap = 'entities' | 'entitiesMeta';

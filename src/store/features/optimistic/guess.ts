@@ -9,7 +9,7 @@
 import type { UnknownAction } from '@reduxjs/toolkit';
 import { describe, ErrorCode, isErrorLike, setupError } from '../../../base/errors.js';
 import { nonErrorThrown } from '../../../normalize/rootChecks.js';
-import { ActionTypes, writeAction, type WriteAction } from '../../slice/actions.js';
+import { ActionTypes, writeAction, type WriteAction } from '../../slice/reducer.js';
 import { expiryTime, requestKey, type EndpointLike, type OptimisticSnapshot } from '../../endpoint.js';
 import type { OutgoingRequest } from '../../runtime/Feature.js';
 import type { StoreRuntime } from '../../runtime/StoreRuntime.js';

@@ -7,7 +7,7 @@
 import type { Feature } from '../../runtime/Feature.js';
 import { dispatchGuess } from './guess.js';
 import { Optimistic } from './Optimistic.js';
-import { ActionTypes } from '../../slice/actions.js';
+import { ActionTypes } from '../../slice/reducer.js';
 
 /** Optimistic updates: install with `createLeanCache({ features: [optimisticUpdates] })` (createCache has it). */
 export const optimisticUpdates: Feature<'optimisticUpdates'> = {
