@@ -9,14 +9,10 @@ import type { Query } from '../schema/Query.js';
 import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
 import { stableStringify } from '../base/json.js';
 import {
-  checkFlag,
-  checkGuess,
-  checkLength,
   checkMethod,
   checkParamName,
   checkPollFrequency,
-  checkRetry,
-  checkTimeout,
+  checkSharedOptions,
   type RetryOptions,
 } from '../base/endpointOptions.js';
 import { NetworkError } from './NetworkError.js';
@@ -131,18 +127,19 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     this.path = options.path;
     this.schema = options.schema as SchemaOption<O>;
     this.method = checkMethod(options.method, options.path) as HttpMethod;
-    checkParamName(options.paginationField, 'paginationField', `${this.method} ${this.path}`);
+    const where = `${this.method} ${this.path}`;
+    checkParamName(options.paginationField, 'paginationField', where);
+    this.pollFrequency = checkPollFrequency(options.pollFrequency, where);
+    checkSharedOptions(options, where);
     this.urlPrefix = options.urlPrefix ?? '';
-    this.dataExpiryLength = checkLength(options.dataExpiryLength, 'dataExpiryLength', `${this.method} ${this.path}`);
-    this.errorExpiryLength = checkLength(options.errorExpiryLength, 'errorExpiryLength', `${this.method} ${this.path}`);
-    this.invalidIfStale = checkFlag(options.invalidIfStale, 'invalidIfStale', `${this.method} ${this.path}`) ?? false;
+    this.dataExpiryLength = options.dataExpiryLength;
+    this.errorExpiryLength = options.errorExpiryLength;
+    this.invalidIfStale = options.invalidIfStale ?? false;
     this.sideEffect = MUTATIONS.has(this.method) as SideEffectOf<O>;
-    this.pollFrequency = checkPollFrequency(options.pollFrequency, `${this.method} ${this.path}`);
-    this.retry = checkRetry(options.retry, `${this.method} ${this.path}`);
-    this.timeout = checkTimeout(options.timeout, `${this.method} ${this.path}`);
+    this.retry = options.retry;
+    this.timeout = options.timeout;
     this.template = pathTemplate(options.path);
-    const guess = checkGuess(options.getOptimisticResponse, `${this.method} ${this.path}`);
-    if (guess !== undefined) this.getOptimisticResponse = guess;
+    if (options.getOptimisticResponse !== undefined) this.getOptimisticResponse = options.getOptimisticResponse;
   }
 
   /** The URL for args: the prefix, the filled path, then the other params, sorted, as a query string. */
