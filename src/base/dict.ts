@@ -22,6 +22,18 @@ export function copyDict<T>(source: Dict<T> | undefined): Dict<T> {
   return copy;
 }
 
+/** An object that is no array (`null` is no object here). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A record as JSON or an object literal makes it (`{}` or a null prototype), not a class instance. */
+export function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  if (!isRecord(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
 export function hasOwn(object: object, key: PropertyKey): boolean {
   return Object.prototype.hasOwnProperty.call(object, key);
 }

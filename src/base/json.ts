@@ -1,6 +1,6 @@
 /** JSON helpers: the equality behind no-op writes and the stable keys of args. */
 
-import { hasOwn } from './dict.js';
+import { hasOwn, isPlainRecord } from './dict.js';
 import { describe, ErrorCode, inputError } from './errors.js';
 import { isRawBody } from './rawBody.js';
 
@@ -173,7 +173,7 @@ export function argsKey(args: readonly unknown[]): string {
 }
 
 function isEmptyParams(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  for (const key in value) if ((value as Record<string, unknown>)[key] !== undefined) return false;
-  return Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null;
+  if (!isPlainRecord(value)) return false;
+  for (const key in value) if (value[key] !== undefined) return false;
+  return true;
 }

@@ -1,5 +1,6 @@
 /** The checks at the edges of a write walk: the response's root shape, and what a callback threw. */
 
+import { isRecord } from '../base/dict.js';
 import { describe, ErrorCode, inputError, jsonStringHint, setupError, type LensCacheError } from '../base/errors.js';
 import type { RootInput } from '../schema/contract.js';
 
@@ -30,7 +31,7 @@ const WANTED: Record<RootInput, string> = {
 };
 
 export function checkRoot(expected: RootInput, input: unknown): void {
-  const isObject = typeof input === 'object' && input !== null && !Array.isArray(input);
+  const isObject = isRecord(input);
   const ok =
     expected === 'any' ||
     (expected === 'object' && isObject) ||

@@ -3,6 +3,7 @@
  * the cache to fetch, key and store it. See docs/RestEndpoint.md.
  */
 
+import { isRecord } from '../base/dict.js';
 import type { Collection } from '../schema/Collection.js';
 import type { CollectionOp, CollectionOpName } from '../schema/CollectionOp.js';
 import type { Query } from '../schema/Query.js';
@@ -280,7 +281,7 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
 
 function paramsOf(params: unknown, path: string): Readonly<Record<string, unknown>> {
   if (params === undefined || params === null) return {};
-  if (typeof params === 'object' && !Array.isArray(params)) return params as Record<string, unknown>;
+  if (isRecord(params)) return params;
   throw inputError(
     ErrorCode.UNEXPECTED_INPUT,
     process.env.NODE_ENV !== 'production' && [

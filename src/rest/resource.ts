@@ -3,6 +3,7 @@
  * (docs/resource.md).
  */
 
+import { isRecord } from '../base/dict.js';
 import { Collection, type CollectionOptions } from '../schema/Collection.js';
 import type { EntityClass } from '../schema/Entity.js';
 import type { Invalidate } from '../schema/Invalidate.js';
@@ -161,10 +162,9 @@ function guesses(schema: EntityClass | Union) {
  */
 function collectionOptions(options: unknown): ResourceCollectionOptions {
   if (options === undefined) return {};
-  const others =
-    typeof options === 'object' && options !== null && !Array.isArray(options)
-      ? Object.keys(options).filter(name => name !== 'argsKey' && name !== 'nonFilterArgumentKeys')
-      : undefined;
+  const others = isRecord(options)
+    ? Object.keys(options).filter(name => name !== 'argsKey' && name !== 'nonFilterArgumentKeys')
+    : undefined;
   if (others?.length === 0) return options as ResourceCollectionOptions;
   throw setupError(
     ErrorCode.INVALID_SCHEMA,

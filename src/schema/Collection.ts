@@ -1,5 +1,6 @@
 /** Collection: a list (or map) of entities stored per args, that creates and moves reach. See docs/Collection.md. */
 
+import { isRecord } from '../base/dict.js';
 import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
 import { isSkipArgs } from '../base/json.js';
 import type {
@@ -270,9 +271,7 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
 }
 
 function pkOf(pkObject: unknown): string | undefined {
-  return typeof pkObject === 'object' && pkObject !== null && !Array.isArray(pkObject)
-    ? serializePk(pkObject)
-    : undefined;
+  return isRecord(pkObject) ? serializePk(pkObject) : undefined;
 }
 
 /**
@@ -287,5 +286,5 @@ function withParams(args: readonly unknown[]): readonly unknown[] {
 function defaultArgsKey(...args: unknown[]): object {
   const params = args[0];
   if (params === undefined || params === null) return {};
-  return typeof params === 'object' && !Array.isArray(params) ? { ...params } : (params as object);
+  return isRecord(params) ? { ...params } : (params as object);
 }

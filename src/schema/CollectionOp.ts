@@ -5,7 +5,7 @@
  */
 
 import { describe, ErrorCode, inputError } from '../base/errors.js';
-import { copyOwn, setOwn } from '../base/dict.js';
+import { copyOwn, isRecord, setOwn } from '../base/dict.js';
 import type { DenormalizeDelegate, NormalizeDelegate, RootInput, SchemaConstruct } from './contract.js';
 import { hasNoDefinedKeys, parsePk, pkMatches } from './collectionKey.js';
 import type { CollectionLike } from './CollectionLike.js';
@@ -100,7 +100,7 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
     const keys = Object.keys(refs);
     if (keys.length === 0) return refs;
     this.eachRow(delegate, sourcesOf(delegate.args), (rowKey, row) => {
-      if (typeof row !== 'object' || Array.isArray(row)) return;
+      if (!isRecord(row)) return;
       const next = copyOwn(row);
       for (const mapKey of keys) setOwn(next, mapKey, refs[mapKey]);
       delegate.setRow(this.collection.key, rowKey, next, deltaPolicy);
@@ -170,7 +170,7 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
     const processed = cls.process(item, undefined, undefined, delegate.args) ?? item;
     const pk = cls.pk(processed, undefined, undefined, delegate.args);
     const row = isUsablePk(pk) ? delegate.getRow(cls.key, String(pk)) : undefined;
-    return { existing: typeof row === 'object' && row !== null && !Array.isArray(row) ? row : undefined, processed };
+    return { existing: isRecord(row) ? row : undefined, processed };
   }
 
   /** Calls `edit` for every stored list of the table whose pk matches `sources` (every list without sources). */

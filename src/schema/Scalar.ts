@@ -2,7 +2,7 @@
 
 import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
 import { freezeInDevelopment } from '../base/env.js';
-import { copyOwn, hasOwn, setOwn } from '../base/dict.js';
+import { copyOwn, hasOwn, isRecord, setOwn } from '../base/dict.js';
 import type {
   DenormalizeDelegate,
   NormalizeDelegate,
@@ -231,7 +231,7 @@ export class Scalar<
         this.key,
       );
     }
-    if (typeof input !== 'object' || Array.isArray(input) || input === null) {
+    if (!isRecord(input)) {
       throw inputError(
         ErrorCode.UNEXPECTED_INPUT,
         process.env.NODE_ENV !== 'production' && [

@@ -6,7 +6,7 @@
  * `{ page: 1, group: 'react' }` are then one list, whatever produced the args.
  */
 
-import { hasOwn } from '../base/dict.js';
+import { hasOwn, isRecord } from '../base/dict.js';
 import { describe, ErrorCode, setupError } from '../base/errors.js';
 import { ClearingMap } from '../base/Lru.js';
 
@@ -115,8 +115,7 @@ export function parsePk(rowKey: string): Record<string, unknown> | undefined {
     pkObject = null;
     try {
       const value: unknown = JSON.parse(rowKey);
-      if (typeof value === 'object' && value !== null && !Array.isArray(value))
-        pkObject = value as Record<string, unknown>;
+      if (isRecord(value)) pkObject = value as Record<string, unknown>;
     } catch {
       // Not a key this module wrote: it matches nothing.
     }
@@ -183,7 +182,7 @@ export function hasNoDefinedKeys(params: unknown): boolean {
 /** Args without the page field: the args of the list the page belongs to. */
 export function withoutField(args: readonly unknown[], field: string): unknown[] {
   const params = args[0];
-  if (params === undefined || params === null || typeof params !== 'object' || Array.isArray(params)) return [...args];
+  if (!isRecord(params)) return [...args];
   const { [field]: _page, ...rest } = params as Record<string, unknown>;
   return [rest, ...args.slice(1)];
 }

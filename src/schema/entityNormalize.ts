@@ -1,7 +1,7 @@
 /** How an Entity turns input into a row and a ref (docs/Entity.md). */
 
 import { describe, ErrorCode, inputError } from '../base/errors.js';
-import { hasOwn, setOwn } from '../base/dict.js';
+import { hasOwn, isPlainRecord, isRecord, setOwn } from '../base/dict.js';
 import { isDevelopment, warnOnce } from '../base/env.js';
 import type { NormalizeDelegate, RowPolicy, ValueWriter } from './contract.js';
 import {
@@ -63,7 +63,7 @@ export function normalizeEntity(
     delegate.setRow(table, rowKey, null, cls);
     return rowKey;
   }
-  if (typeof processed !== 'object' || processed === null || Array.isArray(processed)) {
+  if (!isRecord(processed)) {
     throw inputError(
       ErrorCode.UNEXPECTED_INPUT,
       process.env.NODE_ENV !== 'production' && [
@@ -234,11 +234,7 @@ function checkedMergePolicy(cls: EntityLike, info: EntityInfo): RowPolicy {
   policy = {
     merge(existing, incoming) {
       const merged: unknown = cls.merge(existing, incoming);
-      const proto =
-        typeof merged === 'object' && merged !== null && !Array.isArray(merged)
-          ? Object.getPrototypeOf(merged)
-          : undefined;
-      if (proto === Object.prototype || proto === null) return merged as object;
+      if (isPlainRecord(merged)) return merged;
       throw inputError(
         ErrorCode.UNEXPECTED_INPUT,
         process.env.NODE_ENV !== 'production' && [

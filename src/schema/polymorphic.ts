@@ -4,7 +4,7 @@
  */
 
 import { describe, ErrorCode, setupError } from '../base/errors.js';
-import { hasOwn } from '../base/dict.js';
+import { hasOwn, isRecord } from '../base/dict.js';
 import { isDevelopment, warn, warnOnce } from '../base/env.js';
 import type { DenormalizeDelegate, NormalizeDelegate } from './contract.js';
 
@@ -47,7 +47,7 @@ export class Polymorphic {
       this.attribute = undefined;
       return;
     }
-    if (typeof definition !== 'object' || definition === null || Array.isArray(definition)) {
+    if (!isRecord(definition)) {
       throw setupError(
         ErrorCode.INVALID_SCHEMA,
         process.env.NODE_ENV !== 'production' && [
