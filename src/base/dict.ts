@@ -22,9 +22,14 @@ export function copyDict<T>(source: Dict<T> | undefined): Dict<T> {
   return copy;
 }
 
-/** An object that is no array (`null` is no object here). */
+/** An object or an array (`null` is no object here). */
+export function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
+}
+
+/** An object that is no array. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isObject(value) && !Array.isArray(value);
 }
 
 /** A record as JSON or an object literal makes it (`{}` or a null prototype), not a class instance. */

@@ -1,6 +1,6 @@
 /** JSON helpers: the equality behind no-op writes and the stable keys of args. */
 
-import { hasOwn, isPlainRecord } from './dict.js';
+import { hasOwn, isObject, isPlainRecord } from './dict.js';
 import { describe, ErrorCode, inputError } from './errors.js';
 import { isRawBody } from './rawBody.js';
 
@@ -135,7 +135,7 @@ function unkeyableError(root: unknown, value: unknown): Error {
 /** Where `target` sits in `value` (` at [0].tags`), for messages; '' when not found within the depth limit. */
 function placeOf(value: unknown, target: unknown, path: string, depth = 0): string {
   if (value === target) return path === '' ? '' : ` at ${path}`;
-  if (typeof value !== 'object' || value === null || depth > ARGS_DEPTH_LIMIT) return '';
+  if (!isObject(value) || depth > ARGS_DEPTH_LIMIT) return '';
   for (const key of Object.keys(value)) {
     const place = Array.isArray(value) ? `[${key}]` : `.${key}`;
     const found = placeOf((value as Record<string, unknown>)[key], target, path + place, depth + 1);
@@ -146,7 +146,7 @@ function placeOf(value: unknown, target: unknown, path: string, depth = 0): stri
 
 /** Whether an object on the path from `value` down holds one of its ancestors (at most the depth limit deep). */
 function isCircular(value: unknown, ancestors: unknown[]): boolean {
-  if (typeof value !== 'object' || value === null) return false;
+  if (!isObject(value)) return false;
   if (ancestors.includes(value)) return true;
   if (ancestors.length > ARGS_DEPTH_LIMIT) return false;
   ancestors.push(value);

@@ -3,7 +3,7 @@
  * (docs/resource.md).
  */
 
-import { isRecord } from '../base/dict.js';
+import { isObject, isRecord } from '../base/dict.js';
 import { Collection, type CollectionOptions } from '../schema/Collection.js';
 import type { EntityClass } from '../schema/Entity.js';
 import type { Invalidate } from '../schema/Invalidate.js';
@@ -198,5 +198,5 @@ function listPathOf(path: unknown): string {
  */
 function namesItem(value: unknown): boolean {
   if (typeof value === 'string') return value !== '';
-  return typeof value === 'object' && value !== null && Object.keys(value).length > 0;
+  return isObject(value) && Object.keys(value).length > 0;
 }

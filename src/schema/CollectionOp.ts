@@ -5,7 +5,7 @@
  */
 
 import { describe, ErrorCode, inputError } from '../base/errors.js';
-import { copyOwn, isRecord, setOwn } from '../base/dict.js';
+import { copyOwn, isObject, isRecord, setOwn } from '../base/dict.js';
 import type { DenormalizeDelegate, NormalizeDelegate, RootInput, SchemaConstruct } from './contract.js';
 import { hasNoDefinedKeys, parsePk, pkMatches } from './collectionKey.js';
 import type { CollectionLike } from './CollectionLike.js';
@@ -63,7 +63,7 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
   /** @internal The items written, read like the collection's members: a list, a map, or the one item. */
   denormalize(input: unknown, delegate: DenormalizeDelegate): unknown {
     if (this.op !== 'assign' && !Array.isArray(input)) return this.collection.denormalizeMember(input, delegate);
-    if (typeof input !== 'object' || input === null) return input;
+    if (!isObject(input)) return input;
     return this.collection.readMembers(input, delegate);
   }
 
@@ -185,7 +185,7 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
       if (!pkObject) continue;
       if (sources && !pkMatches(pkObject, sources, this.collection.isNonFilter)) continue;
       const row = delegate.getRow(table, rowKey);
-      if (typeof row === 'object' && row !== null) edit(rowKey, row, pkObject);
+      if (isObject(row)) edit(rowKey, row, pkObject);
     }
   }
 }
@@ -213,7 +213,7 @@ function itemsOf(input: unknown, op: CollectionOpName): unknown[] {
 }
 
 function asObject(value: unknown): object {
-  return typeof value === 'object' && value !== null ? value : {};
+  return isObject(value) ? value : {};
 }
 
 function without(row: object, refs: readonly unknown[]): object {
@@ -241,7 +241,7 @@ function holds(row: object, ref: unknown): boolean {
 function appended(row: object, ref: unknown): object {
   if (Array.isArray(row)) return [...row, ref];
   const next = copyOwn(row);
-  const id = typeof ref === 'object' && ref !== null ? (ref as { id?: unknown }).id : ref;
+  const id = isObject(ref) ? (ref as { id?: unknown }).id : ref;
   setOwn(next, String(id), ref);
   return next;
 }

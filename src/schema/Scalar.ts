@@ -2,7 +2,7 @@
 
 import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
 import { freezeInDevelopment } from '../base/env.js';
-import { copyOwn, hasOwn, isRecord, setOwn } from '../base/dict.js';
+import { copyOwn, hasOwn, isObject, isRecord, setOwn } from '../base/dict.js';
 import type {
   DenormalizeDelegate,
   NormalizeDelegate,
@@ -183,7 +183,7 @@ export class Scalar<
     const lens = delegate.lens(this.lens as LensFunction);
     if (lens === undefined) return undefined;
     const cell = delegate.row(this.table, this.readKey.of(cellEntity, pk, lens));
-    if (typeof cell !== 'object' || cell === null || !hasOwn(cell, cellField)) return undefined;
+    if (!isObject(cell) || !hasOwn(cell, cellField)) return undefined;
     return (cell as Record<string, unknown>)[cellField];
   }
 

@@ -1,7 +1,7 @@
 /** Values: a map of items keyed by entity pk (or any key). See docs/Values.md. */
 
 import { describe, ErrorCode, inputError } from '../base/errors.js';
-import { isRecord, setOwn } from '../base/dict.js';
+import { isObject, isRecord, setOwn } from '../base/dict.js';
 import type { DenormalizeDelegate, NormalizeDelegate, RootInput, SchemaConstruct } from './contract.js';
 import { readMap } from './members.js';
 import { Polymorphic, type SchemaAttribute } from './polymorphic.js';
@@ -53,7 +53,7 @@ export class Values<S = unknown> implements SchemaConstruct {
 
   /** @internal Members that read falsy or invalid drop out, key and all (docs/plain-schemas.md). */
   denormalize(input: unknown, delegate: DenormalizeDelegate): unknown {
-    if (typeof input !== 'object' || input === null) return input;
+    if (!isObject(input)) return input;
     return readMap(input as Record<string, unknown>, ref => this.poly.denormalizeValue(ref, delegate));
   }
 

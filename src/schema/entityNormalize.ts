@@ -1,7 +1,7 @@
 /** How an Entity turns input into a row and a ref (docs/Entity.md). */
 
 import { describe, ErrorCode, inputError } from '../base/errors.js';
-import { hasOwn, isPlainRecord, isRecord, setOwn } from '../base/dict.js';
+import { hasOwn, isObject, isPlainRecord, isRecord, setOwn } from '../base/dict.js';
 import { isDevelopment, warnOnce } from '../base/env.js';
 import type { NormalizeDelegate, RowPolicy, ValueWriter } from './contract.js';
 import {
@@ -29,7 +29,7 @@ export function normalizeEntity(
   if (typeof input === 'string' || typeof input === 'number') return String(input);
   // An array is accepted when a custom `process` turns it into an object (an order book's
   // `[price, size]` rows); the object check then applies to what `process` returns.
-  if (typeof input !== 'object' || input === null || (Array.isArray(input) && info.defaultProcess)) {
+  if (!isObject(input) || (Array.isArray(input) && info.defaultProcess)) {
     throw inputError(
       ErrorCode.UNEXPECTED_INPUT,
       process.env.NODE_ENV !== 'production' && [
