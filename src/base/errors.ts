@@ -63,8 +63,8 @@ export interface ErrorRecord {
  * 400 for input that could not be normalized, the HTTP status for network errors.
  */
 export class LensCacheError extends Error {
-  readonly code: string;
-  readonly status: number | undefined;
+  declare readonly code: string;
+  declare readonly status: number | undefined;
 
   constructor(code: string, message: string, status?: number) {
     super(message);

@@ -60,7 +60,11 @@ const TOO_DEEP = Symbol('too deep');
 
 /** Thrown inside the walk at a value a key cannot hold; the error names it. */
 class Unkeyable {
-  constructor(readonly value: unknown) {}
+  declare readonly value: unknown;
+
+  constructor(value: unknown) {
+    this.value = value;
+  }
 }
 
 /** Tags of the collections JSON writes as `{}` whatever they hold (tags, not instanceof: other realms too). */

@@ -16,8 +16,8 @@ import { describe, ErrorCode, errorMessage, LensCacheError } from '../base/error
  * gives it), and `body` the text received.
  */
 export class NetworkError extends LensCacheError {
-  readonly response: Response;
-  readonly body: unknown;
+  declare readonly response: Response;
+  declare readonly body: unknown;
 
   /** `unparsed`: the JSON parse error of a 2xx body (the error is then INVALID_RESPONSE, status 400). */
   constructor(method: string, url: string, response: Response, body: unknown, unparsed?: Error) {

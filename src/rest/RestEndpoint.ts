@@ -87,34 +87,35 @@ const MUTATIONS = new Set<string>(['POST', 'PUT', 'PATCH', 'DELETE']);
  * @see docs/RestEndpoint.md
  */
 export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOptions> {
-  readonly path: O['path'];
-  readonly schema: SchemaOption<O>;
-  readonly method: HttpMethod;
-  readonly urlPrefix: string;
-  readonly dataExpiryLength: number | undefined;
-  readonly errorExpiryLength: number | undefined;
+  declare readonly path: O['path'];
+  declare readonly schema: SchemaOption<O>;
+  declare readonly method: HttpMethod;
+  declare readonly urlPrefix: string;
+  declare readonly dataExpiryLength: number | undefined;
+  declare readonly errorExpiryLength: number | undefined;
   /** Stale data reads as invalid (readers suspend and fetch) rather than shown while it is refetched. */
-  readonly invalidIfStale: boolean;
+  declare readonly invalidIfStale: boolean;
   /** ms between refetches while something subscribes; `undefined`: subscribing polls nothing. */
-  readonly pollFrequency: number | undefined;
+  declare readonly pollFrequency: number | undefined;
   /** How a failed read is tried again (reads only); `undefined`: never. */
-  readonly retry: RetryOptions | undefined;
+  declare readonly retry: RetryOptions | undefined;
   /** ms each try may take before it fails with TIMEOUT; `undefined`: the cache's. */
-  readonly timeout: number | undefined;
+  declare readonly timeout: number | undefined;
   /** Mutations are never shared between callers, and always run. */
-  readonly sideEffect: SideEffectOf<O>;
+  declare readonly sideEffect: SideEffectOf<O>;
   /** The optimistic value of a request (docs/mutations.md); absent unless the options give one. */
   readonly getOptimisticResponse?: (snap: OptimisticSnapshot, ...args: RestArgs<O>) => unknown;
-  private readonly template: PathTemplate;
+  declare private readonly template: PathTemplate;
   private readonly ops = new Map<CollectionOpName, RestEndpoint<any>>();
   /** Options each derived op gets on top of its own (resource's optimistic creates); `extend` passes them on. */
-  private readonly opOptions: OpOptions;
+  declare private readonly opOptions: OpOptions;
+
+  /** The options it was made with; `extend` starts from them. */
+  declare readonly options: O;
 
   /** @param opOptions @internal What `resource()` gives the list's `push` and `unshift`. */
-  constructor(
-    readonly options: O,
-    opOptions: OpOptions = {},
-  ) {
+  constructor(options: O, opOptions: OpOptions = {}) {
+    this.options = options;
     this.opOptions = opOptions;
     if (typeof options?.path !== 'string') {
       throw setupError(

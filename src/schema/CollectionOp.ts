@@ -36,13 +36,14 @@ const rootInputs: Record<CollectionOpName, RootInput> = {
  */
 export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOpName> implements SchemaConstruct {
   readonly kind = 'CollectionOp' as const;
-  readonly schema: S;
-  readonly rootInput: RootInput;
+  declare readonly schema: S;
+  declare readonly rootInput: RootInput;
+  declare readonly collection: CollectionLike;
+  declare readonly op: O;
 
-  constructor(
-    readonly collection: CollectionLike,
-    readonly op: O,
-  ) {
+  constructor(collection: CollectionLike, op: O) {
+    this.collection = collection;
+    this.op = op;
     this.schema = collection.schema as S;
     this.rootInput = rootInputs[op];
   }

@@ -21,7 +21,7 @@ import { Union } from './Union.js';
  */
 export class Invalidate<E extends EntityClass | Union = EntityClass> implements SchemaConstruct {
   readonly kind = 'Invalidate' as const;
-  readonly schema: E;
+  declare readonly schema: E;
   readonly rootInput: RootInput = 'object-or-pk';
 
   constructor(schema: E) {

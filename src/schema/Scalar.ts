@@ -78,15 +78,15 @@ export class Scalar<
 > implements SchemaConstruct {
   readonly kind = 'Scalar' as const;
   /** The table name, `Scalar(<key>)` for the `key` option, as in data-client. */
-  readonly key: string;
-  readonly lens: Lens<P>;
-  readonly entity: EntityClass | undefined;
+  declare readonly key: string;
+  declare readonly lens: Lens<P>;
+  declare readonly entity: EntityClass | undefined;
   /** The table of the cells, `Scalar(<key>)`: the same string as `key`. */
-  readonly table: string;
+  declare readonly table: string;
   /** The `key` option as given, for messages that show how to write the Scalar. */
-  private readonly optionKey: string;
+  declare private readonly optionKey: string;
   /** @internal A Collection of this Scalar stores its lists in `[Scalar(<key>)]`. */
-  readonly collectionMemberKey: string;
+  declare readonly collectionMemberKey: string;
   readonly rootInput: RootInput = 'object';
   /** @internal A field value of `null` is stored in the cell (docs/Scalar.md). */
   readonly normalizesNull = true;

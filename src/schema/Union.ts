@@ -17,10 +17,10 @@ import { Polymorphic, type SchemaAttribute } from './polymorphic.js';
  */
 export class Union<M extends Record<string, EntityClass> = Record<string, EntityClass>> implements SchemaConstruct {
   readonly kind = 'Union' as const;
-  readonly schema: M;
+  declare readonly schema: M;
   readonly rootInput: RootInput = 'object';
   /** @internal */
-  readonly poly: Polymorphic;
+  declare readonly poly: Polymorphic;
 
   constructor(members: M, attribute: SchemaAttribute) {
     if (attribute === undefined) {

@@ -17,10 +17,10 @@ import { Polymorphic, type SchemaAttribute } from './polymorphic.js';
  */
 export class Values<S = unknown> implements SchemaConstruct {
   readonly kind = 'Values' as const;
-  readonly schema: S;
+  declare readonly schema: S;
   readonly rootInput: RootInput = 'object';
   /** @internal */
-  readonly poly: Polymorphic;
+  declare readonly poly: Polymorphic;
 
   constructor(schema: S, attribute?: SchemaAttribute) {
     this.schema = schema;

@@ -48,10 +48,13 @@ export function memberReader(
 
 /** Builds the instances of one class from its rows: one object per class, not a closure per read. */
 class InstanceBuilder implements RowBuilder {
-  constructor(
-    private readonly cls: EntityLike,
-    private readonly info: EntityInfo,
-  ) {}
+  declare private readonly cls: EntityLike;
+  declare private readonly info: EntityInfo;
+
+  constructor(cls: EntityLike, info: EntityInfo) {
+    this.cls = cls;
+    this.info = info;
+  }
 
   buildRow(row: object, key: string, delegate: DenormalizeDelegate, hold: (value: object) => void): unknown {
     return buildInstance(this.cls, this.info, key, row, delegate, hold);

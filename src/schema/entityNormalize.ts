@@ -179,10 +179,13 @@ function entityWriterOf(plan: FieldPlan, base: EntityLike): ValueWriter {
 
 /** Normalizes one Entity class's input: one object per class, not a dispatch per ref. */
 class EntityWriter implements ValueWriter {
-  constructor(
-    private readonly cls: EntityLike,
-    private readonly info: EntityInfo,
-  ) {}
+  declare private readonly cls: EntityLike;
+  declare private readonly info: EntityInfo;
+
+  constructor(cls: EntityLike, info: EntityInfo) {
+    this.cls = cls;
+    this.info = info;
+  }
 
   write(value: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
     return normalizeEntity(this.cls, this.info, value, parent, key, delegate);

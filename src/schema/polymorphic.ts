@@ -36,9 +36,9 @@ function warnRead(schema: Polymorphic, message: string): void {
 
 export class Polymorphic {
   /** The single member schema, when there is no attribute. */
-  readonly single: unknown;
-  readonly members: Readonly<Record<string, unknown>> | undefined;
-  readonly attribute: SchemaAttribute | undefined;
+  declare readonly single: unknown;
+  declare readonly members: Readonly<Record<string, unknown>> | undefined;
+  declare readonly attribute: SchemaAttribute | undefined;
 
   constructor(definition: unknown, attribute: SchemaAttribute | undefined, owner: string) {
     if (attribute === undefined) {
