@@ -18,7 +18,11 @@ export class Lru<K, V> {
   private newest: Slot<K, V> | undefined;
   private oldest: Slot<K, V> | undefined;
 
-  constructor(readonly capacity: number) {}
+  declare readonly capacity: number;
+
+  constructor(capacity: number) {
+    this.capacity = capacity;
+  }
 
   get(key: K): V | undefined {
     const slot = this.map.get(key);
@@ -94,7 +98,11 @@ export class Lru<K, V> {
 export class ClearingMap<K, V> {
   private readonly map = new Map<K, V>();
 
-  constructor(readonly capacity: number) {}
+  declare readonly capacity: number;
+
+  constructor(capacity: number) {
+    this.capacity = capacity;
+  }
 
   get(key: K): V | undefined {
     return this.map.get(key);

@@ -6,6 +6,7 @@
  * (docs/benchmarks.md). Other args are keyed by `argsKey` as they come.
  */
 
+import { isPlainRecord } from './dict.js';
 import { argsKey } from './json.js';
 import { ClearingMap } from './Lru.js';
 
@@ -21,10 +22,8 @@ export class ArgsKeys {
   of(args: readonly unknown[]): string {
     if (args.length !== 1) return argsKey(args);
     const params = args[0];
-    if (typeof params !== 'object' || params === null) return argsKey(args);
     // A class instance may serialize otherwise (its toJSON), and an array is no params object.
-    const proto = Object.getPrototypeOf(params);
-    if (proto !== Object.prototype && proto !== null) return argsKey(args);
+    if (!isPlainRecord(params)) return argsKey(args);
     const fields = Object.keys(params);
     if (fields.length !== 1) return argsKey(args);
     const field = fields[0]!;

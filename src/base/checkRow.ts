@@ -9,7 +9,7 @@
  * both checks and copies; see docs/reliability.md for what it costs.
  */
 
-import { setOwn } from './dict.js';
+import { isObject, setOwn } from './dict.js';
 import { describe, ErrorCode, inputError } from './errors.js';
 
 /** Raw (schema-less) data nested deeper than this is rejected; JSON from real APIs is far shallower. */
@@ -55,7 +55,7 @@ export class RowChecker {
 }
 
 function checked<T>(value: T, path: Path): T {
-  return typeof value !== 'object' || value === null ? checkPrimitive(value, path) : (visitValue(value, path) as T);
+  return isObject(value) ? (visitValue(value, path) as T) : checkPrimitive(value, path);
 }
 
 /** Where the walk is; the text of a path is only built for an error message. */
@@ -120,9 +120,9 @@ function visitValue(value: object, path: Path): object {
 
 function visitItem(item: unknown, path: Path, key: string | number, ifUndefined: unknown): unknown {
   if (item === undefined) return ifUndefined;
-  const isObject = typeof item === 'object' && item !== null;
+  const object = isObject(item);
   if (
-    !isObject &&
+    !object &&
     typeof item !== 'number' &&
     typeof item !== 'function' &&
     typeof item !== 'symbol' &&
@@ -130,7 +130,7 @@ function visitItem(item: unknown, path: Path, key: string | number, ifUndefined:
   )
     return item;
   path.keys.push(key);
-  const next = isObject ? visitValue(item, path) : checkPrimitive(item, path);
+  const next = object ? visitValue(item, path) : checkPrimitive(item, path);
   path.keys.pop();
   return next;
 }

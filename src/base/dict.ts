@@ -22,6 +22,23 @@ export function copyDict<T>(source: Dict<T> | undefined): Dict<T> {
   return copy;
 }
 
+/** An object or an array (`null` is no object here). */
+export function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
+}
+
+/** An object that is no array. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return isObject(value) && !Array.isArray(value);
+}
+
+/** A record as JSON or an object literal makes it (`{}` or a null prototype), not a class instance. */
+export function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  if (!isRecord(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
 export function hasOwn(object: object, key: PropertyKey): boolean {
   return Object.prototype.hasOwnProperty.call(object, key);
 }

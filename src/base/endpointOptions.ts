@@ -5,7 +5,7 @@
  * worth another try is decided here too.
  */
 
-import { describe, ErrorCode, LensCacheError, setupError } from './errors.js';
+import { describe, ErrorCode, LensCacheError, setupError, type DevMessage } from './errors.js';
 
 /** How a failed read is tried again: see docs/live-data.md#retries. */
 export interface RetryOptions {
@@ -20,19 +20,31 @@ export function defaultRetryDelay(attempt: number): number {
   return Math.min(1_000 * 2 ** (attempt - 1), 30_000);
 }
 
+/**
+ * `value` if `fine`, else `code` (INVALID_SCHEMA unless given) with the development message `message()`; every check below is
+ * one call. The message is a function so a passing check builds no text in development either.
+ */
+function checked<T>(
+  value: T,
+  fine: boolean,
+  message: false | (() => DevMessage),
+  code: ErrorCode = ErrorCode.INVALID_SCHEMA,
+): T {
+  if (fine) return value;
+  throw setupError(code, message && message());
+}
+
 /** Throws INVALID_SCHEMA unless `frequency` is a positive, finite number of ms (or undefined). */
 export function checkPollFrequency(frequency: unknown, where: string): number | undefined {
-  if (frequency === undefined) return undefined;
-  if (typeof frequency !== 'number' || !Number.isFinite(frequency) || frequency <= 0) {
-    throw setupError(
-      ErrorCode.INVALID_SCHEMA,
-      process.env.NODE_ENV !== 'production' && [
+  return checked(
+    frequency as number | undefined,
+    frequency === undefined || (typeof frequency === 'number' && Number.isFinite(frequency) && frequency > 0),
+    process.env.NODE_ENV !== 'production' &&
+      (() => [
         `pollFrequency of ${where} must be a positive number of milliseconds, but it is ${describe(frequency)}.`,
         'Set it to the time between refetches while something subscribes, e.g. pollFrequency: 5_000, or leave it out.',
-      ],
-    );
-  }
-  return frequency;
+      ]),
+  );
 }
 
 /**
@@ -40,25 +52,21 @@ export function checkPollFrequency(frequency: unknown, where: string): number | 
  * without end) and, if given, a `delay` function.
  */
 export function checkRetry(retry: unknown, where: string): RetryOptions | undefined {
-  if (retry === undefined) return undefined;
   const { attempts, delay } = (retry ?? {}) as { attempts?: unknown; delay?: unknown };
-  const fine =
-    typeof retry === 'object' &&
-    retry !== null &&
-    typeof attempts === 'number' &&
-    Number.isInteger(attempts) &&
-    attempts >= 0 &&
-    (delay === undefined || typeof delay === 'function');
-  if (!fine) {
-    throw setupError(
-      ErrorCode.INVALID_SCHEMA,
-      process.env.NODE_ENV !== 'production' && [
+  return checked(
+    retry as RetryOptions | undefined,
+    retry === undefined ||
+      (typeof retry === 'object' &&
+        retry !== null &&
+        Number.isInteger(attempts) &&
+        (attempts as number) >= 0 &&
+        (delay === undefined || typeof delay === 'function')),
+    process.env.NODE_ENV !== 'production' &&
+      (() => [
         `retry of ${where} must be { attempts, delay? } with a whole, finite number of attempts (0 or more) and delay(attempt) a function, but it is ${describe(retry)} (attempts: ${describe(attempts)}, delay: ${describe(delay)}).`,
         'Write e.g. retry: { attempts: 3, delay: attempt => 500 * 2 ** attempt }, or leave retry out for no retries.',
-      ],
-    );
-  }
-  return retry as RetryOptions;
+      ]),
+  );
 }
 
 /**
@@ -66,13 +74,14 @@ export function checkRetry(retry: unknown, where: string): RetryOptions | undefi
  * takes is fine, see base/timers.ts). Anything else throws INVALID_SCHEMA; `what` names the option.
  */
 export function checkDelay(ms: unknown, attempt: number, what: string): number {
-  if (typeof ms === 'number' && Number.isFinite(ms) && ms >= 0) return ms;
-  throw setupError(
-    ErrorCode.INVALID_SCHEMA,
-    process.env.NODE_ENV !== 'production' && [
-      `${what}(${attempt}) returned ${describe(ms)}, not a number of milliseconds (finite, 0 or more), so nothing was sent again.`,
-      `Make ${what}(attempt) return the wait in ms for every attempt, e.g. attempt => 500 * 2 ** attempt.`,
-    ],
+  return checked(
+    ms as number,
+    typeof ms === 'number' && Number.isFinite(ms) && ms >= 0,
+    process.env.NODE_ENV !== 'production' &&
+      (() => [
+        `${what}(${attempt}) returned ${describe(ms)}, not a number of milliseconds (finite, 0 or more), so nothing was sent again.`,
+        `Make ${what}(attempt) return the wait in ms for every attempt, e.g. attempt => 500 * 2 ** attempt.`,
+      ]),
   );
 }
 
@@ -93,13 +102,14 @@ export function isRetryable(error: unknown): boolean {
 
 /** An endpoint's `getOptimisticResponse` option: a function or nothing; anything else is refused where the endpoint is made. */
 export function checkGuess<T>(guess: T, where: string): T {
-  if (guess === undefined || typeof guess === 'function') return guess;
-  throw setupError(
-    ErrorCode.INVALID_SCHEMA,
-    process.env.NODE_ENV !== 'production' && [
-      `getOptimisticResponse of ${where} must be a function (snap, ...args) => value, but it is ${describe(guess)}.`,
-      'Pass a function returning the value to show while the request is in flight, e.g. getOptimisticResponse: (snap, params, body) => body, or leave it out.',
-    ],
+  return checked(
+    guess,
+    guess === undefined || typeof guess === 'function',
+    process.env.NODE_ENV !== 'production' &&
+      (() => [
+        `getOptimisticResponse of ${where} must be a function (snap, ...args) => value, but it is ${describe(guess)}.`,
+        'Pass a function returning the value to show while the request is in flight, e.g. getOptimisticResponse: (snap, params, body) => body, or leave it out.',
+      ]),
   );
 }
 
@@ -111,13 +121,15 @@ export function checkFlag(
   code: ErrorCode = ErrorCode.INVALID_SCHEMA,
   fallback = false,
 ): boolean | undefined {
-  if (flag === undefined || typeof flag === 'boolean') return flag;
-  throw setupError(
+  return checked(
+    flag,
+    flag === undefined || typeof flag === 'boolean',
+    process.env.NODE_ENV !== 'production' &&
+      (() => [
+        `${option} of ${where} must be true or false, but it is ${describe(flag)}.`,
+        `Write ${option}: ${!fallback}, or leave it out (${fallback}).`,
+      ]),
     code,
-    process.env.NODE_ENV !== 'production' && [
-      `${option} of ${where} must be true or false, but it is ${describe(flag)}.`,
-      `Write ${option}: ${!fallback}, or leave it out (${fallback}).`,
-    ],
   );
 }
 
@@ -126,39 +138,41 @@ const METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELE
 
 /** An endpoint's `method`: one of METHODS in any case (`'get'` is GET), or nothing (GET); anything else is refused where the endpoint is made. */
 export function checkMethod(method: unknown, where: string): string {
-  if (method === undefined) return 'GET';
-  const upper = typeof method === 'string' ? method.toUpperCase() : '';
-  if (METHODS.includes(upper)) return upper;
-  throw setupError(
-    ErrorCode.INVALID_SCHEMA,
-    process.env.NODE_ENV !== 'production' && [
-      `method of ${where} must be one of ${METHODS.join(', ')}, but it is ${describe(method)}.`,
-      "Write e.g. method: 'POST', or leave it out (GET).",
-    ],
+  const upper = method === undefined ? 'GET' : typeof method === 'string' ? method.toUpperCase() : '';
+  return checked(
+    upper,
+    METHODS.includes(upper),
+    process.env.NODE_ENV !== 'production' &&
+      (() => [
+        `method of ${where} must be one of ${METHODS.join(', ')}, but it is ${describe(method)}.`,
+        "Write e.g. method: 'POST', or leave it out (GET).",
+      ]),
   );
 }
 
 /** An option naming a param (`paginationField`): a non-empty string, or nothing. */
 export function checkParamName<T>(name: T, option: string, where: string): T {
-  if (name === undefined || (typeof name === 'string' && name !== '')) return name;
-  throw setupError(
-    ErrorCode.INVALID_SCHEMA,
-    process.env.NODE_ENV !== 'production' && [
-      `${option} of ${where} must name a param, a non-empty string, but it is ${describe(name)}.`,
-      `Write e.g. ${option}: 'cursor', or leave it out.`,
-    ],
+  return checked(
+    name,
+    name === undefined || (typeof name === 'string' && name !== ''),
+    process.env.NODE_ENV !== 'production' &&
+      (() => [
+        `${option} of ${where} must name a param, a non-empty string, but it is ${describe(name)}.`,
+        `Write e.g. ${option}: 'cursor', or leave it out.`,
+      ]),
   );
 }
 
 /** An expiry length option (`dataExpiryLength`, `errorExpiryLength`): ms from 0 up, `Infinity` included, or nothing. */
 export function checkLength(length: number | undefined, option: string, where: string): number | undefined {
-  if (length === undefined || (typeof length === 'number' && length >= 0)) return length;
-  throw setupError(
-    ErrorCode.INVALID_SCHEMA,
-    process.env.NODE_ENV !== 'production' && [
-      `${option} of ${where} must be a number of milliseconds (0 or more, or Infinity), but it is ${describe(length)}.`,
-      `Set ${option} to how long a stored answer stays valid, e.g. 60_000, or Infinity for never; or leave it out.`,
-    ],
+  return checked(
+    length,
+    length === undefined || (typeof length === 'number' && length >= 0),
+    process.env.NODE_ENV !== 'production' &&
+      (() => [
+        `${option} of ${where} must be a number of milliseconds (0 or more, or Infinity), but it is ${describe(length)}.`,
+        `Set ${option} to how long a stored answer stays valid, e.g. 60_000, or Infinity for never; or leave it out.`,
+      ]),
   );
 }
 
@@ -171,12 +185,37 @@ export function checkTimeout(
   where: string,
   code: ErrorCode = ErrorCode.INVALID_SCHEMA,
 ): number | undefined {
-  if (ms === undefined || (typeof ms === 'number' && ms > 0)) return ms;
-  throw setupError(
+  return checked(
+    ms,
+    ms === undefined || (typeof ms === 'number' && ms > 0),
+    process.env.NODE_ENV !== 'production' &&
+      (() => [
+        `timeout of ${where} must be a number of milliseconds above 0 (or Infinity), but it is ${describe(ms)}.`,
+        'Set how long a request may take before it fails with TIMEOUT, e.g. timeout: 10_000, or leave it out (no limit).',
+      ]),
     code,
-    process.env.NODE_ENV !== 'production' && [
-      `timeout of ${where} must be a number of milliseconds above 0 (or Infinity), but it is ${describe(ms)}.`,
-      'Set how long a request may take before it fails with TIMEOUT, e.g. timeout: 10_000, or leave it out (no limit).',
-    ],
   );
+}
+
+/** The options any endpoint object may carry that every endpoint checks the same way. */
+export interface SharedEndpointOptions {
+  readonly dataExpiryLength?: number | undefined;
+  readonly errorExpiryLength?: number | undefined;
+  readonly invalidIfStale?: boolean | undefined;
+  readonly getOptimisticResponse?: unknown;
+  readonly retry?: unknown;
+  readonly timeout?: number | undefined;
+}
+
+/**
+ * Checks the options of `SharedEndpointOptions` (INVALID_SCHEMA); `where` names the endpoint in
+ * messages. A RestEndpoint runs it when it is made.
+ */
+export function checkSharedOptions(options: SharedEndpointOptions, where: string): void {
+  checkLength(options.dataExpiryLength, 'dataExpiryLength', where);
+  checkLength(options.errorExpiryLength, 'errorExpiryLength', where);
+  checkFlag(options.invalidIfStale, 'invalidIfStale', where);
+  checkGuess(options.getOptimisticResponse, where);
+  checkRetry(options.retry, where);
+  checkTimeout(options.timeout, where);
 }

@@ -3,36 +3,41 @@
  * what happened, what was expected, and how to fix it. Each code has a section in docs/errors.md.
  */
 
-/** The stable codes; each has a section in docs/errors.md. */
-export const ErrorCode = {
-  MISSING_PK: 'MISSING_PK',
-  SCALAR_ENTITY_REQUIRED: 'SCALAR_ENTITY_REQUIRED',
-  SCALAR_PK_UNDERIVABLE: 'SCALAR_PK_UNDERIVABLE',
-  LENS_UNDEFINED: 'LENS_UNDEFINED',
-  INVALID_LENS: 'INVALID_LENS',
-  VALIDATION_FAILED: 'VALIDATION_FAILED',
-  UNEXPECTED_INPUT: 'UNEXPECTED_INPUT',
-  MAX_DEPTH_EXCEEDED: 'MAX_DEPTH_EXCEEDED',
-  INVALID_SCHEMA: 'INVALID_SCHEMA',
-  ENTITY_KEY_REQUIRED: 'ENTITY_KEY_REQUIRED',
-  CACHE_NOT_MOUNTED: 'CACHE_NOT_MOUNTED',
-  DUPLICATE_REDUCER_PATH: 'DUPLICATE_REDUCER_PATH',
-  CACHE_PROVIDER_MISSING: 'CACHE_PROVIDER_MISSING',
-  MUTATION_IN_HOOK: 'MUTATION_IN_HOOK',
-  STILL_INVALID: 'STILL_INVALID',
-  NETWORK_ERROR: 'NETWORK_ERROR',
-  INVALID_RESPONSE: 'INVALID_RESPONSE',
-  INVALID_ACTION: 'INVALID_ACTION',
-  NON_ERROR_THROWN: 'NON_ERROR_THROWN',
-  STREAM_FAILED: 'STREAM_FAILED',
-  STREAM_DROPPED: 'STREAM_DROPPED',
-  INVALID_OPTION: 'INVALID_OPTION',
-  FEATURE_MISSING: 'FEATURE_MISSING',
-  MIDDLEWARE_MISSING: 'MIDDLEWARE_MISSING',
-  TIMEOUT: 'TIMEOUT',
-} as const;
+/** The stable codes, each with a section in docs/errors.md; `ErrorCode` is made from this list. */
+const CODES = [
+  'MISSING_PK',
+  'SCALAR_ENTITY_REQUIRED',
+  'SCALAR_PK_UNDERIVABLE',
+  'LENS_UNDEFINED',
+  'INVALID_LENS',
+  'VALIDATION_FAILED',
+  'UNEXPECTED_INPUT',
+  'MAX_DEPTH_EXCEEDED',
+  'INVALID_SCHEMA',
+  'ENTITY_KEY_REQUIRED',
+  'CACHE_NOT_MOUNTED',
+  'DUPLICATE_REDUCER_PATH',
+  'CACHE_PROVIDER_MISSING',
+  'MUTATION_IN_HOOK',
+  'STILL_INVALID',
+  'NETWORK_ERROR',
+  'INVALID_RESPONSE',
+  'INVALID_ACTION',
+  'NON_ERROR_THROWN',
+  'STREAM_FAILED',
+  'STREAM_DROPPED',
+  'INVALID_OPTION',
+  'FEATURE_MISSING',
+  'MIDDLEWARE_MISSING',
+  'TIMEOUT',
+] as const;
 
-export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+export type ErrorCode = (typeof CODES)[number];
+
+/** The stable codes by name (`ErrorCode.MISSING_PK === 'MISSING_PK'`); each has a section in docs/errors.md. */
+export const ErrorCode = /* @__PURE__ */ Object.fromEntries(CODES.map(code => [code, code])) as {
+  readonly [Code in ErrorCode]: Code;
+};
 
 /**
  * Where a message sends the reader: the error table shipped inside the package, so the link works
@@ -58,8 +63,8 @@ export interface ErrorRecord {
  * 400 for input that could not be normalized, the HTTP status for network errors.
  */
 export class LensCacheError extends Error {
-  readonly code: string;
-  readonly status: number | undefined;
+  declare readonly code: string;
+  declare readonly status: number | undefined;
 
   constructor(code: string, message: string, status?: number) {
     super(message);

@@ -1,6 +1,6 @@
 /** JSON helpers: the equality behind no-op writes and the stable keys of args. */
 
-import { hasOwn } from './dict.js';
+import { hasOwn, isObject, isPlainRecord } from './dict.js';
 import { describe, ErrorCode, inputError } from './errors.js';
 import { isRawBody } from './rawBody.js';
 
@@ -60,7 +60,11 @@ const TOO_DEEP = Symbol('too deep');
 
 /** Thrown inside the walk at a value a key cannot hold; the error names it. */
 class Unkeyable {
-  constructor(readonly value: unknown) {}
+  declare readonly value: unknown;
+
+  constructor(value: unknown) {
+    this.value = value;
+  }
 }
 
 /** Tags of the collections JSON writes as `{}` whatever they hold (tags, not instanceof: other realms too). */
@@ -135,7 +139,7 @@ function unkeyableError(root: unknown, value: unknown): Error {
 /** Where `target` sits in `value` (` at [0].tags`), for messages; '' when not found within the depth limit. */
 function placeOf(value: unknown, target: unknown, path: string, depth = 0): string {
   if (value === target) return path === '' ? '' : ` at ${path}`;
-  if (typeof value !== 'object' || value === null || depth > ARGS_DEPTH_LIMIT) return '';
+  if (!isObject(value) || depth > ARGS_DEPTH_LIMIT) return '';
   for (const key of Object.keys(value)) {
     const place = Array.isArray(value) ? `[${key}]` : `.${key}`;
     const found = placeOf((value as Record<string, unknown>)[key], target, path + place, depth + 1);
@@ -146,7 +150,7 @@ function placeOf(value: unknown, target: unknown, path: string, depth = 0): stri
 
 /** Whether an object on the path from `value` down holds one of its ancestors (at most the depth limit deep). */
 function isCircular(value: unknown, ancestors: unknown[]): boolean {
-  if (typeof value !== 'object' || value === null) return false;
+  if (!isObject(value)) return false;
   if (ancestors.includes(value)) return true;
   if (ancestors.length > ARGS_DEPTH_LIMIT) return false;
   ancestors.push(value);
@@ -173,7 +177,7 @@ export function argsKey(args: readonly unknown[]): string {
 }
 
 function isEmptyParams(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  for (const key in value) if ((value as Record<string, unknown>)[key] !== undefined) return false;
-  return Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null;
+  if (!isPlainRecord(value)) return false;
+  for (const key in value) if (value[key] !== undefined) return false;
+  return true;
 }

@@ -1,5 +1,7 @@
 /** The bodies a RestEndpoint sends as they are (docs/RestEndpoint.md, "Bodies"); keys take them as JSON writes them. */
 
+import { isObject } from './dict.js';
+
 /**
  * The kinds of body `fetch` sends as they are, with the content type it gives them (a form's
  * multipart boundary, a file's type, `application/x-www-form-urlencoded`), as data-client sends
@@ -16,6 +18,6 @@ const RAW_BODIES = new Set([
 
 /** A body `fetch` sends untouched: FormData, a Blob or File, URLSearchParams, an ArrayBuffer or a view of one. */
 export function isRawBody(body: unknown): boolean {
-  if (typeof body !== 'object' || body === null) return false;
+  if (!isObject(body)) return false;
   return RAW_BODIES.has(Object.prototype.toString.call(body)) || ArrayBuffer.isView(body);
 }

@@ -1,5 +1,6 @@
 /** Collects forward patches with their inverses, so every write can be undone exactly. */
 
+import { isObject } from '../base/dict.js';
 import type { Patch } from '../base/patch.js';
 
 export class PatchList {
@@ -72,5 +73,5 @@ export function listPatches(
 
 /** Items of a stored list: refs (strings) or plain JSON values (polymorphic refs, raw members). */
 function sameItem(a: unknown, b: unknown): boolean {
-  return a === b || (typeof a === 'object' && a !== null && JSON.stringify(a) === JSON.stringify(b));
+  return a === b || (isObject(a) && JSON.stringify(a) === JSON.stringify(b));
 }

@@ -98,17 +98,21 @@ class WriteWalk implements NormalizeDelegate {
   /** The entity just left, until the next row is queued. */
   private left: WalkFrame | undefined;
   private depth = 0;
-  private readonly depthLimit: number;
+  declare private readonly depthLimit: number;
   /** Pushed items that may take a placeholder pk. */
   private placeholders: Set<object> | undefined;
   readonly checker = new RowChecker();
 
-  constructor(
-    readonly args: readonly unknown[],
-    private readonly state: CacheState,
-    private readonly maxEntityDepth: number,
-    readonly meta: WriteMeta,
-  ) {
+  declare readonly args: readonly unknown[];
+  declare private readonly state: CacheState;
+  declare private readonly maxEntityDepth: number;
+  declare readonly meta: WriteMeta;
+
+  constructor(args: readonly unknown[], state: CacheState, maxEntityDepth: number, meta: WriteMeta) {
+    this.args = args;
+    this.state = state;
+    this.maxEntityDepth = maxEntityDepth;
+    this.meta = meta;
     // Plain arrays and objects add levels without entities (and a Lazy can recurse through them).
     this.depthLimit = Math.max(256, maxEntityDepth * 8);
   }

@@ -1,5 +1,6 @@
 /** The checks at the edges of a write walk: the response's root shape, and what a callback threw. */
 
+import { isObject, isRecord } from '../base/dict.js';
 import { describe, ErrorCode, inputError, jsonStringHint, setupError, type LensCacheError } from '../base/errors.js';
 import type { RootInput } from '../schema/contract.js';
 
@@ -30,19 +31,19 @@ const WANTED: Record<RootInput, string> = {
 };
 
 export function checkRoot(expected: RootInput, input: unknown): void {
-  const isObject = typeof input === 'object' && input !== null && !Array.isArray(input);
+  const record = isRecord(input);
   const ok =
     expected === 'any' ||
-    (expected === 'object' && isObject) ||
+    (expected === 'object' && record) ||
     (expected === 'list' && Array.isArray(input)) ||
-    (expected === 'object-or-list' && typeof input === 'object' && input !== null) ||
-    (expected === 'object-or-pk' && (isObject || typeof input === 'string' || typeof input === 'number'));
+    (expected === 'object-or-list' && isObject(input)) ||
+    (expected === 'object-or-pk' && (record || typeof input === 'string' || typeof input === 'number'));
   if (ok) return;
   throw inputError(
     ErrorCode.UNEXPECTED_INPUT,
     process.env.NODE_ENV !== 'production' && [
       `The response does not fit the schema: expected ${WANTED[expected]}, but received ${describe(input)}.${jsonStringHint(input)}`,
-      expected === 'list' && typeof input === 'object' && input !== null
+      expected === 'list' && isObject(input)
         ? 'If the list sits inside the response (e.g. { results: [...] }), describe that: { results: collection }.'
         : 'Check the endpoint returns what its schema describes (a null or empty body cannot be normalized).',
     ],

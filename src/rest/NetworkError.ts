@@ -3,6 +3,7 @@
  * body that claims JSON but does not parse (docs/errors.md#network_error, #invalid_response).
  */
 
+import { isObject } from '../base/dict.js';
 import { describe, ErrorCode, errorMessage, LensCacheError } from '../base/errors.js';
 
 /**
@@ -15,8 +16,8 @@ import { describe, ErrorCode, errorMessage, LensCacheError } from '../base/error
  * gives it), and `body` the text received.
  */
 export class NetworkError extends LensCacheError {
-  readonly response: Response;
-  readonly body: unknown;
+  declare readonly response: Response;
+  declare readonly body: unknown;
 
   /** `unparsed`: the JSON parse error of a 2xx body (the error is then INVALID_RESPONSE, status 400). */
   constructor(method: string, url: string, response: Response, body: unknown, unparsed?: Error) {
@@ -89,7 +90,7 @@ function shown(body: unknown): string {
 
 /** The `message` string of a JSON error body (`{ "message": "A title is required." }`), bounded. */
 function serverMessage(body: unknown): string | undefined {
-  const message = typeof body === 'object' && body !== null ? (body as { message?: unknown }).message : undefined;
+  const message = isObject(body) ? (body as { message?: unknown }).message : undefined;
   if (typeof message !== 'string' || message.trim() === '') return undefined;
   return message.length > 300 ? `${message.slice(0, 300)}…` : message;
 }

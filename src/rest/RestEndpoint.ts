@@ -3,20 +3,17 @@
  * the cache to fetch, key and store it. See docs/RestEndpoint.md.
  */
 
+import { isRecord } from '../base/dict.js';
 import type { Collection } from '../schema/Collection.js';
 import type { CollectionOp, CollectionOpName } from '../schema/CollectionOp.js';
 import type { Query } from '../schema/Query.js';
 import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
 import { stableStringify } from '../base/json.js';
 import {
-  checkFlag,
-  checkGuess,
-  checkLength,
   checkMethod,
   checkParamName,
   checkPollFrequency,
-  checkRetry,
-  checkTimeout,
+  checkSharedOptions,
   type RetryOptions,
 } from '../base/endpointOptions.js';
 import { NetworkError } from './NetworkError.js';
@@ -90,34 +87,35 @@ const MUTATIONS = new Set<string>(['POST', 'PUT', 'PATCH', 'DELETE']);
  * @see docs/RestEndpoint.md
  */
 export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOptions> {
-  readonly path: O['path'];
-  readonly schema: SchemaOption<O>;
-  readonly method: HttpMethod;
-  readonly urlPrefix: string;
-  readonly dataExpiryLength: number | undefined;
-  readonly errorExpiryLength: number | undefined;
+  declare readonly path: O['path'];
+  declare readonly schema: SchemaOption<O>;
+  declare readonly method: HttpMethod;
+  declare readonly urlPrefix: string;
+  declare readonly dataExpiryLength: number | undefined;
+  declare readonly errorExpiryLength: number | undefined;
   /** Stale data reads as invalid (readers suspend and fetch) rather than shown while it is refetched. */
-  readonly invalidIfStale: boolean;
+  declare readonly invalidIfStale: boolean;
   /** ms between refetches while something subscribes; `undefined`: subscribing polls nothing. */
-  readonly pollFrequency: number | undefined;
+  declare readonly pollFrequency: number | undefined;
   /** How a failed read is tried again (reads only); `undefined`: never. */
-  readonly retry: RetryOptions | undefined;
+  declare readonly retry: RetryOptions | undefined;
   /** ms each try may take before it fails with TIMEOUT; `undefined`: the cache's. */
-  readonly timeout: number | undefined;
+  declare readonly timeout: number | undefined;
   /** Mutations are never shared between callers, and always run. */
-  readonly sideEffect: SideEffectOf<O>;
+  declare readonly sideEffect: SideEffectOf<O>;
   /** The optimistic value of a request (docs/mutations.md); absent unless the options give one. */
   readonly getOptimisticResponse?: (snap: OptimisticSnapshot, ...args: RestArgs<O>) => unknown;
-  private readonly template: PathTemplate;
+  declare private readonly template: PathTemplate;
   private readonly ops = new Map<CollectionOpName, RestEndpoint<any>>();
   /** Options each derived op gets on top of its own (resource's optimistic creates); `extend` passes them on. */
-  private readonly opOptions: OpOptions;
+  declare private readonly opOptions: OpOptions;
+
+  /** The options it was made with; `extend` starts from them. */
+  declare readonly options: O;
 
   /** @param opOptions @internal What `resource()` gives the list's `push` and `unshift`. */
-  constructor(
-    readonly options: O,
-    opOptions: OpOptions = {},
-  ) {
+  constructor(options: O, opOptions: OpOptions = {}) {
+    this.options = options;
     this.opOptions = opOptions;
     if (typeof options?.path !== 'string') {
       throw setupError(
@@ -131,18 +129,19 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     this.path = options.path;
     this.schema = options.schema as SchemaOption<O>;
     this.method = checkMethod(options.method, options.path) as HttpMethod;
-    checkParamName(options.paginationField, 'paginationField', `${this.method} ${this.path}`);
+    const where = `${this.method} ${this.path}`;
+    checkParamName(options.paginationField, 'paginationField', where);
+    this.pollFrequency = checkPollFrequency(options.pollFrequency, where);
+    checkSharedOptions(options, where);
     this.urlPrefix = options.urlPrefix ?? '';
-    this.dataExpiryLength = checkLength(options.dataExpiryLength, 'dataExpiryLength', `${this.method} ${this.path}`);
-    this.errorExpiryLength = checkLength(options.errorExpiryLength, 'errorExpiryLength', `${this.method} ${this.path}`);
-    this.invalidIfStale = checkFlag(options.invalidIfStale, 'invalidIfStale', `${this.method} ${this.path}`) ?? false;
+    this.dataExpiryLength = options.dataExpiryLength;
+    this.errorExpiryLength = options.errorExpiryLength;
+    this.invalidIfStale = options.invalidIfStale ?? false;
     this.sideEffect = MUTATIONS.has(this.method) as SideEffectOf<O>;
-    this.pollFrequency = checkPollFrequency(options.pollFrequency, `${this.method} ${this.path}`);
-    this.retry = checkRetry(options.retry, `${this.method} ${this.path}`);
-    this.timeout = checkTimeout(options.timeout, `${this.method} ${this.path}`);
+    this.retry = options.retry;
+    this.timeout = options.timeout;
     this.template = pathTemplate(options.path);
-    const guess = checkGuess(options.getOptimisticResponse, `${this.method} ${this.path}`);
-    if (guess !== undefined) this.getOptimisticResponse = guess;
+    if (options.getOptimisticResponse !== undefined) this.getOptimisticResponse = options.getOptimisticResponse;
   }
 
   /** The URL for args: the prefix, the filled path, then the other params, sorted, as a query string. */
@@ -283,7 +282,7 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
 
 function paramsOf(params: unknown, path: string): Readonly<Record<string, unknown>> {
   if (params === undefined || params === null) return {};
-  if (typeof params === 'object' && !Array.isArray(params)) return params as Record<string, unknown>;
+  if (isRecord(params)) return params;
   throw inputError(
     ErrorCode.UNEXPECTED_INPUT,
     process.env.NODE_ENV !== 'production' && [

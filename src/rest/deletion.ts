@@ -1,5 +1,6 @@
 /** The schema of `resource().delete` (docs/resource.md, "Deletes"). */
 
+import { isRecord } from '../base/dict.js';
 import { isDevelopment } from '../base/env.js';
 import type { DenormalizeDelegate, NormalizeDelegate } from '../schema/contract.js';
 import type { EntityClass } from '../schema/Entity.js';
@@ -17,19 +18,15 @@ export class Deletion<E extends EntityClass | Union> extends Invalidate<E> {
   /** @internal The tombstone is written; the stored result is the answer itself (made JSON by the write). */
   override normalize(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
     const ref = super.normalize(input, parent, key, delegate);
-    return isItem(input) ? input : ref;
+    return isRecord(input) ? input : ref;
   }
 
   /** @internal */
   override denormalize(input: unknown, delegate: DenormalizeDelegate): unknown {
-    if (!isItem(input)) return super.denormalize(input, delegate);
+    if (!isRecord(input)) return super.denormalize(input, delegate);
     const cls = this.entityOf(input, undefined, undefined);
     if (!cls) return input;
     const item = cls.fromJS(input);
     return isDevelopment() ? Object.freeze(item) : item;
   }
-}
-
-function isItem(value: unknown): value is object {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

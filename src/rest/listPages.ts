@@ -4,6 +4,7 @@
  * pages a list holds are fetched again and joined into one response of the list.
  */
 
+import { isObject } from '../base/dict.js';
 import { describe, ErrorCode, inputError } from '../base/errors.js';
 import type { Collection } from '../schema/Collection.js';
 import { withoutField } from '../schema/collectionKey.js';
@@ -57,7 +58,7 @@ export function pagePagination(list: Requestable, field: string): PagePagination
 function nextOf(list: Requestable, field: string, page: unknown): unknown {
   const custom = list.options.nextPageParam;
   if (typeof custom === 'function') return custom(page);
-  if (typeof page !== 'object' || page === null) return undefined;
+  if (!isObject(page)) return undefined;
   const members = page as Record<string, unknown>;
   const named = `next${field.charAt(0).toUpperCase()}${field.slice(1)}`;
   return named in members ? members[named] : members.next;
@@ -71,11 +72,7 @@ function combine(responses: readonly unknown[], at: string | undefined, where: s
   const items: unknown[] = [];
   responses.forEach((response, index) => {
     const list =
-      at === undefined
-        ? response
-        : typeof response === 'object' && response !== null
-          ? (response as Record<string, unknown>)[at]
-          : undefined;
+      at === undefined ? response : isObject(response) ? (response as Record<string, unknown>)[at] : undefined;
     if (!Array.isArray(list)) {
       throw inputError(
         ErrorCode.UNEXPECTED_INPUT,

@@ -4,6 +4,7 @@
  * `endpoint.getPage` uses (docs/pagination.md).
  */
 
+import { isObject } from '../base/dict.js';
 import type { Collection } from '../schema/Collection.js';
 import { isCollection } from '../schema/CollectionLike.js';
 import { CollectionPage } from '../schema/CollectionPage.js';
@@ -30,7 +31,7 @@ export function findCollection(schema: unknown): { collection: Collection<any>; 
 }
 
 function isQuery(schema: unknown): schema is Query {
-  return typeof schema === 'object' && schema !== null && (schema as { kind?: unknown }).kind === 'Query';
+  return isObject(schema) && (schema as { kind?: unknown }).kind === 'Query';
 }
 
 /** The schema of `endpoint.getPage`: the endpoint's schema with its Collection read as one page. */
@@ -91,8 +92,7 @@ export function requirePageParam<E extends { url(...args: any[]): string }>(
     writable: true,
     value(...args: unknown[]): string {
       const params = args[0];
-      const value =
-        typeof params === 'object' && params !== null ? (params as Record<string, unknown>)[field] : undefined;
+      const value = isObject(params) ? (params as Record<string, unknown>)[field] : undefined;
       if (value === undefined || value === null) {
         throw inputError(
           ErrorCode.UNEXPECTED_INPUT,

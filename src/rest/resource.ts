@@ -3,6 +3,7 @@
  * (docs/resource.md).
  */
 
+import { isObject, isRecord } from '../base/dict.js';
 import { Collection, type CollectionOptions } from '../schema/Collection.js';
 import type { EntityClass } from '../schema/Entity.js';
 import type { Invalidate } from '../schema/Invalidate.js';
@@ -161,10 +162,9 @@ function guesses(schema: EntityClass | Union) {
  */
 function collectionOptions(options: unknown): ResourceCollectionOptions {
   if (options === undefined) return {};
-  const others =
-    typeof options === 'object' && options !== null && !Array.isArray(options)
-      ? Object.keys(options).filter(name => name !== 'argsKey' && name !== 'nonFilterArgumentKeys')
-      : undefined;
+  const others = isRecord(options)
+    ? Object.keys(options).filter(name => name !== 'argsKey' && name !== 'nonFilterArgumentKeys')
+    : undefined;
   if (others?.length === 0) return options as ResourceCollectionOptions;
   throw setupError(
     ErrorCode.INVALID_SCHEMA,
@@ -198,5 +198,5 @@ function listPathOf(path: unknown): string {
  */
 function namesItem(value: unknown): boolean {
   if (typeof value === 'string') return value !== '';
-  return typeof value === 'object' && value !== null && Object.keys(value).length > 0;
+  return isObject(value) && Object.keys(value).length > 0;
 }

@@ -25,10 +25,10 @@ import { Polymorphic, type SchemaAttribute } from './polymorphic.js';
  */
 export class All<S = unknown> implements SchemaConstruct {
   readonly kind = 'All' as const;
-  readonly schema: S;
+  declare readonly schema: S;
   readonly rootInput: RootInput = 'object-or-list';
   /** @internal */
-  readonly poly: Polymorphic;
+  declare readonly poly: Polymorphic;
 
   constructor(schema: S, attribute?: SchemaAttribute) {
     const classes = attribute === undefined ? [schema] : Object.values((schema ?? {}) as object);

@@ -1,5 +1,6 @@
 /** Collection: a list (or map) of entities stored per args, that creates and moves reach. See docs/Collection.md. */
 
+import { isRecord } from '../base/dict.js';
 import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
 import { isSkipArgs } from '../base/json.js';
 import type {
@@ -60,24 +61,24 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
   implements SchemaConstruct, CollectionLike
 {
   readonly kind = 'Collection' as const;
-  readonly schema: S;
+  declare readonly schema: S;
   /** The table every collection over the same member shares: `[Post]`, or `{Post}` for a map. */
-  readonly key: string;
-  readonly rootInput: RootInput;
+  declare readonly key: string;
+  declare readonly rootInput: RootInput;
   /** @internal */
-  readonly isValues: boolean;
+  declare readonly isValues: boolean;
   /** @internal `nonFilterArgumentKeys`, bound, so a subclass's override is the one matching uses. */
-  readonly isNonFilter: (key: string) => boolean;
+  declare readonly isNonFilter: (key: string) => boolean;
   /** The `nonFilterArgumentKeys` option as a predicate. */
-  private readonly nonFilterOption: (key: string) => boolean;
-  private readonly argsKeyFn: (...args: any[]) => object;
-  private readonly nestKeyFn: ((parent: any, key: string) => object) | undefined;
-  private readonly member: unknown;
+  declare private readonly nonFilterOption: (key: string) => boolean;
+  declare private readonly argsKeyFn: (...args: any[]) => object;
+  declare private readonly nestKeyFn: ((parent: any, key: string) => object) | undefined;
+  declare private readonly member: unknown;
   /**
    * Who a list is built for in the read memo: the member schema, so collections over the same
    * member (a nested one and an endpoint's) read one row as one array (docs/Collection.md).
    */
-  private readonly readOwner: object;
+  declare private readonly readOwner: object;
   private readonly ops = new Map<CollectionOpName, CollectionOp<S, CollectionOpName>>();
 
   constructor(schema: S, options: CollectionOptions = {}) {
@@ -270,9 +271,7 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
 }
 
 function pkOf(pkObject: unknown): string | undefined {
-  return typeof pkObject === 'object' && pkObject !== null && !Array.isArray(pkObject)
-    ? serializePk(pkObject)
-    : undefined;
+  return isRecord(pkObject) ? serializePk(pkObject) : undefined;
 }
 
 /**
@@ -287,5 +286,5 @@ function withParams(args: readonly unknown[]): readonly unknown[] {
 function defaultArgsKey(...args: unknown[]): object {
   const params = args[0];
   if (params === undefined || params === null) return {};
-  return typeof params === 'object' && !Array.isArray(params) ? { ...params } : (params as object);
+  return isRecord(params) ? { ...params } : (params as object);
 }

@@ -4,6 +4,7 @@
  * the imports stay one way (docs/architecture.md, "Layers").
  */
 
+import { isObject } from '../base/dict.js';
 import type { DenormalizeDelegate, NormalizeDelegate } from './contract.js';
 import type { EntityLike } from './entityInfo.js';
 
@@ -33,5 +34,5 @@ export interface CollectionLike {
  * looks for a Collection in a schema (RestEndpoint's pagination) then does not bundle the class.
  */
 export function isCollection(value: unknown): value is CollectionLike {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'Collection';
+  return isObject(value) && (value as { kind?: unknown }).kind === 'Collection';
 }

@@ -5,7 +5,7 @@
  */
 
 import { describe, ErrorCode, inputError } from '../base/errors.js';
-import { copyOwn, setOwn } from '../base/dict.js';
+import { copyOwn, isObject, isRecord, setOwn } from '../base/dict.js';
 import type { DenormalizeDelegate, NormalizeDelegate, RootInput, SchemaConstruct } from './contract.js';
 import { hasNoDefinedKeys, parsePk, pkMatches } from './collectionKey.js';
 import type { CollectionLike } from './CollectionLike.js';
@@ -36,13 +36,14 @@ const rootInputs: Record<CollectionOpName, RootInput> = {
  */
 export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOpName> implements SchemaConstruct {
   readonly kind = 'CollectionOp' as const;
-  readonly schema: S;
-  readonly rootInput: RootInput;
+  declare readonly schema: S;
+  declare readonly rootInput: RootInput;
+  declare readonly collection: CollectionLike;
+  declare readonly op: O;
 
-  constructor(
-    readonly collection: CollectionLike,
-    readonly op: O,
-  ) {
+  constructor(collection: CollectionLike, op: O) {
+    this.collection = collection;
+    this.op = op;
     this.schema = collection.schema as S;
     this.rootInput = rootInputs[op];
   }
@@ -63,7 +64,7 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
   /** @internal The items written, read like the collection's members: a list, a map, or the one item. */
   denormalize(input: unknown, delegate: DenormalizeDelegate): unknown {
     if (this.op !== 'assign' && !Array.isArray(input)) return this.collection.denormalizeMember(input, delegate);
-    if (typeof input !== 'object' || input === null) return input;
+    if (!isObject(input)) return input;
     return this.collection.readMembers(input, delegate);
   }
 
@@ -100,7 +101,7 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
     const keys = Object.keys(refs);
     if (keys.length === 0) return refs;
     this.eachRow(delegate, sourcesOf(delegate.args), (rowKey, row) => {
-      if (typeof row !== 'object' || Array.isArray(row)) return;
+      if (!isRecord(row)) return;
       const next = copyOwn(row);
       for (const mapKey of keys) setOwn(next, mapKey, refs[mapKey]);
       delegate.setRow(this.collection.key, rowKey, next, deltaPolicy);
@@ -170,7 +171,7 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
     const processed = cls.process(item, undefined, undefined, delegate.args) ?? item;
     const pk = cls.pk(processed, undefined, undefined, delegate.args);
     const row = isUsablePk(pk) ? delegate.getRow(cls.key, String(pk)) : undefined;
-    return { existing: typeof row === 'object' && row !== null && !Array.isArray(row) ? row : undefined, processed };
+    return { existing: isRecord(row) ? row : undefined, processed };
   }
 
   /** Calls `edit` for every stored list of the table whose pk matches `sources` (every list without sources). */
@@ -185,7 +186,7 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
       if (!pkObject) continue;
       if (sources && !pkMatches(pkObject, sources, this.collection.isNonFilter)) continue;
       const row = delegate.getRow(table, rowKey);
-      if (typeof row === 'object' && row !== null) edit(rowKey, row, pkObject);
+      if (isObject(row)) edit(rowKey, row, pkObject);
     }
   }
 }
@@ -213,7 +214,7 @@ function itemsOf(input: unknown, op: CollectionOpName): unknown[] {
 }
 
 function asObject(value: unknown): object {
-  return typeof value === 'object' && value !== null ? value : {};
+  return isObject(value) ? value : {};
 }
 
 function without(row: object, refs: readonly unknown[]): object {
@@ -241,7 +242,7 @@ function holds(row: object, ref: unknown): boolean {
 function appended(row: object, ref: unknown): object {
   if (Array.isArray(row)) return [...row, ref];
   const next = copyOwn(row);
-  const id = typeof ref === 'object' && ref !== null ? (ref as { id?: unknown }).id : ref;
+  const id = isObject(ref) ? (ref as { id?: unknown }).id : ref;
   setOwn(next, String(id), ref);
   return next;
 }

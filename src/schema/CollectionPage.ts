@@ -23,14 +23,17 @@ import { continuesList, deltaPolicy, refsNotIn, uniqueRefs } from './refs.js';
  */
 export class CollectionPage<S = unknown> implements SchemaConstruct {
   readonly kind = 'CollectionPage' as const;
-  readonly schema: S;
+  declare readonly schema: S;
   readonly rootInput: RootInput = 'list';
 
-  constructor(
-    readonly collection: CollectionLike,
-    readonly field: string,
-    private readonly listKey: (args: readonly unknown[]) => string,
-  ) {
+  declare readonly collection: CollectionLike;
+  declare readonly field: string;
+  declare private readonly listKey: (args: readonly unknown[]) => string;
+
+  constructor(collection: CollectionLike, field: string, listKey: (args: readonly unknown[]) => string) {
+    this.collection = collection;
+    this.field = field;
+    this.listKey = listKey;
     if (collection.isValues) {
       throw setupError(
         ErrorCode.INVALID_SCHEMA,

@@ -1,5 +1,6 @@
 /** Invalidate: a response that deletes an entity. See docs/Invalidate.md. */
 
+import { isRecord } from '../base/dict.js';
 import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
 import { warnOnce } from '../base/env.js';
 import type { DenormalizeDelegate, NormalizeDelegate, RootInput, SchemaConstruct } from './contract.js';
@@ -20,7 +21,7 @@ import { Union } from './Union.js';
  */
 export class Invalidate<E extends EntityClass | Union = EntityClass> implements SchemaConstruct {
   readonly kind = 'Invalidate' as const;
-  readonly schema: E;
+  declare readonly schema: E;
   readonly rootInput: RootInput = 'object-or-pk';
 
   constructor(schema: E) {
@@ -77,7 +78,7 @@ export class Invalidate<E extends EntityClass | Union = EntityClass> implements 
     let rowKey: string;
     if (typeof input === 'string' || typeof input === 'number') {
       rowKey = checkedPk(cls, info, input, { id: input });
-    } else if (typeof input === 'object' && input !== null && !Array.isArray(input)) {
+    } else if (isRecord(input)) {
       const processed = cls.process(input, parent, key, delegate.args) ?? input;
       rowKey = checkedPk(cls, info, cls.pk(processed, parent, key, delegate.args), processed);
     } else {

@@ -29,9 +29,9 @@ import type { Queried } from './types.js';
  */
 export class Query<S = unknown, R = unknown> implements SchemaConstruct {
   readonly kind = 'Query' as const;
-  readonly schema: S;
-  readonly process: (entries: Queried<S>, ...args: any[]) => R;
-  readonly rootInput: RootInput;
+  declare readonly schema: S;
+  declare readonly process: (entries: Queried<S>, ...args: any[]) => R;
+  declare readonly rootInput: RootInput;
   /** Type-only: the result type of `process`. */
   declare readonly __result?: R;
 

@@ -2,7 +2,7 @@
 
 import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
 import { freezeInDevelopment } from '../base/env.js';
-import { copyOwn, hasOwn, setOwn } from '../base/dict.js';
+import { copyOwn, hasOwn, isObject, isRecord, setOwn } from '../base/dict.js';
 import type {
   DenormalizeDelegate,
   NormalizeDelegate,
@@ -78,15 +78,15 @@ export class Scalar<
 > implements SchemaConstruct {
   readonly kind = 'Scalar' as const;
   /** The table name, `Scalar(<key>)` for the `key` option, as in data-client. */
-  readonly key: string;
-  readonly lens: Lens<P>;
-  readonly entity: EntityClass | undefined;
+  declare readonly key: string;
+  declare readonly lens: Lens<P>;
+  declare readonly entity: EntityClass | undefined;
   /** The table of the cells, `Scalar(<key>)`: the same string as `key`. */
-  readonly table: string;
+  declare readonly table: string;
   /** The `key` option as given, for messages that show how to write the Scalar. */
-  private readonly optionKey: string;
+  declare private readonly optionKey: string;
   /** @internal A Collection of this Scalar stores its lists in `[Scalar(<key>)]`. */
-  readonly collectionMemberKey: string;
+  declare readonly collectionMemberKey: string;
   readonly rootInput: RootInput = 'object';
   /** @internal A field value of `null` is stored in the cell (docs/Scalar.md). */
   readonly normalizesNull = true;
@@ -183,7 +183,7 @@ export class Scalar<
     const lens = delegate.lens(this.lens as LensFunction);
     if (lens === undefined) return undefined;
     const cell = delegate.row(this.table, this.readKey.of(cellEntity, pk, lens));
-    if (typeof cell !== 'object' || cell === null || !hasOwn(cell, cellField)) return undefined;
+    if (!isObject(cell) || !hasOwn(cell, cellField)) return undefined;
     return (cell as Record<string, unknown>)[cellField];
   }
 
@@ -231,7 +231,7 @@ export class Scalar<
         this.key,
       );
     }
-    if (typeof input !== 'object' || Array.isArray(input) || input === null) {
+    if (!isRecord(input)) {
       throw inputError(
         ErrorCode.UNEXPECTED_INPUT,
         process.env.NODE_ENV !== 'production' && [

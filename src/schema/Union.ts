@@ -1,5 +1,6 @@
 /** Union: one entity out of several types, picked by an attribute. See docs/Union.md. */
 
+import { isRecord } from '../base/dict.js';
 import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
 import type { DenormalizeDelegate, NormalizeDelegate, QueryDelegate, RootInput, SchemaConstruct } from './contract.js';
 import type { EntityClass } from './Entity.js';
@@ -16,10 +17,10 @@ import { Polymorphic, type SchemaAttribute } from './polymorphic.js';
  */
 export class Union<M extends Record<string, EntityClass> = Record<string, EntityClass>> implements SchemaConstruct {
   readonly kind = 'Union' as const;
-  readonly schema: M;
+  declare readonly schema: M;
   readonly rootInput: RootInput = 'object';
   /** @internal */
-  readonly poly: Polymorphic;
+  declare readonly poly: Polymorphic;
 
   constructor(members: M, attribute: SchemaAttribute) {
     if (attribute === undefined) {
@@ -37,7 +38,7 @@ export class Union<M extends Record<string, EntityClass> = Record<string, Entity
 
   /** @internal */
   normalize(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    if (!isRecord(input)) {
       throw inputError(
         ErrorCode.UNEXPECTED_INPUT,
         process.env.NODE_ENV !== 'production' && [

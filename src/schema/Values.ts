@@ -1,7 +1,7 @@
 /** Values: a map of items keyed by entity pk (or any key). See docs/Values.md. */
 
 import { describe, ErrorCode, inputError } from '../base/errors.js';
-import { setOwn } from '../base/dict.js';
+import { isObject, isRecord, setOwn } from '../base/dict.js';
 import type { DenormalizeDelegate, NormalizeDelegate, RootInput, SchemaConstruct } from './contract.js';
 import { readMap } from './members.js';
 import { Polymorphic, type SchemaAttribute } from './polymorphic.js';
@@ -17,10 +17,10 @@ import { Polymorphic, type SchemaAttribute } from './polymorphic.js';
  */
 export class Values<S = unknown> implements SchemaConstruct {
   readonly kind = 'Values' as const;
-  readonly schema: S;
+  declare readonly schema: S;
   readonly rootInput: RootInput = 'object';
   /** @internal */
-  readonly poly: Polymorphic;
+  declare readonly poly: Polymorphic;
 
   constructor(schema: S, attribute?: SchemaAttribute) {
     this.schema = schema;
@@ -29,7 +29,7 @@ export class Values<S = unknown> implements SchemaConstruct {
 
   /** @internal Each non-null member is visited with the whole map as parent and its key as key. */
   normalize(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    if (!isRecord(input)) {
       throw inputError(
         ErrorCode.UNEXPECTED_INPUT,
         process.env.NODE_ENV !== 'production' && [
@@ -53,7 +53,7 @@ export class Values<S = unknown> implements SchemaConstruct {
 
   /** @internal Members that read falsy or invalid drop out, key and all (docs/plain-schemas.md). */
   denormalize(input: unknown, delegate: DenormalizeDelegate): unknown {
-    if (typeof input !== 'object' || input === null) return input;
+    if (!isObject(input)) return input;
     return readMap(input as Record<string, unknown>, ref => this.poly.denormalizeValue(ref, delegate));
   }
 

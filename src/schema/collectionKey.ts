@@ -6,7 +6,7 @@
  * `{ page: 1, group: 'react' }` are then one list, whatever produced the args.
  */
 
-import { hasOwn } from '../base/dict.js';
+import { hasOwn, isObject, isRecord } from '../base/dict.js';
 import { describe, ErrorCode, setupError } from '../base/errors.js';
 import { ClearingMap } from '../base/Lru.js';
 
@@ -21,7 +21,7 @@ export const defaultNonFilterArgumentKeys = /^order/;
  * code, so development meets them first and production leaves the check out (docs/production.md).
  */
 export function checkCollectionOptions(given: unknown): void {
-  if (typeof given !== 'object' || given === null) throw badOption('object', given, 'an object of options');
+  if (!isObject(given)) throw badOption('object', given, 'an object of options');
   const options = given as { argsKey?: unknown; nestKey?: unknown; nonFilterArgumentKeys?: unknown };
   for (const name of ['argsKey', 'nestKey'] as const) {
     const value = options[name];
@@ -92,7 +92,7 @@ export function serializePk(pkObject: object): string {
 }
 
 function serialize(value: unknown): string {
-  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  if (!isObject(value)) return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(serialize).join(',')}]`;
   // Keys are written in sorted order explicitly: JSON.stringify would put integer-like keys first.
   const parts: string[] = [];
@@ -115,8 +115,7 @@ export function parsePk(rowKey: string): Record<string, unknown> | undefined {
     pkObject = null;
     try {
       const value: unknown = JSON.parse(rowKey);
-      if (typeof value === 'object' && value !== null && !Array.isArray(value))
-        pkObject = value as Record<string, unknown>;
+      if (isRecord(value)) pkObject = value as Record<string, unknown>;
     } catch {
       // Not a key this module wrote: it matches nothing.
     }
@@ -144,7 +143,7 @@ export function pkMatches(
     const wanted = serialize(stored);
     let found = false;
     for (const source of sources) {
-      if (typeof source !== 'object' || source === null || !hasOwn(source, key)) continue;
+      if (!isObject(source) || !hasOwn(source, key)) continue;
       const value = canonical((source as Record<string, unknown>)[key]);
       if (value === undefined) continue;
       if (serialize(value) === wanted || (typeof stored === 'string' && listText(value) === stored)) {
@@ -175,7 +174,7 @@ function listText(value: unknown): string | undefined {
 
 /** True when `params` has no defined keys (a `remove` with such params reaches every row, docs/Collection.md). */
 export function hasNoDefinedKeys(params: unknown): boolean {
-  if (typeof params !== 'object' || params === null) return true;
+  if (!isObject(params)) return true;
   for (const key of Object.keys(params)) if ((params as Record<string, unknown>)[key] !== undefined) return false;
   return true;
 }
@@ -183,7 +182,7 @@ export function hasNoDefinedKeys(params: unknown): boolean {
 /** Args without the page field: the args of the list the page belongs to. */
 export function withoutField(args: readonly unknown[], field: string): unknown[] {
   const params = args[0];
-  if (params === undefined || params === null || typeof params !== 'object' || Array.isArray(params)) return [...args];
+  if (!isRecord(params)) return [...args];
   const { [field]: _page, ...rest } = params as Record<string, unknown>;
   return [rest, ...args.slice(1)];
 }

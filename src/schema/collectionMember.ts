@@ -1,5 +1,6 @@
 /** What a Collection holds: its member's table key part, and the shape a response must have. */
 
+import { isObject, isRecord } from '../base/dict.js';
 import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
 import { isEntityClass, type EntityClass } from './Entity.js';
 import { Polymorphic } from './polymorphic.js';
@@ -55,13 +56,12 @@ export function checkShape(
   list: boolean,
   key: string | undefined,
 ): void {
-  const isObject = typeof input === 'object' && input !== null;
-  if (list ? Array.isArray(input) : isObject && !Array.isArray(input)) return;
+  if (list ? Array.isArray(input) : isRecord(input)) return;
   throw inputError(
     ErrorCode.UNEXPECTED_INPUT,
     process.env.NODE_ENV !== 'production' && [
       `Collection ${collection.key}${key === undefined ? '' : ` at "${key}"`} expected ${list ? 'an array' : 'an object keyed by id'}, but received ${describe(input)}.`,
-      list && isObject
+      list && isObject(input)
         ? 'If the list sits inside the response (e.g. { results: [...] }), describe that: { results: collection }.'
         : 'Check that the schema matches the response.',
     ],

@@ -4,6 +4,7 @@
  * memo caches, and hand themselves to the constructs as these delegates.
  */
 
+import { isPlainRecord } from '../base/dict.js';
 import type { RowChecker } from '../base/checkRow.js';
 import type { WriteMeta } from '../base/patch.js';
 import type { Dict } from '../base/dict.js';
@@ -213,16 +214,12 @@ export function isConstruct(schema: unknown): schema is SchemaConstruct {
 }
 
 /** A plain object schema (`{ ticker: Ticker, stats: Stats }`), as opposed to a construct. */
-export function isPlainObjectSchema(schema: unknown): schema is Record<string, unknown> {
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return false;
-  const proto = Object.getPrototypeOf(schema);
-  return proto === Object.prototype || proto === null;
-}
+export { isPlainRecord as isPlainObjectSchema } from '../base/dict.js';
 
 /** What a schema accepts at the root of a write (docs/plain-schemas.md). */
 export function rootInputOf(schema: unknown): RootInput {
   if (Array.isArray(schema)) return 'object-or-list';
   if (isConstruct(schema)) return schema.rootInput;
-  if (isPlainObjectSchema(schema)) return 'object';
+  if (isPlainRecord(schema)) return 'object';
   return 'any';
 }

@@ -1,7 +1,7 @@
 /** How an Entity row becomes an instance of its class (docs/Entity.md). */
 
 import { freezeInDevelopment, isDevelopment } from '../base/env.js';
-import { hasOwn } from '../base/dict.js';
+import { hasOwn, isRecord } from '../base/dict.js';
 import { INVALID, type DenormalizeDelegate, type RowBuilder } from './contract.js';
 import {
   childInfo,
@@ -23,7 +23,7 @@ export function denormalizeEntity(
   delegate: DenormalizeDelegate,
 ): unknown {
   if (input === null || input === undefined) return input;
-  if (isInlineEntity(input)) return readInline(cls, info, input, delegate);
+  if (isRecord(input)) return readInline(cls, info, input, delegate);
   // Only pks and inline objects are refs; anything else was stored raw.
   if (typeof input !== 'string' && typeof input !== 'number') return input;
   const rowKey = String(input);
@@ -48,18 +48,17 @@ export function memberReader(
 
 /** Builds the instances of one class from its rows: one object per class, not a closure per read. */
 class InstanceBuilder implements RowBuilder {
-  constructor(
-    private readonly cls: EntityLike,
-    private readonly info: EntityInfo,
-  ) {}
+  declare private readonly cls: EntityLike;
+  declare private readonly info: EntityInfo;
+
+  constructor(cls: EntityLike, info: EntityInfo) {
+    this.cls = cls;
+    this.info = info;
+  }
 
   buildRow(row: object, key: string, delegate: DenormalizeDelegate, hold: (value: object) => void): unknown {
     return buildInstance(this.cls, this.info, key, row, delegate, hold);
   }
-}
-
-function isInlineEntity(input: unknown): input is object {
-  return typeof input === 'object' && !Array.isArray(input);
 }
 
 /**

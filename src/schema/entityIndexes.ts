@@ -11,7 +11,7 @@
  * (docs/Entity.md) may leave an entry the row no longer matches, and such an entry is a miss.
  */
 
-import { hasOwn } from '../base/dict.js';
+import { hasOwn, isRecord } from '../base/dict.js';
 import { warnOnce } from '../base/env.js';
 import type { NormalizeDelegate, QueryDelegate, Row, RowPolicy } from './contract.js';
 
@@ -39,9 +39,7 @@ function valueKey(value: unknown): string | undefined {
 }
 
 function fieldOf(row: Row | undefined, field: string): unknown {
-  return typeof row === 'object' && row !== null && !Array.isArray(row) && hasOwn(row, field)
-    ? (row as Record<string, unknown>)[field]
-    : undefined;
+  return isRecord(row) && hasOwn(row, field) ? (row as Record<string, unknown>)[field] : undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 /** How an Entity turns input into a row and a ref (docs/Entity.md). */
 
 import { describe, ErrorCode, inputError } from '../base/errors.js';
-import { hasOwn, setOwn } from '../base/dict.js';
+import { hasOwn, isObject, isPlainRecord, isRecord, setOwn } from '../base/dict.js';
 import { isDevelopment, warnOnce } from '../base/env.js';
 import type { NormalizeDelegate, RowPolicy, ValueWriter } from './contract.js';
 import {
@@ -29,7 +29,7 @@ export function normalizeEntity(
   if (typeof input === 'string' || typeof input === 'number') return String(input);
   // An array is accepted when a custom `process` turns it into an object (an order book's
   // `[price, size]` rows); the object check then applies to what `process` returns.
-  if (typeof input !== 'object' || input === null || (Array.isArray(input) && info.defaultProcess)) {
+  if (!isObject(input) || (Array.isArray(input) && info.defaultProcess)) {
     throw inputError(
       ErrorCode.UNEXPECTED_INPUT,
       process.env.NODE_ENV !== 'production' && [
@@ -63,7 +63,7 @@ export function normalizeEntity(
     delegate.setRow(table, rowKey, null, cls);
     return rowKey;
   }
-  if (typeof processed !== 'object' || processed === null || Array.isArray(processed)) {
+  if (!isRecord(processed)) {
     throw inputError(
       ErrorCode.UNEXPECTED_INPUT,
       process.env.NODE_ENV !== 'production' && [
@@ -179,10 +179,13 @@ function entityWriterOf(plan: FieldPlan, base: EntityLike): ValueWriter {
 
 /** Normalizes one Entity class's input: one object per class, not a dispatch per ref. */
 class EntityWriter implements ValueWriter {
-  constructor(
-    private readonly cls: EntityLike,
-    private readonly info: EntityInfo,
-  ) {}
+  declare private readonly cls: EntityLike;
+  declare private readonly info: EntityInfo;
+
+  constructor(cls: EntityLike, info: EntityInfo) {
+    this.cls = cls;
+    this.info = info;
+  }
 
   write(value: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
     return normalizeEntity(this.cls, this.info, value, parent, key, delegate);
@@ -234,11 +237,7 @@ function checkedMergePolicy(cls: EntityLike, info: EntityInfo): RowPolicy {
   policy = {
     merge(existing, incoming) {
       const merged: unknown = cls.merge(existing, incoming);
-      const proto =
-        typeof merged === 'object' && merged !== null && !Array.isArray(merged)
-          ? Object.getPrototypeOf(merged)
-          : undefined;
-      if (proto === Object.prototype || proto === null) return merged as object;
+      if (isPlainRecord(merged)) return merged;
       throw inputError(
         ErrorCode.UNEXPECTED_INPUT,
         process.env.NODE_ENV !== 'production' && [

@@ -4,7 +4,7 @@
  * that must hold it before its members are read (a collection list, for cycles) can pass it in.
  */
 
-import { setOwn } from '../base/dict.js';
+import { isObject, setOwn } from '../base/dict.js';
 import { describe, type DevText, ErrorCode, inputError } from '../base/errors.js';
 import { freezeInDevelopment } from '../base/env.js';
 import { INVALID } from './contract.js';
@@ -34,7 +34,7 @@ export function readMap(
 /** The items of list input: an array, or the values of an object. */
 export function listItems(input: unknown, what: DevText): readonly unknown[] {
   if (Array.isArray(input)) return input;
-  if (typeof input === 'object' && input !== null) return Object.values(input);
+  if (isObject(input)) return Object.values(input);
   throw inputError(
     ErrorCode.UNEXPECTED_INPUT,
     process.env.NODE_ENV !== 'production' && [

@@ -1,6 +1,6 @@
 /** Plain object schemas, `{ ticker: Ticker, stats: Stats, n: 3 }` (docs/plain-schemas.md). */
 
-import { hasOwn, setOwn } from '../base/dict.js';
+import { hasOwn, isRecord, setOwn } from '../base/dict.js';
 import { freezeInDevelopment } from '../base/env.js';
 import { describe, ErrorCode, inputError } from '../base/errors.js';
 import { INVALID, type DenormalizeDelegate, type NormalizeDelegate, type QueryDelegate } from './contract.js';
@@ -16,7 +16,7 @@ export function normalizeObject(
   input: unknown,
   delegate: NormalizeDelegate,
 ): Record<string, unknown> {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+  if (!isRecord(input)) {
     throw inputError(
       ErrorCode.UNEXPECTED_INPUT,
       process.env.NODE_ENV !== 'production' && [
@@ -47,7 +47,7 @@ export function denormalizeObject(
   input: unknown,
   delegate: DenormalizeDelegate,
 ): unknown {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
+  if (!isRecord(input)) return input;
   const source = input as Record<string, unknown>;
   let result: Record<string, unknown> | undefined;
   const fields = Object.keys(source);

@@ -4,7 +4,7 @@
  */
 
 import { describe, ErrorCode, setupError } from '../base/errors.js';
-import { hasOwn } from '../base/dict.js';
+import { hasOwn, isObject, isRecord } from '../base/dict.js';
 import { isDevelopment, warn, warnOnce } from '../base/env.js';
 import type { DenormalizeDelegate, NormalizeDelegate } from './contract.js';
 
@@ -36,9 +36,9 @@ function warnRead(schema: Polymorphic, message: string): void {
 
 export class Polymorphic {
   /** The single member schema, when there is no attribute. */
-  readonly single: unknown;
-  readonly members: Readonly<Record<string, unknown>> | undefined;
-  readonly attribute: SchemaAttribute | undefined;
+  declare readonly single: unknown;
+  declare readonly members: Readonly<Record<string, unknown>> | undefined;
+  declare readonly attribute: SchemaAttribute | undefined;
 
   constructor(definition: unknown, attribute: SchemaAttribute | undefined, owner: string) {
     if (attribute === undefined) {
@@ -47,7 +47,7 @@ export class Polymorphic {
       this.attribute = undefined;
       return;
     }
-    if (typeof definition !== 'object' || definition === null || Array.isArray(definition)) {
+    if (!isRecord(definition)) {
       throw setupError(
         ErrorCode.INVALID_SCHEMA,
         process.env.NODE_ENV !== 'production' && [
@@ -78,9 +78,7 @@ export class Polymorphic {
   attributeOf(value: unknown, parent: unknown, key: string | undefined): unknown {
     const attribute = this.attribute;
     if (typeof attribute === 'function') return attribute(value, parent, key);
-    return typeof value === 'object' && value !== null
-      ? (value as Record<string, unknown>)[attribute as string]
-      : undefined;
+    return isObject(value) ? (value as Record<string, unknown>)[attribute as string] : undefined;
   }
 
   memberSchema(name: unknown): unknown {
@@ -109,7 +107,7 @@ export class Polymorphic {
   /** Ref → member value. A raw member (no `schema` key) has its type inferred from the attribute. */
   denormalizeValue(ref: unknown, delegate: DenormalizeDelegate): unknown {
     if (this.isSingle) return delegate.unvisit(this.single, ref);
-    if (typeof ref !== 'object' || ref === null) {
+    if (!isObject(ref)) {
       // A bare pk cannot say which member table it is in (data written before the field was
       // polymorphic, or state written by hand): it is returned as is, and said so in development.
       if (process.env.NODE_ENV !== 'production' && (typeof ref === 'string' || typeof ref === 'number')) {

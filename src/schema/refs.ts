@@ -3,7 +3,7 @@
  * member. A list never holds the same ref twice (docs/Collection.md, "Duplicates").
  */
 
-import { hasOwn } from '../base/dict.js';
+import { hasOwn, isObject } from '../base/dict.js';
 import type { EndpointMeta } from '../base/state.js';
 import type { RowPolicy } from './contract.js';
 
@@ -21,7 +21,7 @@ export function sameRef(a: unknown, b: unknown): boolean {
  * kept as it came), which is data rather than a ref and is never taken for a repeat.
  */
 function refId(ref: unknown): unknown {
-  if (typeof ref !== 'object' || ref === null) return ref;
+  if (!isObject(ref)) return ref;
   if (!hasOwn(ref, 'schema')) return undefined;
   const { id, schema } = ref as { id?: unknown; schema?: unknown };
   return `${String(schema)}\u0000${String(id)}`;
