@@ -1,13 +1,6 @@
 /** What the cache needs of an endpoint: any object with `key(...args)` and (optionally) `schema`. */
 
-import {
-  checkFlag,
-  checkGuess,
-  checkLength,
-  checkRetry,
-  checkTimeout,
-  type RetryOptions,
-} from '../base/endpointOptions.js';
+import { checkFlag, checkSharedOptions, type RetryOptions } from '../base/endpointOptions.js';
 import { describe, ErrorCode, setupError } from '../base/errors.js';
 import type { OptimisticSnapshot } from '../rest/OptimisticSnapshot.js';
 import type { Pagination } from '../rest/types.js';
@@ -111,13 +104,8 @@ const NO_KEY = Symbol('no key');
  * was shown or a retry run started.
  */
 export function checkEndpointOptions(endpoint: EndpointLike, key: string): void {
-  checkLength(endpoint.dataExpiryLength, 'dataExpiryLength', key);
-  checkLength(endpoint.errorExpiryLength, 'errorExpiryLength', key);
-  checkFlag(endpoint.invalidIfStale, 'invalidIfStale', key);
+  checkSharedOptions(endpoint, key);
   checkFlag(endpoint.sideEffect, 'sideEffect', key);
-  checkGuess(endpoint.getOptimisticResponse, key);
-  checkRetry(endpoint.retry, key);
-  checkTimeout(endpoint.timeout, key);
 }
 
 /**
