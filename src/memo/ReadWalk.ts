@@ -10,7 +10,7 @@ import type { CacheState, Row } from '../base/state.js';
 import { MISS, PlainRead, type Build } from '../denormalize/PlainRead.js';
 import type { ComputedMemo } from './ComputedMemo.js';
 import type { CachedValue, EntityCache, LensFn } from './EntityCache.js';
-import { CHILD, dropSelf, LENS, someDep, tablesIn, VIA, writeAll, type Changes } from './deps.js';
+import { CHILD, dropSelf, LENS, tablesIn, VIA, writeAll, type Changes } from './deps.js';
 import { tableId } from '../base/tableDiffs.js';
 
 /** A table a read depended on: its name, the object the read saw, and whether it read it whole. */
@@ -74,11 +74,10 @@ export class ReadWalk extends PlainRead {
    * records it reused), so finding them needs no walk over the whole read afterwards.
    */
   private readonly rowTables: string[] = [];
-  /** Notes `table` as read (a read touches a few tables); false, to serve as a `someRow` test. */
-  private readonly note = (table: string): boolean => {
+  /** Notes `table` as read (a read touches a few tables). */
+  private note(table: string): void {
     if (!this.rowTables.includes(table)) this.rowTables.push(table);
-    return false;
-  };
+  }
 
   constructor(
     state: CacheState,
@@ -257,11 +256,6 @@ export class ReadWalk extends PlainRead {
   /** Ends the walk: the read's own triples become `deps` (the log goes with this walk). */
   finish(): void {
     this.deps = this.log.slice(0, this.end);
-  }
-
-  /** Calls `visit(table, key, row)` for every dependency of the read. */
-  forEachDep(visit: (table: string, key: string, row: unknown) => void): void {
-    someDep(this.deps, this.children, (table, key, row) => (visit(table, key, row), false));
   }
 
   /** Every table this read depended on, with the object it saw (absent tables as undefined). */
