@@ -13,9 +13,6 @@ import type { CachedValue, EntityCache, LensFn } from './EntityCache.js';
 import { CHILD, dropSelf, LENS, tablesIn, VIA, writeAll, type Changes } from './deps.js';
 import { tableId } from '../base/tableDiffs.js';
 
-/** A table a read depended on: its name, the object the read saw, and whether it read it whole. */
-export type TableRead = readonly [table: string, seen: unknown, whole: boolean];
-
 /** Records up to this many slots are copied into the record of a value holding them; longer ones are named. */
 const COPIED_UP_TO = 12;
 
@@ -52,8 +49,8 @@ export class ReadWalk extends PlainRead {
    * otherwise copy every post's dependencies on every re-read.
    */
   readonly children: CachedValue[] = [];
-  /** Tables read whole (e.g. by All), with the object read. */
-  private readonly wholeTables = new Map<string, unknown>();
+  /** Tables read whole (e.g. by All). */
+  private readonly wholeTables = new Set<string>();
   /**
    * One log of every triple the read records, written from `end`: the values being built each
    * own the range from where they started, and take a copy of it as their record when done (one
@@ -116,9 +113,8 @@ export class ReadWalk extends PlainRead {
   }
 
   override table(table: string): Dict<Row> | undefined {
-    const value = this.entities[table];
-    this.wholeTables.set(table, value);
-    return value;
+    this.wholeTables.add(table);
+    return this.entities[table];
   }
 
   protected override absent(table: string, key: string, row: Row | undefined): void {
@@ -258,13 +254,10 @@ export class ReadWalk extends PlainRead {
     this.deps = this.log.slice(0, this.end);
   }
 
-  /** Every table this read depended on, with the object it saw (absent tables as undefined). */
-  tablesRead(): TableRead[] {
-    const tables: TableRead[] = [...this.wholeTables].map(([table, seen]) => [table, seen, true]);
-    const entities = this.entities;
-    for (const table of this.rowTables) {
-      if (!this.wholeTables.has(table)) tables.push([table, entities[table], false]);
-    }
+  /** Every table this read depended on, with whether it read it whole (the objects it saw are the state's). */
+  tablesRead(): [table: string, whole: boolean][] {
+    const tables: [string, boolean][] = [...this.wholeTables].map(table => [table, true]);
+    for (const table of this.rowTables) if (!this.wholeTables.has(table)) tables.push([table, false]);
     return tables;
   }
 }
