@@ -25,14 +25,13 @@ export interface CachedValue extends Recorded {
   /** Flat dependency triples: this value's own row first. */
   readonly deps: readonly unknown[];
   readonly value: unknown;
-  /** Set when `deps` holds VIA links (memo/deps.ts): a value holding this one copies its record. */
-  readonly links: boolean;
   /**
    * The lens functions `deps` reads (itself or through what it names), in the order first read,
-   * as the read noted them; `undefined` for none. Not kept for records with VIA links (their lenses
-   * are found by a scan: the entity a link names may read more after the value is built).
+   * as the read noted them; `undefined` for none. `null` when `deps` holds VIA links (memo/deps.ts):
+   * their lenses are found by a scan (the entity a link names may read more after the value is
+   * built), and a value holding this one copies its record.
    */
-  readonly lenses: readonly LensFn[] | undefined;
+  readonly lenses: readonly LensFn[] | undefined | null;
   /** The tables `deps` reads (with what it names), found when a later read first reuses the value. */
   tables: readonly string[] | undefined;
 }
@@ -105,7 +104,7 @@ export class EntityCache {
     const byRow = this.rowsOf(owner);
     const slot = byRow.get(row);
     // The first value of a row (every value of a cold read) is stored without looking at its lenses.
-    const lenses = slot === undefined ? [] : cached.links ? lensesIn(cached.deps) : (cached.lenses ?? []);
+    const lenses = slot === undefined ? [] : cached.lenses === null ? lensesIn(cached.deps) : (cached.lenses ?? []);
     if (slot === undefined || lenses.length === 0) {
       // A value that read no lens serves every lens: it replaces whatever views were kept.
       byRow.set(row, cached);
@@ -122,7 +121,7 @@ export class EntityCache {
       }
       byRow.set(row, views);
     }
-    views.byLens.set(lensKey(lenses, cached.links ? recordedLens(cached.deps) : lensOf), cached);
+    views.byLens.set(lensKey(lenses, cached.lenses === null ? recordedLens(cached.deps) : lensOf), cached);
   }
 }
 

@@ -23,8 +23,7 @@ const BUILDING: readonly unknown[] = [];
 interface Entry {
   deps: readonly unknown[];
   value: unknown;
-  links: boolean;
-  lenses: readonly LensFn[] | undefined;
+  lenses: readonly LensFn[] | undefined | null;
   mark: number;
   read: number;
   tables: readonly string[] | undefined;
@@ -161,7 +160,6 @@ export class ReadWalk extends PlainRead {
     const entry: Entry = {
       deps: BUILDING,
       value: undefined,
-      links: false,
       lenses: undefined,
       mark: 0,
       read: this.serial,
@@ -179,8 +177,7 @@ export class ReadWalk extends PlainRead {
       const deps = this.log.slice(start, this.end);
       if (this.closedOnto?.delete(entry)) dropSelf(deps, entry);
       entry.deps = deps;
-      entry.links = this.links;
-      entry.lenses = this.links ? undefined : this.lensesRead;
+      entry.lenses = this.links ? null : this.lensesRead;
       this.links = linksBefore;
       this.lensesRead = lensesBefore;
     }
@@ -230,17 +227,18 @@ export class ReadWalk extends PlainRead {
       this.children.push(cached);
       return;
     }
-    // A record with links keeps no list of its lenses; the value holding it is then scanned when stored.
+    // A record with links keeps no list of its lenses (null); the value holding it is then scanned when stored.
     const lenses = cached.lenses;
-    if (lenses !== undefined) for (let i = 0; i < lenses.length; i++) this.noteLens(lenses[i]!);
+    const links = lenses === null;
+    if (links) this.links = true;
+    else if (lenses !== undefined) for (let i = 0; i < lenses.length; i++) this.noteLens(lenses[i]!);
     const deps = cached.deps;
-    if (cached.links) this.links = true;
     // A record of one row (a user) is named too: a value many others hold is then checked once
     // per read, where each copy of its row would be looked up again.
-    if (deps.length > COPIED_UP_TO || (deps.length === 3 && !cached.links)) {
+    if (deps.length > COPIED_UP_TO || (deps.length === 3 && !links)) {
       if (start !== undefined) this.end = start;
       this.put(CHILD, cached, undefined);
-    } else if (start === undefined || cached.links) this.end = writeAll(this.log, start ?? this.end, deps);
+    } else if (start === undefined || links) this.end = writeAll(this.log, start ?? this.end, deps);
   }
 
   private noteLens(lens: LensFn): void {
