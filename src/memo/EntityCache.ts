@@ -16,16 +16,7 @@
 
 import { Lru } from '../base/Lru.js';
 import type { LensFn } from '../denormalize/PlainRead.js';
-import {
-  depsValid,
-  lensesIn,
-  lensValueIn,
-  NOT_READ,
-  type Changes,
-  type Entities,
-  type LensOf,
-  type Recorded,
-} from './deps.js';
+import { depsValid, lensesIn, lensValueIn, type Changes, type Entities, type LensOf, type Recorded } from './deps.js';
 
 export { LENS, type Entities } from './deps.js';
 export type { LensFn };
@@ -34,14 +25,13 @@ export interface CachedValue extends Recorded {
   /** Flat dependency triples: this value's own row first. */
   readonly deps: readonly unknown[];
   readonly value: unknown;
-  /** Set when `deps` holds VIA links (memo/deps.ts): a value holding this one copies its record. */
-  readonly links: boolean;
   /**
    * The lens functions `deps` reads (itself or through what it names), in the order first read,
-   * as the read noted them; `undefined` for none. Not kept for records with VIA links (their lenses
-   * are found by a scan: the entity a link names may read more after the value is built).
+   * as the read noted them; `undefined` for none. `null` when `deps` holds VIA links (memo/deps.ts):
+   * their lenses are found by a scan (the entity a link names may read more after the value is
+   * built), and a value holding this one copies its record.
    */
-  readonly lenses: readonly LensFn[] | undefined;
+  readonly lenses: readonly LensFn[] | undefined | null;
   /** The tables `deps` reads (with what it names), found when a later read first reuses the value. */
   tables: readonly string[] | undefined;
 }
@@ -114,7 +104,7 @@ export class EntityCache {
     const byRow = this.rowsOf(owner);
     const slot = byRow.get(row);
     // The first value of a row (every value of a cold read) is stored without looking at its lenses.
-    const lenses = slot === undefined ? [] : cached.links ? lensesOf(cached.deps) : (cached.lenses ?? []);
+    const lenses = slot === undefined ? [] : cached.lenses === null ? lensesIn(cached.deps) : (cached.lenses ?? []);
     if (slot === undefined || lenses.length === 0) {
       // A value that read no lens serves every lens: it replaces whatever views were kept.
       byRow.set(row, cached);
@@ -126,12 +116,12 @@ export class EntityCache {
     } else {
       views = new Views(lenses, new Lru(this.viewsPerRow));
       const previous = isViews(slot) ? undefined : slot;
-      if (previous && depsValid(previous.deps, entities) && sameLenses(lensesOf(previous.deps), lenses)) {
+      if (previous && depsValid(previous.deps, entities) && sameLenses(lensesIn(previous.deps), lenses)) {
         views.byLens.set(lensKey(lenses, recordedLens(previous.deps)), previous);
       }
       byRow.set(row, views);
     }
-    views.byLens.set(lensKey(lenses, cached.links ? recordedLens(cached.deps) : lensOf), cached);
+    views.byLens.set(lensKey(lenses, cached.lenses === null ? recordedLens(cached.deps) : lensOf), cached);
   }
 }
 
@@ -144,21 +134,13 @@ function isViews(slot: CachedValue | Views): slot is Views {
   return slot instanceof Views;
 }
 
-/** The distinct lens functions a value read, in the order first read. */
-function lensesOf(deps: readonly unknown[]): LensFn[] {
-  return lensesIn(deps, []);
-}
-
 function sameLenses(a: readonly LensFn[], b: readonly LensFn[]): boolean {
   return a.length === b.length && a.every((lens, i) => lens === b[i]);
 }
 
 /** The lens values a cached value was built under, as recorded in its deps. */
 function recordedLens(deps: readonly unknown[]): LensOf {
-  return lens => {
-    const value = lensValueIn(deps, lens);
-    return value === NOT_READ ? undefined : value;
-  };
+  return lens => lensValueIn(deps, lens);
 }
 
 /**

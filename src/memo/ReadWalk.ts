@@ -10,11 +10,8 @@ import type { CacheState, Row } from '../base/state.js';
 import { MISS, PlainRead, type Build } from '../denormalize/PlainRead.js';
 import type { ComputedMemo } from './ComputedMemo.js';
 import type { CachedValue, EntityCache, LensFn } from './EntityCache.js';
-import { CHILD, dropSelf, LENS, someDep, tablesIn, VIA, writeAll, type Changes } from './deps.js';
+import { CHILD, dropSelf, LENS, tablesIn, VIA, writeAll, type Changes } from './deps.js';
 import { tableId } from '../base/tableDiffs.js';
-
-/** A table a read depended on: its name, the object the read saw, and whether it read it whole. */
-export type TableRead = readonly [table: string, seen: unknown, whole: boolean];
 
 /** Records up to this many slots are copied into the record of a value holding them; longer ones are named. */
 const COPIED_UP_TO = 12;
@@ -26,8 +23,7 @@ const BUILDING: readonly unknown[] = [];
 interface Entry {
   deps: readonly unknown[];
   value: unknown;
-  links: boolean;
-  lenses: readonly LensFn[] | undefined;
+  lenses: readonly LensFn[] | undefined | null;
   mark: number;
   read: number;
   tables: readonly string[] | undefined;
@@ -52,8 +48,8 @@ export class ReadWalk extends PlainRead {
    * otherwise copy every post's dependencies on every re-read.
    */
   readonly children: CachedValue[] = [];
-  /** Tables read whole (e.g. by All), with the object read. */
-  private readonly wholeTables = new Map<string, unknown>();
+  /** Tables read whole (e.g. by All). */
+  private readonly wholeTables = new Set<string>();
   /**
    * One log of every triple the read records, written from `end`: the values being built each
    * own the range from where they started, and take a copy of it as their record when done (one
@@ -74,11 +70,10 @@ export class ReadWalk extends PlainRead {
    * records it reused), so finding them needs no walk over the whole read afterwards.
    */
   private readonly rowTables: string[] = [];
-  /** Notes `table` as read (a read touches a few tables); false, to serve as a `someRow` test. */
-  private readonly note = (table: string): boolean => {
+  /** Notes `table` as read (a read touches a few tables). */
+  private note(table: string): void {
     if (!this.rowTables.includes(table)) this.rowTables.push(table);
-    return false;
-  };
+  }
 
   constructor(
     state: CacheState,
@@ -117,9 +112,8 @@ export class ReadWalk extends PlainRead {
   }
 
   override table(table: string): Dict<Row> | undefined {
-    const value = this.entities[table];
-    this.wholeTables.set(table, value);
-    return value;
+    this.wholeTables.add(table);
+    return this.entities[table];
   }
 
   protected override absent(table: string, key: string, row: Row | undefined): void {
@@ -166,7 +160,6 @@ export class ReadWalk extends PlainRead {
     const entry: Entry = {
       deps: BUILDING,
       value: undefined,
-      links: false,
       lenses: undefined,
       mark: 0,
       read: this.serial,
@@ -184,8 +177,7 @@ export class ReadWalk extends PlainRead {
       const deps = this.log.slice(start, this.end);
       if (this.closedOnto?.delete(entry)) dropSelf(deps, entry);
       entry.deps = deps;
-      entry.links = this.links;
-      entry.lenses = this.links ? undefined : this.lensesRead;
+      entry.lenses = this.links ? null : this.lensesRead;
       this.links = linksBefore;
       this.lensesRead = lensesBefore;
     }
@@ -235,17 +227,18 @@ export class ReadWalk extends PlainRead {
       this.children.push(cached);
       return;
     }
-    // A record with links keeps no list of its lenses; the value holding it is then scanned when stored.
+    // A record with links keeps no list of its lenses (null); the value holding it is then scanned when stored.
     const lenses = cached.lenses;
-    if (lenses !== undefined) for (let i = 0; i < lenses.length; i++) this.noteLens(lenses[i]!);
+    const links = lenses === null;
+    if (links) this.links = true;
+    else if (lenses !== undefined) for (let i = 0; i < lenses.length; i++) this.noteLens(lenses[i]!);
     const deps = cached.deps;
-    if (cached.links) this.links = true;
     // A record of one row (a user) is named too: a value many others hold is then checked once
     // per read, where each copy of its row would be looked up again.
-    if (deps.length > COPIED_UP_TO || (deps.length === 3 && !cached.links)) {
+    if (deps.length > COPIED_UP_TO || (deps.length === 3 && !links)) {
       if (start !== undefined) this.end = start;
       this.put(CHILD, cached, undefined);
-    } else if (start === undefined || cached.links) this.end = writeAll(this.log, start ?? this.end, deps);
+    } else if (start === undefined || links) this.end = writeAll(this.log, start ?? this.end, deps);
   }
 
   private noteLens(lens: LensFn): void {
@@ -259,18 +252,10 @@ export class ReadWalk extends PlainRead {
     this.deps = this.log.slice(0, this.end);
   }
 
-  /** Calls `visit(table, key, row)` for every dependency of the read. */
-  forEachDep(visit: (table: string, key: string, row: unknown) => void): void {
-    someDep(this.deps, this.children, (table, key, row) => (visit(table, key, row), false));
-  }
-
-  /** Every table this read depended on, with the object it saw (absent tables as undefined). */
-  tablesRead(): TableRead[] {
-    const tables: TableRead[] = [...this.wholeTables].map(([table, seen]) => [table, seen, true]);
-    const entities = this.entities;
-    for (const table of this.rowTables) {
-      if (!this.wholeTables.has(table)) tables.push([table, entities[table], false]);
-    }
+  /** Every table this read depended on, with whether it read it whole (the objects it saw are the state's). */
+  tablesRead(): [table: string, whole: boolean][] {
+    const tables: [string, boolean][] = [...this.wholeTables].map(table => [table, true]);
+    for (const table of this.rowTables) if (!this.wholeTables.has(table)) tables.push([table, false]);
     return tables;
   }
 }

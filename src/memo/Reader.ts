@@ -18,7 +18,7 @@ import type { CacheState } from '../base/state.js';
 import { ComputedMemo } from './ComputedMemo.js';
 import { EntityCache, type Entities } from './EntityCache.js';
 import { someDep, type Changes } from './deps.js';
-import { ReadWalk, type TableRead } from './ReadWalk.js';
+import { ReadWalk } from './ReadWalk.js';
 import { firstMember, reuse } from './reuse.js';
 
 /** One memoized read. `value` may be INVALID (read as deleted). */
@@ -26,9 +26,7 @@ export interface ReadResult {
   readonly value: unknown;
   /** The query key (for reads without a stored result) or the stored result that was read. */
   readonly key: unknown;
-  /** Calls `visit` for every row the read depended on (for expiry). */
-  forEachDep(visit: (table: string, key: string, row: unknown) => void): void;
-  /** True as soon as `test` is true for a row the read depended on. */
+  /** True as soon as `test` is true for a row the read depended on (each row of its records is visited once). */
   someDep(test: (table: string, key: string, row: unknown) => boolean): boolean;
 }
 
@@ -149,9 +147,8 @@ export class Reader {
       input,
       key,
       value: this.reused(schema, previous, value),
-      forEachDep: visit => void someDep(deps, children, (table, key, row) => (visit(table, key, row), false)),
       someDep: test => someDep(deps, children, test),
-      tables: held(context.tablesRead()),
+      tables: context.tablesRead().map(([table, whole]) => [table, heldId(entities[table]), whole]),
       validIn: mapId,
       checked: false,
     };
@@ -264,10 +261,11 @@ function changesSince(entry: Entry, entities: Entities): Changes {
 
 function keysReadBy(entry: Entry): Map<string, Set<string>> {
   const keys = new Map<string, Set<string>>();
-  entry.forEachDep((table, key) => {
+  entry.someDep((table, key) => {
     let set = keys.get(table);
     if (!set) keys.set(table, (set = new Set()));
     set.add(key);
+    return false;
   });
   return keys;
 }
@@ -275,10 +273,6 @@ function keysReadBy(entry: Entry): Map<string, Set<string>> {
 function tablesUnchanged(tables: readonly HeldTable[], entities: Entities): boolean {
   for (const [table, seen] of tables) if (heldId(entities[table]) !== seen) return false;
   return true;
-}
-
-function held(tables: readonly TableRead[]): HeldTable[] {
-  return tables.map(([table, seen, whole]) => [table, heldId(seen), whole]);
 }
 
 /** The `tableId` of a table, or 0 for an absent one. */

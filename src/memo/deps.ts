@@ -131,32 +131,39 @@ export function depsValid(
 }
 
 /**
- * True as soon as `test` is true for a row triple of `deps`, or of a record it names (VIA, CHILD),
- * each visited once. Records the read `skipRead` built or found valid are left out (it noted their
- * rows already). `mark` is the number of the walk this one is part of, if any.
+ * True as soon as `test(a, b, c)` is true for a row triple (`table, key, row`) or a lens triple
+ * (`LENS, lensFn, value`) of `deps`, or of a record it names (VIA, CHILD), each visited once.
+ * `mark` is the number of the walk this one is part of, if any.
  */
-export function someRow(
+function someTriple(
   deps: readonly unknown[],
-  test: (table: string, key: string, row: unknown) => boolean,
-  skipRead = 0,
+  test: (a: unknown, b: unknown, c: unknown) => boolean,
   mark = 0,
 ): boolean {
   const top = mark === 0;
   for (let i = 0; i < deps.length; i += 3) {
-    const table = deps[i];
-    if (table === LENS) continue;
-    if (table === VIA || table === CHILD) {
+    const a = deps[i];
+    if (a === VIA || a === CHILD) {
       const named = deps[i + 1] as Recorded;
-      if (named.read === skipRead || named.deps === deps) continue;
+      if (named.deps === deps) continue;
       const next = walkMark(named, top, mark);
       if (next === 0) continue;
       mark = next;
-      if (someRow(named.deps, test, skipRead, mark)) return true;
-    } else if (test(table as string, deps[i + 1] as string, deps[i + 2])) {
+      if (someTriple(named.deps, test, mark)) return true;
+    } else if (test(a, deps[i + 1], deps[i + 2])) {
       return true;
     }
   }
   return false;
+}
+
+/** True as soon as `test` is true for a row `deps` read, itself or through the records it names. */
+function someRow(
+  deps: readonly unknown[],
+  test: (table: string, key: string, row: unknown) => boolean,
+  mark?: number,
+): boolean {
+  return someTriple(deps, (table, key, row) => table !== LENS && test(table as string, key as string, row), mark);
 }
 
 /** The distinct tables of the rows `deps` read, itself or through the records it names. */
@@ -169,33 +176,21 @@ export function tablesIn(deps: readonly unknown[]): string[] {
   return tables;
 }
 
-/** Adds to `lenses` the lens functions `deps` read (and the records it names read). */
-export function lensesIn(deps: readonly unknown[], lenses: LensFn[], mark = nextSerial()): LensFn[] {
-  for (let i = 0; i < deps.length; i += 3) {
-    if (deps[i] === LENS) {
-      if (!lenses.includes(deps[i + 1] as LensFn)) lenses.push(deps[i + 1] as LensFn);
-    } else if (deps[i] === VIA || deps[i] === CHILD) {
-      const named = deps[i + 1] as Recorded;
-      if (named.deps !== deps && !visited(named, mark)) lensesIn(named.deps, lenses, mark);
-    }
-  }
+/** The distinct lens functions `deps` read (itself or through the records it names), in the order first read. */
+export function lensesIn(deps: readonly unknown[]): LensFn[] {
+  const lenses: LensFn[] = [];
+  someTriple(deps, (a, lens) => {
+    if (a === LENS && !lenses.includes(lens as LensFn)) lenses.push(lens as LensFn);
+    return false;
+  });
   return lenses;
 }
 
-/** What `lensValueIn` gives for a lens the record never read. */
-export const NOT_READ: unique symbol = Symbol('lenscache.notRead');
-
-/** The value `lens` had when `deps` was recorded (looking through VIA and CHILD too), or NOT_READ. */
-export function lensValueIn(deps: readonly unknown[], lens: LensFn, mark = nextSerial()): unknown {
-  for (let i = 0; i < deps.length; i += 3) {
-    if (deps[i] === LENS && deps[i + 1] === lens) return deps[i + 2];
-    if (deps[i] !== CHILD && deps[i] !== VIA) continue;
-    const named = deps[i + 1] as Recorded;
-    if (named.deps === deps || visited(named, mark)) continue;
-    const value = lensValueIn(named.deps, lens, mark);
-    if (value !== NOT_READ) return value;
-  }
-  return NOT_READ;
+/** The value `lens` had when `deps` was recorded (looking through VIA and CHILD too); `undefined` if it was not read. */
+export function lensValueIn(deps: readonly unknown[], lens: LensFn): unknown {
+  let found: unknown;
+  someTriple(deps, (a, b, value) => a === LENS && b === lens && ((found = value), true));
+  return found;
 }
 
 /** Removes the VIA triples of `deps` that name `self`, its own entry (cycles closed onto its own entity). */
@@ -221,8 +216,8 @@ export function someDep(
   test: (table: string, key: string, row: unknown) => boolean,
 ): boolean {
   const mark = nextSerial();
-  if (someRow(deps, test, 0, mark)) return true;
-  for (const child of children) if (!visited(child, mark) && someRow(child.deps, test, 0, mark)) return true;
+  if (someRow(deps, test, mark)) return true;
+  for (const child of children) if (!visited(child, mark) && someRow(child.deps, test, mark)) return true;
   return false;
 }
 

@@ -182,9 +182,10 @@ export class Selectors {
     const metaId = tableId(entitiesMeta);
     if (cached && cached.meta === metaId) return cached.expiresAt;
     let expiresAt = Infinity;
-    read.forEachDep((table, key) => {
+    read.someDep((table, key) => {
       const rowMeta = entitiesMeta[table]?.[key];
       if (rowMeta && rowMeta.expiresAt < expiresAt) expiresAt = rowMeta.expiresAt;
+      return false;
     });
     this.expiries.set(read, { meta: metaId, expiresAt });
     return expiresAt;
