@@ -6,6 +6,8 @@ let last = 0;
 
 /** The next serial number: 1, 2, 3, … (back to 1 after Number.MAX_SAFE_INTEGER). */
 export function nextSerial(): number {
-  last = (last % Number.MAX_SAFE_INTEGER) + 1;
+  // Not `last % MAX + 1`: V8 keeps a modulo's result as a boxed double, 16 bytes in every memo
+  // entry holding the serial; a comparison keeps it a small integer.
+  last = last >= Number.MAX_SAFE_INTEGER ? 1 : last + 1;
   return last;
 }
