@@ -74,38 +74,31 @@ interface Made {
  * in the next `produce`, where that value is part of the base). The index it stopped at.
  */
 function applyFrom(draft: Container, patches: readonly Patch[], start: number, made: Made): number {
-  // The parent the last patch reached: the next one, a sibling key (the next row), starts there.
-  let last: Patch['path'] = [];
-  let lastParent = draft;
   next: for (let i = start; i < patches.length; i++) {
     const patch = patches[i]!;
     const { path } = patch;
     if (path.length === 0) return i;
     let parent = draft;
-    if (isSibling(path, last)) parent = lastParent;
-    else
-      for (let d = 0; d < path.length - 1; d++) {
-        const key = checkKey(parent, path[d]!);
-        if (d === path.length - 2) {
-          // The value there as it stands, read without drafting it: a list is changed natively.
-          const held: unknown = Reflect.getOwnPropertyDescriptor(parent, key)?.value;
-          if (Array.isArray(held)) {
-            patchList(parent, key, held, patch, made);
-            continue next;
-          }
+    for (let d = 0; d < path.length - 1; d++) {
+      const key = checkKey(parent, path[d]!);
+      if (d === path.length - 2) {
+        // The value there as it stands, read without drafting it: a list is changed natively.
+        const held: unknown = Reflect.getOwnPropertyDescriptor(parent, key)?.value;
+        if (Array.isArray(held)) {
+          patchList(parent, key, held, patch, made);
+          continue next;
         }
-        const child = parent[key];
-        if (typeof child !== 'object' || child === null || !isDraft(child)) {
-          if (i > start && isDraftable(child)) return i;
-          refuse(
-            process.env.NODE_ENV !== 'production' &&
-              `its path ${JSON.stringify(path.slice(0, d + 1))} passes through ${describe(child)}`,
-          );
-        }
-        parent = child as Container;
       }
-    last = path;
-    lastParent = parent;
+      const child = parent[key];
+      if (typeof child !== 'object' || child === null || !isDraft(child)) {
+        if (i > start && isDraftable(child)) return i;
+        refuse(
+          process.env.NODE_ENV !== 'production' &&
+            `its path ${JSON.stringify(path.slice(0, d + 1))} passes through ${describe(child)}`,
+        );
+      }
+      parent = child as Container;
+    }
     const key = checkKey(parent, path[path.length - 1]!);
     if (patch.op === 'remove') delete parent[key];
     else {
@@ -115,12 +108,6 @@ function applyFrom(draft: Container, patches: readonly Patch[], start: number, m
     }
   }
   return patches.length;
-}
-
-function isSibling(path: Patch['path'], last: Patch['path']): boolean {
-  if (path.length !== last.length) return false;
-  for (let d = path.length - 2; d >= 0; d--) if (path[d] !== last[d]) return false;
-  return true;
 }
 
 /**
