@@ -49,7 +49,8 @@ export {
 export { createLeanCache, type LeanCacheOptions } from './store/createLeanCache.js';
 export { garbageCollection, liveData, optimisticUpdates, retries } from './store/features/index.js';
 export { subscribe, setupListeners } from './store/features/live/index.js';
-export type { Feature, FeatureName, FeatureHooks, ListenerOptions, SweepReport } from './store/runtime/Feature.js';
+export type { FeatureName, FeatureHooks, ListenerOptions, SweepReport } from './store/runtime/Feature.js';
+export type { Feature } from './store/runtime/StoreRuntime.js';
 export { Controller, type StoreLike } from './store/runtime/Controller.js';
 export type { FetchPromise } from './store/runtime/Requests.js';
 export { ActionTypes, type WriteAction, type WritePayload } from './store/slice/reducer.js';

@@ -45,7 +45,9 @@ test('features that wrap sending wrap one another, in the order listed', async (
 test('a second feature that computes confirmed writes is INVALID_OPTION as the store mounts', () => {
   const writer: Feature = {
     name: 'garbageCollection',
-    install: () => ({ writer: { write: (_visible, compute) => ({ computed: undefined, payload: compute as never }) } }),
+    install: () => ({
+      writer: { write: (_visible: unknown, compute: unknown) => ({ computed: undefined, payload: compute as never }) },
+    }),
   } as Feature;
   expect(() => storeOf([optimisticUpdates, writer])).toThrow(
     expect.objectContaining({ code: ErrorCode.INVALID_OPTION }),

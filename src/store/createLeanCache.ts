@@ -12,8 +12,7 @@ import { countOf, expiryDefaultsOf, featuresOf, gcTimeOf, reducerPathOf, unautho
 import { checkTimeout } from '../base/endpointOptions.js';
 import { MemoOwners } from './reads/MemoOwners.js';
 import type { Controller } from './runtime/Controller.js';
-import type { CacheParts, Feature } from './runtime/Feature.js';
-import { StoreRuntime } from './runtime/StoreRuntime.js';
+import { StoreRuntime, type CacheParts, type Feature } from './runtime/StoreRuntime.js';
 import { createMiddleware, mountCheck, thunk, type CacheThunk } from './slice/middleware.js';
 import { createReducer, SliceFacts } from './slice/reducer.js';
 import { createSliceReader } from './slice/sliceReader.js';

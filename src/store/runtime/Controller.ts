@@ -5,10 +5,16 @@
 
 import { argsKey, isSkipArgs } from '../../base/json.js';
 import type { CacheState } from '../../base/state.js';
+import type { NormalizeOptions } from '../../normalize/normalize.js';
 import type { Queried } from '../../schema/types.js';
-import { checkStamp, requestKey, STAMP_AHEAD, type EndpointLike } from '../endpoint.js';
+import { checkStamp, requestKey, STAMP_AHEAD, type EndpointLike, type ExpiryDefaults } from '../endpoint.js';
 import type { FetchPromise } from './Requests.js';
-import type { StoreRuntime } from './StoreRuntime.js';
+import type { Selectors } from '../reads/selectors.js';
+import type { ActionType, WritePayload } from '../slice/reducer.js';
+import type { FeatureApis } from './Feature.js';
+import type { ReadMarks } from './ReadMarks.js';
+import type { Requests } from './Requests.js';
+import type { Subscriptions } from './Subscriptions.js';
 import type { ExpiryStatus, ResponseState } from '../reads/selectors.js';
 import { ActionTypes, writeAction } from '../slice/reducer.js';
 import { computeExpire, computeInvalidate, computeReset, computeSet } from '../writes/compute.js';
@@ -24,8 +30,38 @@ import type {
   OneBody,
   ResolveInput,
   ResponseData,
+  StoreLike,
 } from '../types.js';
 import type { ListenerOptions, SweepReport } from './Feature.js';
+
+/**
+ * What a Controller runs its operations on: its store's runtime (StoreRuntime.ts), named here by
+ * what the Controller uses of it, so that the runtime, which makes the Controller, is not imported.
+ */
+export interface ControllerRuntime {
+  readonly parts: {
+    readonly reducerPath: string;
+    readonly normalizeOptions: NormalizeOptions;
+    readonly expiry: ExpiryDefaults;
+    readState(state: CacheState, visible: CacheState, schema: unknown, args: readonly unknown[]): unknown;
+  };
+  readonly selectors: Selectors;
+  readonly subscriptions: Subscriptions;
+  readonly requests: Requests;
+  readonly marks: ReadMarks;
+  readonly features: { api<N extends keyof FeatureApis>(name: N, use: string): FeatureApis[N] };
+  readonly store: StoreLike;
+  state(): CacheState;
+  stamp(): number;
+  fetch(endpoint: EndpointLike, args: readonly unknown[]): FetchPromise<unknown>;
+  resolve(endpoint: EndpointLike, input: ResolveInput): unknown;
+  write<T extends WritePayload>(
+    type: ActionType,
+    compute: (confirmed: CacheState, visible: CacheState) => T | undefined,
+    meta?: { start?: number },
+  ): T | undefined;
+  reset(): void;
+}
 
 /** `controller.fetch`: a create is typed by what it sends (one item, or a list), anything else by its schema. */
 export interface ControllerFetch {
@@ -56,7 +92,7 @@ export type { StoreLike } from '../types.js';
  * @see docs/RestEndpoint.md#the-controller-outside-react
  */
 export class Controller<P extends string = string> {
-  constructor(private readonly runtime: StoreRuntime) {}
+  constructor(private readonly runtime: ControllerRuntime) {}
 
   /** `cache.selectQuery` on the current state. */
   readonly get = <S>(schema: S, ...args: unknown[]): Queried<S> | undefined =>

@@ -6,21 +6,15 @@
  * its sweep). The runtime calls the hook points; it knows no feature by its code, so a cache built
  * without a feature does not bundle it.
  *
- * The runtime and the features import these types; this file imports theirs only as types, so no
- * feature's code comes with it.
+ * The types here sit below the runtime and the features (they import neither): a feature is
+ * `FeatureOf<R>` for the runtime `R` it is installed into (StoreRuntime.ts names it `Feature`).
  */
 
 import { ErrorCode, setupError } from '../../base/errors.js';
 import type { CacheState } from '../../base/state.js';
 import type { NormalizeOptions } from '../../normalize/normalize.js';
-import type { UnauthorizedPolicy } from '../cacheOptions.js';
-import type { EndpointLike, ExpiryDefaults } from '../endpoint.js';
-import type { Selectors } from '../reads/selectors.js';
+import type { EndpointLike } from '../endpoint.js';
 import type { WritePayload } from '../slice/reducer.js';
-import type { StoreRuntime } from './StoreRuntime.js';
-import type { Collector } from '../features/gc/Collector.js';
-import type { Optimistic } from '../features/optimistic/Optimistic.js';
-import type { Pollers } from '../features/live/Pollers.js';
 
 /** The features a cache can be built with (docs/features.md). */
 export type FeatureName = 'garbageCollection' | 'liveData' | 'optimisticUpdates' | 'retries';
@@ -98,47 +92,24 @@ export interface ListenerOptions {
 
 /** What each feature offers the cache's methods (the ones that have methods). */
 export interface FeatureApis {
-  garbageCollection: Collector;
+  garbageCollection: { sweep(): SweepReport };
   liveData: {
     subscribe(endpoint: EndpointLike, args: readonly unknown[]): () => void;
     setupListeners(options?: ListenerOptions): () => void;
     /** The store's pollers (for diagnostics and tests). */
-    readonly pollers: Pollers;
+    readonly pollers: object;
   };
-  optimisticUpdates: Optimistic;
+  /** The store's ledger of guesses (for diagnostics and tests). */
+  optimisticUpdates: object;
 }
 
 /**
- * A capability installed into each store's runtime (docs/features.md): `install` runs once per
- * store, as the cache's middleware is mounted, and returns the hook points it fills.
+ * A capability installed into each store's runtime `R` (docs/features.md): `install` runs once per
+ * store, as the cache's middleware is mounted, and returns the points it fills.
  */
-export interface Feature<N extends FeatureName = FeatureName> {
+export interface FeatureOf<R, N extends FeatureName = FeatureName> {
   readonly name: N;
-  install(runtime: StoreRuntime): FeatureHooks & { api?: N extends keyof FeatureApis ? FeatureApis[N] : never };
-}
-
-/** What the cache gives each store's runtime: its parts shared by every store. */
-export interface CacheParts {
-  readonly reducerPath: string;
-  readonly normalizeOptions: NormalizeOptions;
-  /** `createCache`'s `gcTime`, checked. */
-  readonly gcTime: number;
-  /** `createCache`'s `dataExpiryLength` and `errorExpiryLength`, checked: what endpoints that set none get. */
-  readonly expiry: ExpiryDefaults;
-  /** `createCache`'s `timeout`, checked: what endpoints that set none get. */
-  readonly timeout: number | undefined;
-  /** `createCache`'s `onUnauthorized` and `isUnauthorized`, checked; undefined when off. */
-  readonly unauthorized: UnauthorizedPolicy | undefined;
-  readonly features: readonly Feature[];
-  slice(rootState: unknown): CacheState;
-  /** The highest start stamp in a slice (slice/reducer.ts, SliceFacts). */
-  highWater(slice: CacheState): number;
-  /** A token shared by the slices the cache's own writes made from one another (slice/reducer.ts, SliceFacts). */
-  lineage(slice: CacheState): object;
-  /** A new read memo, for a store. */
-  memo(): Selectors;
-  /** Reads `state` as `selectQuery` does; `visible` is the slice the store shows. */
-  readState(state: CacheState, visible: CacheState, schema: unknown, args: readonly unknown[]): unknown;
+  install(runtime: R): FeatureHooks & { api?: N extends keyof FeatureApis ? FeatureApis[N] : never };
 }
 
 /** The set-up error of a method or endpoint option whose feature the cache was built without. */
@@ -154,14 +125,14 @@ export function featureMissing(name: FeatureName, use: string): Error {
 }
 
 /** The features installed into one store's runtime: their hook points in the order listed, their APIs, and the one writer. */
-export class Installed {
+export class Installed<R> {
   readonly hooks: FeatureHooks[] = [];
   readonly names = new Set<FeatureName>();
   /** How confirmed writes are computed, when a feature (optimistic updates) says; else against the slice itself. */
   readonly writer: ConfirmedWriter | undefined;
   private readonly apis = new Map<FeatureName, unknown>();
 
-  constructor(features: readonly Feature[], runtime: StoreRuntime) {
+  constructor(features: readonly FeatureOf<R>[], runtime: R) {
     let writer: ConfirmedWriter | undefined;
     for (const feature of features) {
       const hooks = feature.install(runtime);
@@ -172,6 +143,17 @@ export class Installed {
       writer ??= hooks.writer;
     }
     this.writer = writer;
+  }
+
+  /**
+   * Refuses an endpoint whose options need a feature the cache lacks (FEATURE_MISSING), when it
+   * is fetched or subscribed to: before anything is held, sent or written.
+   */
+  check(endpoint: EndpointLike, key: string): void {
+    if (endpoint.retry && !endpoint.sideEffect && !this.names.has('retries'))
+      throw featureMissing('retries', `The endpoint ${key}, with retry,`);
+    if (typeof endpoint.getOptimisticResponse === 'function' && !this.names.has('optimisticUpdates'))
+      throw featureMissing('optimisticUpdates', `The endpoint ${key}, with getOptimisticResponse,`);
   }
 
   /** The API of a feature; FEATURE_MISSING when the cache was built without it. */

@@ -1,29 +1,51 @@
 /**
- * Everything one cache knows about one store outside the Redux state (docs/architecture.md, "Who
- * owns what"), and the one place a request runs, top to bottom (docs/architecture.md, "One
- * request, top to bottom"): join, stamp, features before sending, send, compute the write against
- * the confirmed state, dispatch it, features after the write, read back. Every other write of
- * the Controller (set, invalidations, resets) is computed and dispatched here too. One per cache
- * and store, made as the cache's middleware is mounted, living as long as the store.
+ * What one cache knows about one store outside the Redux state, and the one place a request runs
+ * top to bottom: join, stamp, features before sending, send, compute the write against the
+ * confirmed state, dispatch it, features after, read back (docs/architecture.md, "One request,
+ * top to bottom"). Every other write is computed and dispatched here too. One per cache and
+ * store, made as the cache's middleware is mounted.
  */
 
 import { isErrorLike } from '../../base/errors.js';
 import { stableStringify } from '../../base/json.js';
 import type { CacheState } from '../../base/state.js';
 import { checkEndpointOptions, checkStamp, hasSchema, requestKey, type EndpointLike } from '../endpoint.js';
+import type { NormalizeOptions } from '../../normalize/normalize.js';
+import type { UnauthorizedPolicy } from '../cacheOptions.js';
+import type { ExpiryDefaults } from '../endpoint.js';
 import type { Selectors } from '../reads/selectors.js';
 import { ActionTypes, writeAction, type ActionType, type WritePayload } from '../slice/reducer.js';
 import type { JoinedPages, Resolved, ResolveInput, StoreLike } from '../types.js';
 import { computeResolve } from '../writes/compute.js';
 import { Controller } from './Controller.js';
-import { featureMissing, Installed, type CacheParts, type OutgoingRequest } from './Feature.js';
+import { Installed, type FeatureName, type FeatureOf, type OutgoingRequest } from './Feature.js';
 import { listRecord, pagedRunner, withHeldPages } from './pages.js';
 import { ReadMarks } from './ReadMarks.js';
 import { Requests, type FetchPromise } from './Requests.js';
 import { isCancellation, noReason, runnerOf, tryOf, untilAborted } from './sending.js';
 import { Subscriptions } from './Subscriptions.js';
 
-export type { CacheParts, Feature } from './Feature.js';
+/** A feature of this runtime (Feature.ts). */
+export type Feature<N extends FeatureName = FeatureName> = FeatureOf<StoreRuntime, N>;
+
+/** What the cache gives each store's runtime: its parts shared by every store. */
+export interface CacheParts {
+  readonly reducerPath: string;
+  readonly normalizeOptions: NormalizeOptions;
+  /** createCache's options, checked. */
+  readonly gcTime: number;
+  readonly expiry: ExpiryDefaults;
+  readonly timeout: number | undefined;
+  readonly unauthorized: UnauthorizedPolicy | undefined;
+  readonly features: readonly Feature[];
+  slice(rootState: unknown): CacheState;
+  /** A slice's highest start stamp and lineage (slice/reducer.ts, SliceFacts); a new read memo. */
+  highWater(slice: CacheState): number;
+  lineage(slice: CacheState): object;
+  memo(): Selectors;
+  /** Reads `state` as `selectQuery` does; `visible` is the slice the store shows. */
+  readState(state: CacheState, visible: CacheState, schema: unknown, args: readonly unknown[]): unknown;
+}
 
 /** A write action's meta: the request key and the write's start stamp, when it has them. */
 export type ActionMeta = { key?: string | undefined; start?: number | undefined };
@@ -38,7 +60,7 @@ export class StoreRuntime {
   /** This store's read memo: a reset or sweep here never touches another store's. */
   readonly selectors: Selectors;
   /** The cache's features, installed into this store (Feature.ts). */
-  readonly features: Installed;
+  readonly features: Installed<StoreRuntime>;
   /** The last start stamp given (docs/architecture.md, "Ordering"). */
   private last = -Infinity;
   /** An unauthorized failure reset the store, and no request succeeded since (docs/store.md, "Reset on 401"). */
@@ -58,30 +80,12 @@ export class StoreRuntime {
     return this.parts.slice(this.store.getState());
   }
 
-  /**
-   * Refuses an endpoint whose options need a feature the cache lacks (FEATURE_MISSING), when it
-   * is fetched or subscribed to: before anything is held, sent or written.
-   */
-  checkFeatures(endpoint: EndpointLike, key: string): void {
-    const { names } = this.features;
-    if (endpoint.retry && !endpoint.sideEffect && !names.has('retries'))
-      throw featureMissing('retries', `The endpoint ${key}, with retry,`);
-    if (typeof endpoint.getOptimisticResponse === 'function' && !names.has('optimisticUpdates'))
-      throw featureMissing('optimisticUpdates', `The endpoint ${key}, with getOptimisticResponse,`);
-  }
-
-  /**
-   * The start stamp of a write or request starting now: the wall clock, raised past every stamp
-   * this store gave and every stamp in its slice (a hybrid logical clock; docs/architecture.md, "Ordering").
-   */
+  /** A start stamp: the wall clock, raised past every stamp given and in the slice (architecture.md, "Ordering"). */
   stamp(): number {
     return (this.last = Math.max(Date.now(), this.parts.highWater(this.state()), this.last + 1));
   }
 
-  /**
-   * Fetches `endpoint` for args: the request in flight for its key when a read is (joined), else
-   * a new one, run to its write and read back. `stopRetries` also ends a poll's retries.
-   */
+  /** Fetches `endpoint` for args (a read joins the one in flight); `stopRetries` also ends a poll's retries. */
   fetch(endpoint: EndpointLike, args: readonly unknown[], stopRetries?: AbortSignal): FetchPromise<unknown> {
     const key = requestKey(endpoint, args);
     const shared = !endpoint.sideEffect;
@@ -91,7 +95,7 @@ export class StoreRuntime {
     // Args no key can tell apart, options out of range and missing features are refused before sending.
     stableStringify(args);
     checkEndpointOptions(endpoint, key);
-    this.checkFeatures(endpoint, key);
+    this.features.check(endpoint, key);
     const send = runnerOf(endpoint);
     // 2. Stamp: a request is as old as its start, so a slow answer never overwrites a newer one.
     const request: OutgoingRequest = { endpoint, args, key, start: this.stamp() };
@@ -265,9 +269,8 @@ export class StoreRuntime {
   }
 
   /**
-   * A request this store sent failed, and its failure was written. With the cache's
-   * `onUnauthorized`, an unauthorized failure resets the store, then calls the app back
-   * (docs/store.md, "Reset on 401"); what either callback throws rejects the request instead.
+   * A failure this store's request got was written: an unauthorized one resets the store, then
+   * calls the app back (docs/store.md, "Reset on 401"); what either throws rejects the request.
    */
   private failed(error: unknown): void {
     const policy = this.parts.unauthorized;

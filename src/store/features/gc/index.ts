@@ -4,7 +4,7 @@
  * everything it is given (as `gcTime: Infinity`).
  */
 
-import type { Feature } from '../../runtime/Feature.js';
+import type { Feature } from '../../runtime/StoreRuntime.js';
 import { Collector } from './Collector.js';
 
 /** Garbage collection: install with `createLeanCache({ features: [garbageCollection] })` (createCache has it). */

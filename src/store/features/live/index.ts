@@ -8,8 +8,8 @@
 
 import { describe, ErrorCode, setupError } from '../../../base/errors.js';
 import type { ListenerOptions } from '../../runtime/Feature.js';
-import { featureMissing, type Feature } from '../../runtime/Feature.js';
-import type { StoreRuntime } from '../../runtime/StoreRuntime.js';
+import { featureMissing } from '../../runtime/Feature.js';
+import type { Feature, StoreRuntime } from '../../runtime/StoreRuntime.js';
 import { RUNTIMES } from '../../slice/middleware.js';
 import type { ArgsOf, StoreLike } from '../../types.js';
 import type { EndpointLike } from '../../endpoint.js';

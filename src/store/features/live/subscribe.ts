@@ -41,7 +41,7 @@ export function subscribe(
   const frequency = checkPollFrequency(endpoint.pollFrequency, key);
   // Any object can be an endpoint: its options are checked here, before anything is held or sent.
   checkEndpointOptions(endpoint, key);
-  runtime.checkFeatures(endpoint, key);
+  runtime.features.check(endpoint, key);
   if (frequency !== undefined && typeof endpoint.request !== 'function' && typeof endpoint.fetch !== 'function') {
     throw setupError(
       ErrorCode.INVALID_SCHEMA,

@@ -4,7 +4,7 @@
  * or failure. With it, every confirmed write of the store goes through the ledger.
  */
 
-import type { Feature } from '../../runtime/Feature.js';
+import type { Feature } from '../../runtime/StoreRuntime.js';
 import { dispatchGuess } from './guess.js';
 import { Optimistic } from './Optimistic.js';
 import { ActionTypes } from '../../slice/reducer.js';

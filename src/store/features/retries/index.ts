@@ -3,7 +3,7 @@
  * sent again on network failures and 5xx, as one request.
  */
 
-import type { Feature } from '../../runtime/Feature.js';
+import type { Feature } from '../../runtime/StoreRuntime.js';
 import { withRetries } from './retrying.js';
 
 /** Retries: install with `createLeanCache({ features: [retries] })` (createCache has it). */
