@@ -113,20 +113,20 @@ export function checkEndpointOptions(endpoint: EndpointLike, key: string): void 
  * browser disagree by seconds or minutes; a stamp further ahead would outrank every write the
  * store starts until that time comes.
  */
-export const STAMP_AHEAD = 86_400_000;
+const STAMP_AHEAD = 86_400_000;
 
 /**
- * A start stamp (`resolve`'s `fetchedAt` and `start`): a number of milliseconds the clock can
- * still count up from (a safe integer's range: past 2^53 adding 1 changes nothing, and the store's
- * clock would stop), and, when `latest` is given (a stamp from the caller), no later than it.
- * Anything else is INVALID_OPTION.
+ * A start stamp handed in (`resolve`'s `fetchedAt` and `start`): a number of milliseconds the
+ * clock can still count up from (a safe integer: past 2^53 adding 1 changes nothing, and the
+ * store's clock would stop), at most a day ahead of the clock. Anything else is INVALID_OPTION.
  */
-export function checkStamp(value: unknown, name: string, latest = Infinity): void {
-  if (typeof value === 'number' && Math.abs(value) <= Number.MAX_SAFE_INTEGER && value <= latest) return;
+export function checkStamp(value: unknown, name: string): void {
+  const safe = typeof value === 'number' && Math.abs(value) <= Number.MAX_SAFE_INTEGER;
+  if (safe && value <= Date.now() + STAMP_AHEAD) return;
   throw setupError(
     ErrorCode.INVALID_OPTION,
     process.env.NODE_ENV !== 'production' && [
-      typeof value === 'number' && Math.abs(value) <= Number.MAX_SAFE_INTEGER
+      safe
         ? `cache.resolve was given ${name}: ${value}, more than a day ahead of the clock (Date.now() is ${Date.now()}); it would outrank every write until then.`
         : `cache.resolve was given ${name}: ${describe(value)}; a start stamp is a number of milliseconds within Number.MAX_SAFE_INTEGER.`,
       `Pass the time the request started, e.g. ${name}: Date.now() taken before sending it.`,

@@ -7,7 +7,7 @@ import { argsKey, isSkipArgs } from '../../base/json.js';
 import type { CacheState } from '../../base/state.js';
 import type { NormalizeOptions } from '../../normalize/normalize.js';
 import type { Queried } from '../../schema/types.js';
-import { checkStamp, requestKey, STAMP_AHEAD, type EndpointLike, type ExpiryDefaults } from '../endpoint.js';
+import { checkStamp, requestKey, type EndpointLike, type ExpiryDefaults } from '../endpoint.js';
 import type { FetchPromise } from './Requests.js';
 import type { Selectors } from '../reads/selectors.js';
 import type { ActionType, WritePayload } from '../slice/reducer.js';
@@ -159,10 +159,9 @@ export class Controller<P extends string = string> {
 
   /** The general write: a response (or error) for args, as fetched at `fetchedAt`. */
   readonly resolve = (endpoint: EndpointLike, input: ResolveInput): void => {
-    // Stamps from the caller: no further ahead of the clock than a day (endpoint.ts).
-    const latest = Date.now() + STAMP_AHEAD;
-    checkStamp(input?.fetchedAt, 'fetchedAt', latest);
-    if (input.start !== undefined) checkStamp(input.start, 'start', latest);
+    // Stamps from the caller (the runtime's own come from its clock): endpoint.ts, checkStamp.
+    checkStamp(input?.fetchedAt, 'fetchedAt');
+    if (input.start !== undefined) checkStamp(input.start, 'start');
     this.runtime.resolve(endpoint, input);
   };
 

@@ -9,7 +9,7 @@
 import { isErrorLike } from '../../base/errors.js';
 import { stableStringify } from '../../base/json.js';
 import type { CacheState } from '../../base/state.js';
-import { checkEndpointOptions, checkStamp, hasSchema, requestKey, type EndpointLike } from '../endpoint.js';
+import { checkEndpointOptions, hasSchema, requestKey, type EndpointLike } from '../endpoint.js';
 import type { NormalizeOptions } from '../../normalize/normalize.js';
 import type { UnauthorizedPolicy } from '../cacheOptions.js';
 import type { ExpiryDefaults } from '../endpoint.js';
@@ -89,7 +89,7 @@ export class StoreRuntime {
   fetch(endpoint: EndpointLike, args: readonly unknown[], stopRetries?: AbortSignal): FetchPromise<unknown> {
     const key = requestKey(endpoint, args);
     const shared = !endpoint.sideEffect;
-    // 1. Join: an identical read in flight (its endpoint was checked when it started).
+    // Join: an identical read in flight (its endpoint was checked when it started).
     const joined = shared ? this.requests.pending(key) : undefined;
     if (joined) return joined;
     // Args no key can tell apart, options out of range and missing features are refused before sending.
@@ -97,9 +97,9 @@ export class StoreRuntime {
     checkEndpointOptions(endpoint, key);
     this.features.check(endpoint, key);
     const send = runnerOf(endpoint);
-    // 2. Stamp: a request is as old as its start, so a slow answer never overwrites a newer one.
+    // Stamp: a request is as old as its start, so a slow answer never overwrites a newer one.
     const request: OutgoingRequest = { endpoint, args, key, start: this.stamp() };
-    // 3. Features before sending (an optimistic guess is written here); a throw fails the call.
+    // Before sending: the features' `starting` (an optimistic guess is written here); a throw fails the call.
     try {
       for (const hooks of this.features.hooks) hooks.starting?.(request);
     } catch (error) {
@@ -117,7 +117,7 @@ export class StoreRuntime {
     return promise;
   }
 
-  /** Steps 4 to 8 of a request: send, compute and dispatch its write, features after it, read back. */
+  /** The rest of a request: send, compute and dispatch its write, the features after it, read back. */
   private async run(
     request: OutgoingRequest,
     send: (args: readonly unknown[], signal: AbortSignal) => Promise<unknown>,
@@ -142,7 +142,7 @@ export class StoreRuntime {
         : send;
     const once = tryOf(run, args, controller.signal, endpoint.timeout ?? this.parts.timeout, key);
     try {
-      // 4. Send: a read with `retry` is sent again by the features that wrap sending (retries),
+      // Send: a read with `retry` is sent again by the features that wrap sending (retries),
       // still as this one request.
       let sending = once;
       if (shared && endpoint.retry) {
@@ -173,8 +173,8 @@ export class StoreRuntime {
       // A mutation's answer is as new as its arrival (a read that started before it must not
       // overwrite it), a read's as old as its start (docs/architecture.md, "Ordering").
       const fetchedAt = endpoint.sideEffect ? this.stamp() : start;
-      // 5–7. Compute the write, dispatch it, features after it.
-      const written = this.resolve(endpoint, { args, response, error: failure?.error, fetchedAt, start, pages });
+      // Compute the write, dispatch it, the features after it.
+      const written = this.resolve(endpoint, { args, response, error: failure?.error, fetchedAt, start, pages }, key);
       if (failure) {
         this.failed(failure.error);
         throw failure.error;
@@ -182,7 +182,7 @@ export class StoreRuntime {
       if (written?.error !== undefined) throw written.error;
       if (!written) return undefined;
       this.signedOut = false;
-      // 8. Read back: the result denormalized (without a schema, the store's own frozen copy).
+      // Read back: the result denormalized (without a schema, the store's own frozen copy).
       if (!hasSchema(endpoint)) return response === undefined ? undefined : written.result;
       return this.selectors.denormalized(this.state(), endpoint.schema, args, written.result);
     } finally {
@@ -191,27 +191,19 @@ export class StoreRuntime {
   }
 
   /**
-   * The one write of a settled request (and of `resolve`, `setResponse`, `setError`): its answer
-   * or error for its key, taking its optimistic guess's place in the same write. Returns what was
-   * written (undefined when nothing was); throws a bad stamp, or what storing the answer threw.
+   * The one write of a settled request (and of `resolve`, `setResponse`, `setError`, whose stamps
+   * the Controller checks): its answer or error for `key`, taking its guess's place in the same
+   * write. Returns what was written (undefined when nothing was); throws what storing it threw.
    */
-  resolve(endpoint: EndpointLike, input: ResolveInput): Resolved | undefined {
-    checkStamp(input.fetchedAt, 'fetchedAt');
-    if (input.start !== undefined) checkStamp(input.start, 'start');
+  resolve(endpoint: EndpointLike, input: ResolveInput, key = requestKey(endpoint, input.args)): Resolved | undefined {
     this.settling(endpoint, input.start ?? input.fetchedAt);
     let failure: { error: unknown } | undefined;
     const resolved = this.write(
       input.error === undefined ? ActionTypes.resolve : ActionTypes.setError,
       state => {
         try {
-          const computed = computeResolve(
-            state,
-            endpoint,
-            input,
-            Date.now(),
-            this.parts.normalizeOptions,
-            this.parts.expiry,
-          );
+          const { normalizeOptions, expiry } = this.parts;
+          const computed = computeResolve(state, endpoint, key, input, Date.now(), normalizeOptions, expiry);
           // Known before the dispatch: a store subscriber reading the error while it is told gets
           // the original (a NetworkError with its body), not one rebuilt from the record.
           if (computed?.record && isErrorLike(computed.error))

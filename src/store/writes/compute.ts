@@ -12,7 +12,7 @@ import { PatchList } from '../../normalize/PatchList.js';
 import type { WritePayload } from '../slice/reducer.js';
 import type { Resolved, ResolveInput } from '../types.js';
 import { initialState } from '../slice/initialState.js';
-import { expiryTime, hasSchema, requestKey, type EndpointLike, type ExpiryDefaults } from '../endpoint.js';
+import { expiryTime, hasSchema, type EndpointLike, type ExpiryDefaults } from '../endpoint.js';
 
 /** `cache.set`: rows only, no endpoint entry, expiring after the cache's `dataExpiryLength`; throws on bad input. */
 export function computeSet(
@@ -40,6 +40,8 @@ export function computeSet(
 export function computeResolve(
   state: CacheState,
   endpoint: EndpointLike,
+  /** The request key of `endpoint` for `input.args`. */
+  key: string,
   input: ResolveInput,
   now: number,
   options: NormalizeOptions,
@@ -47,7 +49,6 @@ export function computeResolve(
 ): Resolved | undefined {
   const { args, fetchedAt } = input;
   if (fetchedAt < state.lastReset) return undefined;
-  const key = requestKey(endpoint, args);
   let error = input.error;
   // Without a schema the response is stored as it is; "no response" is stored as null, so the
   // entry exists and reads as valid (an absent entry would be fetched again, without end).
