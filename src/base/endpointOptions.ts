@@ -24,7 +24,7 @@ export function defaultRetryDelay(attempt: number): number {
  * `value` if `fine`, else `code` (INVALID_SCHEMA unless given) with the development message `message()`; every check below is
  * one call. The message is a function so a passing check builds no text in development either.
  */
-function checked<T>(
+export function checked<T>(
   value: T,
   fine: boolean,
   message: false | (() => DevMessage),

@@ -3,23 +3,33 @@
  * bad one is INVALID_OPTION, and nothing is created.
  */
 
-import { describe, ErrorCode, setupError } from '../base/errors.js';
+import { checked } from '../base/endpointOptions.js';
+import { describe, ErrorCode, setupError, type DevMessage } from '../base/errors.js';
 import { DEFAULT_EXPIRY, type ExpiryDefaults } from './endpoint.js';
 import type { Controller } from './runtime/Controller.js';
 
 /** The default `gcTime`: five minutes, as TanStack Query. */
 export const DEFAULT_GC_TIME = 5 * 60_000;
 
+/**
+ * A createCache option: `fallback` when left out, the value when `fine`, else INVALID_OPTION with
+ * the development `message()`. Every option below is one call.
+ */
+function optionOf<T>(value: unknown, fallback: T, fine: boolean, message: false | (() => DevMessage)): T {
+  return value === undefined ? fallback : checked(value as T, fine, message, ErrorCode.INVALID_OPTION);
+}
+
 /** `createCache`'s `gcTime`, checked: milliseconds from 0 up, `Infinity` included. */
 export function gcTimeOf(gcTime: unknown): number {
-  if (gcTime === undefined) return DEFAULT_GC_TIME;
-  if (typeof gcTime === 'number' && gcTime >= 0) return gcTime;
-  throw setupError(
-    ErrorCode.INVALID_OPTION,
-    process.env.NODE_ENV !== 'production' && [
-      `createCache({ gcTime }) takes milliseconds from 0 up (or Infinity), but received ${describe(gcTime)}.`,
-      'Pass a number, e.g. createCache({ gcTime: 60_000 }), or Infinity to keep every response.',
-    ],
+  return optionOf(
+    gcTime,
+    DEFAULT_GC_TIME,
+    typeof gcTime === 'number' && gcTime >= 0,
+    process.env.NODE_ENV !== 'production' &&
+      (() => [
+        `createCache({ gcTime }) takes milliseconds from 0 up (or Infinity), but received ${describe(gcTime)}.`,
+        'Pass a number, e.g. createCache({ gcTime: 60_000 }), or Infinity to keep every response.',
+      ]),
   );
 }
 
@@ -32,14 +42,15 @@ export function expiryDefaultsOf(options: { dataExpiryLength?: unknown; errorExp
 }
 
 function lengthOf(length: unknown, option: string, fallback: number): number {
-  if (length === undefined) return fallback;
-  if (typeof length === 'number' && length >= 0) return length;
-  throw setupError(
-    ErrorCode.INVALID_OPTION,
-    process.env.NODE_ENV !== 'production' && [
-      `createCache({ ${option} }) takes milliseconds from 0 up (or Infinity), but received ${describe(length)}.`,
-      `Pass how long what an endpoint without its own ${option} stores stays valid, e.g. createCache({ ${option}: 30_000 }), Infinity for never, or leave it out (${fallback} ms).`,
-    ],
+  return optionOf(
+    length,
+    fallback,
+    typeof length === 'number' && length >= 0,
+    process.env.NODE_ENV !== 'production' &&
+      (() => [
+        `createCache({ ${option} }) takes milliseconds from 0 up (or Infinity), but received ${describe(length)}.`,
+        `Pass how long what an endpoint without its own ${option} stores stays valid, e.g. createCache({ ${option}: 30_000 }), Infinity for never, or leave it out (${fallback} ms).`,
+      ]),
   );
 }
 
@@ -48,27 +59,29 @@ function lengthOf(length: unknown, option: string, fallback: number): number {
  * from 1 up. `NaN` would read refs as ids or let a memo grow without bound; `where` names the call.
  */
 export function countOf(value: unknown, option: string, fallback: number, where = 'createCache'): number {
-  if (value === undefined) return fallback;
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1) return value;
-  throw setupError(
-    ErrorCode.INVALID_OPTION,
-    process.env.NODE_ENV !== 'production' && [
-      `The ${option} option of ${where} takes a whole number from 1 up, but received ${describe(value)}.`,
-      `Pass a whole number, e.g. ${option}: ${fallback}, or leave it out (${fallback}).`,
-    ],
+  return optionOf(
+    value,
+    fallback,
+    typeof value === 'number' && Number.isSafeInteger(value) && value >= 1,
+    process.env.NODE_ENV !== 'production' &&
+      (() => [
+        `The ${option} option of ${where} takes a whole number from 1 up, but received ${describe(value)}.`,
+        `Pass a whole number, e.g. ${option}: ${fallback}, or leave it out (${fallback}).`,
+      ]),
   );
 }
 
 /** `createCache`'s `reducerPath`, checked: a non-empty string (the slice's key in the root state). */
 export function reducerPathOf(path: unknown): string {
-  if (path === undefined) return 'cache';
-  if (typeof path === 'string' && path !== '') return path;
-  throw setupError(
-    ErrorCode.INVALID_OPTION,
-    process.env.NODE_ENV !== 'production' && [
-      `createCache({ reducerPath }) takes the key the slice is mounted at, a non-empty string, but received ${describe(path)}.`,
-      "Pass e.g. createCache({ reducerPath: 'api' }), or leave it out ('cache').",
-    ],
+  return optionOf(
+    path,
+    'cache',
+    typeof path === 'string' && path !== '',
+    process.env.NODE_ENV !== 'production' &&
+      (() => [
+        `createCache({ reducerPath }) takes the key the slice is mounted at, a non-empty string, but received ${describe(path)}.`,
+        "Pass e.g. createCache({ reducerPath: 'api' }), or leave it out ('cache').",
+      ]),
   );
 }
 
