@@ -1,13 +1,8 @@
 /**
- * The feature contract (docs/architecture.md, "Features"). Each capability beyond reading and
- * writing — garbage collection, live data, retries, optimistic updates — is a Feature: installed
- * once into each store's runtime when the cache's middleware is mounted, it fills some of the hook
- * points below, and may offer the cache's methods an API (`cache.gc` asks garbage collection for
- * its sweep). The runtime calls the hook points; it knows no feature by its code, so a cache built
- * without a feature does not bundle it.
- *
- * The types here sit below the runtime and the features (they import neither): a feature is
- * `FeatureOf<R>` for the runtime `R` it is installed into (StoreRuntime.ts names it `Feature`).
+ * The feature contract (docs/architecture.md, "The features' points"): a feature fills some of the
+ * runtime's named points and may offer the Controller an API; the runtime knows no feature by its
+ * code, so a cache built without one does not bundle it. These types import neither the runtime
+ * nor a feature: a feature is `FeatureOf<R>` for its runtime `R` (StoreRuntime.ts names it `Feature`).
  */
 
 import { ErrorCode, setupError } from '../../base/errors.js';

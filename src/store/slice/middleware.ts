@@ -52,28 +52,9 @@ export function createMiddleware(mount: (api: MiddlewareAPI) => Mounted): Middle
 }
 
 /**
- * The check: one cache per `reducerPath` in a store. A cache's write actions name its `reducerPath`, and its
- * reads look at `state[reducerPath]`: two caches created with the same path and mounted under
- * different keys would apply each other's writes, and one would read the other's slice. Both
- * mistakes are set-up errors, caught in two places:
- *
- * - at set-up, in every build: each cache's middleware claims its path in its store when the
- *   store is made, so a second cache's middleware with the same path makes `configureStore` throw;
- * - on use, in development: each cache's reducer marks the slice states it returns, so a mounted
- *   cache that finds at `state[reducerPath]` a slice another cache's reducer made throws before
- *   reading or writing. A slice no reducer made (a state built by hand, or restored and not yet
- *   passed through a reducer) is not refused, nor is a cache whose reducer is mounted nowhere (it
- *   can only read, and a second reader over one state is legitimate).
- *
- * The reducer marks every state it returns, also one it was handed unchanged; handed another
- * cache's slice (a reducer replaced by hot reloading, one state object preloaded into the stores
- * of two caches), it returns a shallow copy of its own, so both caches keep reading.
- *
- * The claim is a lookup once per store, so production keeps it: without it, two caches with
- * their middlewares in one store mix their writes silently. The marks cost a `WeakMap` write per
- * reducer call and a lookup per slice read, and the case only they catch (a second cache mounted
- * without its middleware) cannot write in any build (MIDDLEWARE_MISSING): they are
- * development-only (docs/production.md, "What production checks").
+ * The check: one cache per `reducerPath` in a store (docs/architecture.md, "One cache per
+ * reducerPath"). Each middleware claims its path in its store, in every build; in development each
+ * reducer also marks the slices it returns, so a cache finding another's slice throws.
  */
 /** What the reducer, the slice reader and the middleware ask of the mount check. */
 export interface Mount {

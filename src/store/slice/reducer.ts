@@ -124,20 +124,10 @@ export function createReducer(reducerPath: string, facts: SliceFacts, mount: Mou
 }
 
 /**
- * SliceFacts: what one cache knows of each slice beyond its data (docs/architecture.md, "Who owns what"):
- *
- * - its **high water**, the highest start stamp it holds: a store's clock never stamps below it,
- *   so state handed over by a server whose clock runs ahead never outranks a later request
- *   ("Ordering");
- * - its **lineage**, a token shared by the slices the cache's own writes made from one another: a
- *   slice that came from anywhere else (HYDRATE, REHYDRATE, a DevTools import) starts a new one,
- *   and the optimistic ledger rebases on it (docs/mutations.md, "State replaced from outside");
- * - the **memo owner**, the read memo of the store that holds it (reads/MemoOwners.ts);
- * - how many of its rows are **unsure** (`ambiguous` in their meta: two overlapping mutation
- *   answers disagreed on them): reads look for them only while there are some.
- *
- * The reducer carries the facts from each slice to the one its write makes, in time proportional
- * to the write; a slice it did not make is scanned once. Held weakly by slice.
+ * SliceFacts: what one cache knows of each slice beyond its data (docs/architecture.md, "Who owns
+ * what"): its highest start stamp, its lineage, its memo owner and how many rows are unsure. The
+ * reducer carries them from slice to slice in time proportional to the write; a slice it did not
+ * make is scanned once. Held weakly by slice.
  */
 interface Facts {
   readonly high: number;

@@ -8,8 +8,7 @@
  * Immer's would be): what a read shares (a user who wrote ten posts, a cycle back to the post
  * being read) stays shared through the draft, so a change made through one path shows through
  * every other, and the graph is drafted and written back in time linear in its distinct objects
- * (docs/store.md, "Updaters on graphs"). Immer's `produce` for the values that are trees, beside
- * this for graphs, was measured: no faster, larger, and its semantics would follow the data's shape
+ * (docs/store.md, "Updaters on graphs"); Immer's `produce` was measured for trees and not kept
  * (docs/benchmarks.md, "Immer in the reducer and for updaters").
  */
 
