@@ -102,7 +102,7 @@ export function isRetryable(error: unknown): boolean {
 }
 
 /** An endpoint's `getOptimisticResponse` option: a function or nothing; anything else is refused where the endpoint is made. */
-export function checkGuess<T>(guess: T, where: string): T {
+function checkGuess<T>(guess: T, where: string): T {
   return checked(
     guess,
     guess === undefined || typeof guess === 'function',
@@ -165,7 +165,7 @@ export function checkParamName<T>(name: T, option: string, where: string): T {
 }
 
 /** An expiry length option (`dataExpiryLength`, `errorExpiryLength`): ms from 0 up, `Infinity` included, or nothing. */
-export function checkLength(length: number | undefined, option: string, where: string): number | undefined {
+function checkLength(length: number | undefined, option: string, where: string): number | undefined {
   return checked(
     length,
     length === undefined || (typeof length === 'number' && length >= 0),
