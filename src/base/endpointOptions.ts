@@ -5,6 +5,7 @@
  * worth another try is decided here too.
  */
 
+import { isObject } from './dict.js';
 import { describe, ErrorCode, LensCacheError, setupError, type DevMessage } from './errors.js';
 
 /** How a failed read is tried again: see docs/live-data.md#retries. */
@@ -52,15 +53,15 @@ export function checkPollFrequency(frequency: unknown, where: string): number | 
  * without end) and, if given, a `delay` function.
  */
 export function checkRetry(retry: unknown, where: string): RetryOptions | undefined {
+  // Every request checks its endpoint's options: the usual case, no retry, allocates nothing.
+  if (retry === undefined) return undefined;
   const { attempts, delay } = (retry ?? {}) as { attempts?: unknown; delay?: unknown };
   return checked(
-    retry as RetryOptions | undefined,
-    retry === undefined ||
-      (typeof retry === 'object' &&
-        retry !== null &&
-        Number.isInteger(attempts) &&
-        (attempts as number) >= 0 &&
-        (delay === undefined || typeof delay === 'function')),
+    retry as RetryOptions,
+    isObject(retry) &&
+      Number.isInteger(attempts) &&
+      (attempts as number) >= 0 &&
+      (delay === undefined || typeof delay === 'function'),
     process.env.NODE_ENV !== 'production' &&
       (() => [
         `retry of ${where} must be { attempts, delay? } with a whole, finite number of attempts (0 or more) and delay(attempt) a function, but it is ${describe(retry)} (attempts: ${describe(attempts)}, delay: ${describe(delay)}).`,
@@ -101,7 +102,7 @@ export function isRetryable(error: unknown): boolean {
 }
 
 /** An endpoint's `getOptimisticResponse` option: a function or nothing; anything else is refused where the endpoint is made. */
-export function checkGuess<T>(guess: T, where: string): T {
+function checkGuess<T>(guess: T, where: string): T {
   return checked(
     guess,
     guess === undefined || typeof guess === 'function',
@@ -164,7 +165,7 @@ export function checkParamName<T>(name: T, option: string, where: string): T {
 }
 
 /** An expiry length option (`dataExpiryLength`, `errorExpiryLength`): ms from 0 up, `Infinity` included, or nothing. */
-export function checkLength(length: number | undefined, option: string, where: string): number | undefined {
+function checkLength(length: number | undefined, option: string, where: string): number | undefined {
   return checked(
     length,
     length === undefined || (typeof length === 'number' && length >= 0),

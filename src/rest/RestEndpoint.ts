@@ -103,8 +103,8 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
   declare readonly timeout: number | undefined;
   /** Mutations are never shared between callers, and always run. */
   declare readonly sideEffect: SideEffectOf<O>;
-  /** The optimistic value of a request (docs/mutations.md); absent unless the options give one. */
-  readonly getOptimisticResponse?: (snap: OptimisticSnapshot, ...args: RestArgs<O>) => unknown;
+  /** The optimistic value of a request (docs/mutations.md); `undefined` unless the options give one. */
+  declare readonly getOptimisticResponse?: (snap: OptimisticSnapshot, ...args: RestArgs<O>) => unknown;
   declare private readonly template: PathTemplate;
   private readonly ops = new Map<CollectionOpName, RestEndpoint<any>>();
   /** Options each derived op gets on top of its own (resource's optimistic creates); `extend` passes them on. */
@@ -141,7 +141,7 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     this.retry = options.retry;
     this.timeout = options.timeout;
     this.template = pathTemplate(options.path);
-    if (options.getOptimisticResponse !== undefined) this.getOptimisticResponse = options.getOptimisticResponse;
+    this.getOptimisticResponse = options.getOptimisticResponse;
   }
 
   /** The URL for args: the prefix, the filled path, then the other params, sorted, as a query string. */
