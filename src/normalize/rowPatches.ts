@@ -12,7 +12,6 @@ import type { RowPolicy } from '../schema/contract.js';
 import { RowChecker } from '../base/checkRow.js';
 import { listPatches, type PatchList } from './PatchList.js';
 import type { PendingRow } from './PendingRows.js';
-import { Entity } from '../schema/Entity.js';
 
 export function rowPatches(
   list: PatchList,
@@ -134,7 +133,7 @@ function overlapping(existingMeta: WriteMeta | undefined, meta: WriteMeta, polic
     existingMeta?.sent !== undefined &&
     meta.sent < existingMeta.fetchedAt &&
     policy.delta !== true &&
-    !(policy.versioned ?? policy.shouldReorder !== Entity.shouldReorder)
+    policy.versioned !== true
   );
 }
 

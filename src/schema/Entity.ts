@@ -69,6 +69,14 @@ export abstract class Entity {
     return incomingMeta.fetchedAt < existingMeta.fetchedAt;
   }
 
+  /**
+   * Whether `shouldReorder` orders by the rows' own versions (a class that overrides it): then it,
+   * not the arrival order, decides overlapping mutation answers (docs/mutations.md).
+   */
+  static get versioned(): boolean {
+    return this.shouldReorder !== Entity.shouldReorder;
+  }
+
   /** Returns an error message when the processed input must be rejected (and the row read as invalid). */
   static validate(processed: object): string | undefined {
     return undefined;

@@ -33,7 +33,7 @@ export interface RowPolicy {
   readonly delta?: boolean;
   /**
    * Whether `shouldReorder` orders by the rows' own versions (an entity that overrides it), so
-   * overlapping mutation answers are decided by it. Unset: it does when it is not Entity's.
+   * overlapping mutation answers are decided by it, not marked unsure. Unset: it does not.
    */
   readonly versioned?: boolean;
 }

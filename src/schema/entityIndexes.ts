@@ -26,10 +26,11 @@ export function indexTable(key: string, field: string): string {
   return `${key}@${field}`;
 }
 
-/** An entry is replaced whole; an older write does not replace a newer entry. */
+/** An entry is replaced whole; an older write does not replace a newer entry; it is never unsure (it follows its entity's row). */
 const indexPolicy: RowPolicy = {
   merge: (existing, incoming) => incoming,
   shouldReorder: (existingMeta, incomingMeta) => incomingMeta.fetchedAt < existingMeta.fetchedAt,
+  versioned: true,
 };
 
 /** The index key of a field value: strings and finite numbers are indexed, nothing else. */
