@@ -157,11 +157,6 @@ export class Installed<R> {
     if (api === undefined) throw featureMissing(name, use);
     return api as FeatureApis[N];
   }
-
-  /** What the feature `name` offers (its `api`), when the cache has it: for diagnostics and tests. */
-  installed<N extends keyof FeatureApis>(name: N): FeatureApis[N] | undefined {
-    return this.apis.get(name) as FeatureApis[N] | undefined;
-  }
 }
 
 /** Two features that compute confirmed writes (a store has one writer): INVALID_OPTION as the store mounts. */
