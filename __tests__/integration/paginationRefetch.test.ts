@@ -109,6 +109,30 @@ test('a refetch that brings nothing new keeps the shown list and its rows the ve
   expect(list).toHaveLength(10);
 });
 
+test("the lists' records of their pages: a write keeps every record it does not change the very same object", async () => {
+  seed('r', 22);
+  seed('q', 22);
+  const { cache, store, getRows, slice } = await twoPages('r');
+  await store.dispatch(cache.fetch(getRows, { group: 'q' }));
+  await store.dispatch(cache.fetch(getRows.getPage, { group: 'q', cursor: '5' }));
+  const records = () => slice().entities['Pages([RefetchRow])']!;
+  const r = records()['{"group":"r"}'];
+  const q = records()['{"group":"q"}'];
+  expect(snapshot(r)).toEqual({ pages: ['5'], next: '10' });
+  // A page appended to q: r's record, and r's rows, stay the same objects.
+  const rowR1 = slice().entities.RefetchRow!.r1;
+  await store.dispatch(cache.fetch(getRows.getPage, { group: 'q', cursor: '10' }));
+  expect(snapshot(records()['{"group":"q"}'])).toEqual({ pages: ['5', '10'], next: '15' });
+  expect(records()['{"group":"r"}']).toBe(r);
+  expect(slice().entities.RefetchRow!.r1).toBe(rowR1);
+  // A refetch of r that holds the same pages, and a held page loaded again, rewrite no record.
+  const table = records();
+  await store.dispatch(cache.fetch(getRows, { group: 'r' }));
+  await store.dispatch(cache.fetch(getRows.getPage, { group: 'q', cursor: '5' }));
+  expect(records()).toBe(table);
+  expect(records()['{"group":"q"}']).not.toBe(q);
+});
+
 test('the pages are replaced together: the list is exactly what the server holds now in those pages', async () => {
   seed('b', 12);
   const { cache, store, getRows, ids } = await twoPages('b');
