@@ -7,7 +7,7 @@
  * or that are no plain JSON, are refused before anything is sent.
  */
 import { Collection, Entity, ErrorCode, RestEndpoint, type CacheState } from '../../src/index';
-import { gate, startServer, type Answer, type TestServer } from '../fixtures/server';
+import { gate, requestsSince, startServer, type Answer, type TestServer } from '../fixtures/server';
 import { makeStore, snapshot } from '../fixtures/store';
 import { advance, until, useLiveClock } from '../fixtures/liveClock';
 
@@ -107,6 +107,30 @@ test('a refetch that brings nothing new keeps the shown list and its rows the ve
   expect(read()).toBe(list);
   expect(slice().entities.RefetchRow).toBe(rows);
   expect(list).toHaveLength(10);
+});
+
+test("the lists' records of their pages: a write keeps every record it does not change the very same object", async () => {
+  seed('r', 22);
+  seed('q', 22);
+  const { cache, store, getRows, slice } = await twoPages('r');
+  await store.dispatch(cache.fetch(getRows, { group: 'q' }));
+  await store.dispatch(cache.fetch(getRows.getPage, { group: 'q', cursor: '5' }));
+  const records = () => slice().entities['Pages([RefetchRow])']!;
+  const r = records()['{"group":"r"}'];
+  const q = records()['{"group":"q"}'];
+  expect(snapshot(r)).toEqual({ pages: ['5'], next: '10' });
+  // A page appended to q: r's record, and r's rows, stay the same objects.
+  const rowR1 = slice().entities.RefetchRow!.r1;
+  await store.dispatch(cache.fetch(getRows.getPage, { group: 'q', cursor: '10' }));
+  expect(snapshot(records()['{"group":"q"}'])).toEqual({ pages: ['5', '10'], next: '15' });
+  expect(records()['{"group":"r"}']).toBe(r);
+  expect(slice().entities.RefetchRow!.r1).toBe(rowR1);
+  // A refetch of r that holds the same pages, and a held page loaded again, rewrite no record.
+  const table = records();
+  await store.dispatch(cache.fetch(getRows, { group: 'r' }));
+  await store.dispatch(cache.fetch(getRows.getPage, { group: 'q', cursor: '5' }));
+  expect(records()).toBe(table);
+  expect(records()['{"group":"q"}']).not.toBe(q);
 });
 
 test('the pages are replaced together: the list is exactly what the server holds now in those pages', async () => {
@@ -234,14 +258,9 @@ test('a page loaded while the refetch runs is kept: one that started before is f
   await second;
   expect(ids()).toEqual(Array.from({ length: 20 }, (_, i) => `f${i + 1}`));
   // And the next refetch holds all four pages.
-  const before = server.requests.length;
+  const sent = requestsSince(server);
   await store.dispatch(cache.fetch(getRows, { group: 'f' }));
-  expect(server.requests.slice(before).map(r => r.url)).toEqual([
-    '/f/rows',
-    '/f/rows?cursor=5',
-    '/f/rows?cursor=10',
-    '/f/rows?cursor=15',
-  ]);
+  expect(sent()).toEqual(['/f/rows', '/f/rows?cursor=5', '/f/rows?cursor=10', '/f/rows?cursor=15']);
   expect(ids()).toHaveLength(20);
 });
 

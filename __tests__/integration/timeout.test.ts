@@ -7,6 +7,7 @@
 import { createCache, Entity, LensCacheError, RestEndpoint, type CacheState } from '../../src/index';
 import { gate, startServer, type TestServer } from '../fixtures/server';
 import { makeStore, snapshot } from '../fixtures/store';
+import { expectRejected } from '../fixtures/writes';
 
 let server: TestServer;
 /** Held answers are let go at the end, so the server can close. */
@@ -90,3 +91,20 @@ test.each([0, -1, NaN, '10' as unknown as number])('a timeout of %p is refused w
   );
   expect(() => createCache({ timeout: bad })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
 });
+
+test.each([0, -1, NaN, '10' as unknown as number])(
+  'an endpoint object with a timeout of %p is refused at the fetch and the subscribe: nothing sent, the store as it was',
+  bad => {
+    const { cache, store } = makeStore();
+    let sent = 0;
+    const getItem = {
+      key: (params: { id: string }) => `GET /items/${params.id}`,
+      schema: Item,
+      timeout: bad,
+      fetch: () => (sent++, Promise.resolve({ id: '1', name: 'one' })),
+    };
+    expectRejected(store, () => store.dispatch(cache.fetch(getItem, { id: '1' })), 'INVALID_SCHEMA');
+    expectRejected(store, () => cache.subscribe(store, getItem, { id: '1' }), 'INVALID_SCHEMA');
+    expect(sent).toBe(0);
+  },
+);

@@ -10,6 +10,7 @@ import { act, fireEvent, screen } from '@testing-library/react';
 import { Entity, Invalidate, RestEndpoint } from '../../src/index';
 import { AsyncBoundary, ErrorBoundary, useSuspense, type ErrorViewProps } from '../../src/react/index';
 import { quietErrors, renderWithCache } from '../fixtures/render';
+import { GoneNote } from '../fixtures/schemas';
 import { startServer, type TestServer } from '../fixtures/server';
 
 class Note extends Entity {
@@ -122,21 +123,13 @@ test('Retry fetches again a response whose stored result reads as deleted, and s
 });
 
 test('Retry fetches again a response an answer left deleted (STILL_INVALID), and shows the next answer', async () => {
-  class FadingNote extends Entity {
-    id = '';
-    text = '';
-    static override key = 'BoundaryFadingNote';
-    static override process(input: object) {
-      return (input as { gone?: boolean }).gone ? undefined : { ...input };
-    }
-  }
   let gone = true;
   let sent = 0;
   server.on('GET /fading/:id', () => {
     sent++;
     return { json: gone ? { id: 'f1', gone: true } : { id: 'f1', text: 'back' } };
   });
-  const getFading = new RestEndpoint({ urlPrefix: server.origin, path: '/fading/:id', schema: FadingNote });
+  const getFading = new RestEndpoint({ urlPrefix: server.origin, path: '/fading/:id', schema: GoneNote });
   function FadingView() {
     return <p>{useSuspense(getFading, { id: 'f1' }).text}</p>;
   }

@@ -8,7 +8,7 @@
  */
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Suspense, useState } from 'react';
-import { Entity, ErrorCode, RestEndpoint, type CacheState } from '../../src/index';
+import { ErrorCode, RestEndpoint, type CacheState } from '../../src/index';
 import { useDLE, useSuspense } from '../../src/react/index';
 import { Company } from '../fixtures/company';
 import { exampleEndpoints } from '../fixtures/endpoints';
@@ -22,6 +22,7 @@ import {
   settle,
 } from '../fixtures/render';
 import { gate, startServer, type TestServer } from '../fixtures/server';
+import { GoneNote } from '../fixtures/schemas';
 import { makeStore } from '../fixtures/store';
 
 let server: TestServer;
@@ -31,15 +32,6 @@ beforeAll(async () => {
   api = exampleEndpoints(server.origin);
 });
 afterAll(() => server.close());
-
-class GoneNote extends Entity {
-  id = '';
-  text = '';
-  static override key = 'Note';
-  static override process(input: object) {
-    return (input as { gone?: boolean }).gone ? undefined : { ...input };
-  }
-}
 
 test('an answer that leaves the response invalid is thrown as STILL_INVALID after one request, not fetched again and again', async () => {
   // The answer itself deletes the entity (its process() returns undefined for a "gone" marker):

@@ -81,6 +81,23 @@ function List({ getItems }: { getItems: ReturnType<typeof endpoint> }) {
 
 const names = () => screen.queryAllByRole('listitem').map(item => item.textContent);
 
+/** The list under a Suspense boundary, in `setup`'s store (a new one by default). */
+function mountList(getItems: ReturnType<typeof endpoint>, setup: ReturnType<typeof makeStore> = makeStore()) {
+  return renderWithCache(
+    <Suspense fallback={<p>loading</p>}>
+      <List getItems={getItems} />
+    </Suspense>,
+    { setup },
+  );
+}
+
+/** Waits for the first page, loads the second, and waits for it. */
+async function showTwoPages() {
+  await screen.findByText('Item 2');
+  fireEvent.click(screen.getByText('more'));
+  await screen.findByText('Item 4');
+}
+
 test('loadMore appends each page, one at a time, until the last page names no next one', async () => {
   const getItems = endpoint();
   let fallbacks = 0;
@@ -111,11 +128,7 @@ test('loadMore appends each page, one at a time, until the last page names no ne
 
 test('a failed page is the error, the list stays, and the next loadMore tries it again', async () => {
   const getItems = endpoint();
-  renderWithCache(
-    <Suspense fallback={<p>loading</p>}>
-      <List getItems={getItems} />
-    </Suspense>,
-  );
+  mountList(getItems);
   await screen.findByText('Item 2');
   failCursor = '2';
   fireEvent.click(screen.getByText('more'));
@@ -130,15 +143,8 @@ test('a failed page is the error, the list stays, and the next loadMore tries it
 test('a refetch keeps every page, and a remount continues from the last page the list holds', async () => {
   const getItems = endpoint();
   const setup = makeStore();
-  const first = renderWithCache(
-    <Suspense fallback={<p>loading</p>}>
-      <List getItems={getItems} />
-    </Suspense>,
-    { setup },
-  );
-  await screen.findByText('Item 2');
-  fireEvent.click(screen.getByText('more'));
-  await screen.findByText('Item 4');
+  const first = mountList(getItems, setup);
+  await showTwoPages();
   requests = [];
   // A refetch of the list (focus, invalidation): both pages again, in one write.
   await act(async () => {
@@ -148,12 +154,7 @@ test('a refetch keeps every page, and a remount continues from the last page the
   expect(names()).toEqual(['Item 1', 'Item 2', 'Item 3', 'Item 4']);
   first.unmount();
   requests = [];
-  renderWithCache(
-    <Suspense fallback={<p>loading</p>}>
-      <List getItems={getItems} />
-    </Suspense>,
-    { setup },
-  );
+  mountList(getItems, setup);
   await screen.findByText('Item 4');
   fireEvent.click(screen.getByText('more'));
   await screen.findByText('all loaded');
@@ -165,11 +166,7 @@ test('nextPageParam tells the next page when the page has no next member', async
   const getItems = endpoint({
     nextPageParam: page => (page.results.length === 2 ? String(Number(page.results[1].id)) : null),
   });
-  renderWithCache(
-    <Suspense fallback={<p>loading</p>}>
-      <List getItems={getItems} />
-    </Suspense>,
-  );
+  mountList(getItems);
   await screen.findByText('Item 2');
   fireEvent.click(screen.getByText('more'));
   await waitFor(() => expect(names()).toHaveLength(4));
@@ -179,15 +176,8 @@ test('nextPageParam tells the next page when the page has no next member', async
 test('a sweep while the list is mounted never takes "load more" away', async () => {
   const getItems = endpoint();
   const setup = makeStore({ gcTime: 0 });
-  renderWithCache(
-    <Suspense fallback={<p>loading</p>}>
-      <List getItems={getItems} />
-    </Suspense>,
-    { setup },
-  );
-  await screen.findByText('Item 2');
-  fireEvent.click(screen.getByText('more'));
-  await screen.findByText('Item 4');
+  mountList(getItems, setup);
+  await showTwoPages();
   // Past the grace of a fresh write: the page's own response is unused, and goes.
   const now = Date.now();
   const clock = jest.spyOn(Date, 'now').mockReturnValue(now + 2_000);

@@ -35,9 +35,21 @@ test('features that wrap sending wrap one another, in the order listed', async (
       }),
     }) as unknown as Feature;
   const { cache, store } = storeOf([retries, wrapping('outer')]);
-  const endpoint = { key: () => 'GET /posts/1', schema: Post, retry: { attempts: 1 }, fetch: async () => post };
+  let tries = 0;
+  const endpoint = {
+    key: () => 'GET /posts/1',
+    schema: Post,
+    retry: { attempts: 2, delay: () => 0 },
+    // The first try fails as a server error does, so retries sends it again.
+    fetch: async () => {
+      if (++tries === 1) throw Object.assign(new Error('unavailable'), { status: 503 });
+      return post;
+    },
+  };
   await store.dispatch(cache.fetch(endpoint));
-  // Before, the first feature that filled the point took it alone: 'outer' was never called.
+  // Listed after retries, 'outer' wraps it: it sees one call around both tries. (Before, the first
+  // feature that filled the point took it alone, and 'outer' was never called.)
+  expect(tries).toBe(2);
   expect(seen).toEqual(['outer before', 'outer after']);
   expect(store.getState().cache.entities.Post?.['1']).toBeDefined();
 });
