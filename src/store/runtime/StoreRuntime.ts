@@ -14,7 +14,7 @@ import type { NormalizeOptions } from '../../normalize/normalize.js';
 import type { UnauthorizedPolicy } from '../cacheOptions.js';
 import type { ExpiryDefaults } from '../endpoint.js';
 import type { Selectors } from '../reads/selectors.js';
-import { ActionTypes, writeAction, type ActionType, type WritePayload } from '../slice/reducer.js';
+import { ActionTypes, writeAction, type ActionMeta, type ActionType, type WritePayload } from '../slice/reducer.js';
 import type { JoinedPages, Resolved, ResolveInput, StoreLike } from '../types.js';
 import { computeResolve } from '../writes/compute.js';
 import { Controller } from './Controller.js';
@@ -46,9 +46,6 @@ export interface CacheParts {
   /** Reads `state` as `selectQuery` does; `visible` is the slice the store shows. */
   readState(state: CacheState, visible: CacheState, schema: unknown, args: readonly unknown[]): unknown;
 }
-
-/** A write action's meta: the request key and the write's start stamp, when it has them. */
-export type ActionMeta = { key?: string | undefined; start?: number | undefined };
 
 export class StoreRuntime {
   readonly subscriptions = new Subscriptions();

@@ -47,6 +47,9 @@ export interface WriteAction {
   meta: WriteActionMeta;
 }
 
+/** A write action's meta besides its reducerPath: the request key and the write's start stamp, when it has them. */
+export type ActionMeta = { key?: string | undefined; start?: number | undefined };
+
 export interface WriteActionMeta {
   reducerPath: string;
   /** The request key, for writes of one endpoint's response or error. */
@@ -59,7 +62,7 @@ export function writeAction(
   type: ActionType,
   reducerPath: string,
   payload: WritePayload,
-  extra: { key?: string | undefined; start?: number | undefined } = {},
+  extra: ActionMeta = {},
 ): WriteAction {
   const meta: WriteActionMeta = { reducerPath };
   if (extra.key !== undefined) meta.key = extra.key;
