@@ -46,8 +46,6 @@ interface RowFacts {
 const NO_ROWS: RowFacts = Object.freeze({ meta: 0, expiresAt: Infinity, unsure: false });
 
 export class Selectors {
-  /** Errors by their stored record: the original instance where this cache stored it (docs/store.md); shared by the cache's stores. */
-  readonly errors: WeakMap<ErrorRecord, Error>;
   /**
    * What each read's rows say (their earliest expiry, whether one is unsure), with the entitiesMeta
    * map it was found in named by its `tableId`: an old map must not stay in memory, and a WeakRef
@@ -62,12 +60,11 @@ export class Selectors {
     private readonly reader: Reader,
     private readonly argsCacheSize: number,
     private readonly maxEntityDepth: number,
-    errors = new WeakMap<ErrorRecord, Error>(),
+    /** Errors by their stored record: the original instance where this cache stored it (docs/store.md); shared by the cache's stores. */
+    readonly errors: WeakMap<ErrorRecord, Error>,
     /** Whether a slice may hold unsure rows (slice/reducer.ts, SliceFacts). */
-    private readonly hasUnsure: (slice: CacheState) => boolean = () => false,
-  ) {
-    this.errors = errors;
-  }
+    private readonly hasUnsure: (slice: CacheState) => boolean,
+  ) {}
 
   /** `memoKey` is `argsKey(args)`, for callers (the hooks) that computed it once already. */
   query(state: CacheState, schema: unknown, args: readonly unknown[], memoKey = this.keys.of(args)): unknown {
