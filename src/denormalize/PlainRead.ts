@@ -87,11 +87,8 @@ export class PlainRead implements DenormalizeDelegate, QueryDelegate {
   }
 
   /**
-   * An entity read, the one rule both readers follow: a missing row is undefined and a deleted
-   * one invalid; a cycle back to a row being built gets that very object; a value this read (or,
-   * for the memo, an earlier one) already has is reused; past the depth limit the ref stays; else
-   * the value is built, and kept unless the depth limit cut it short. The hooks below are where
-   * the memo records and caches.
+   * An entity read, as both readers do it: missing, deleted, a cycle, a value already built, past
+   * the depth limit, else built. The hooks below are where the memo records and caches.
    */
   entity(table: string, key: string, build: Build, owner: object, pastLimit?: PastLimit): unknown {
     const row = this.entities[table]?.[key];

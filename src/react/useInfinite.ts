@@ -76,38 +76,39 @@ export function useInfinite(endpoint: PagedEndpoint, ...args: unknown[]): Infini
     // list's own response. A primitive, so the hook renders only when it changes.
     const selectNext = unlessSliceChanged(cache, state => {
       const record = place && listRecord(reads.slice(state), place);
-      const next = record ? record.next : paging?.next(response(state).data);
-      if (next === undefined && (record ?? response(state).data) !== undefined) cannotTell(endpoint, field);
+      const from = record ?? response(state).data;
+      const next = record ? record.next : paging?.next(from);
+      if (next === undefined && from !== undefined) cannotTell(endpoint, field);
       return next;
     });
     return { selectNext, selectError: unlessSliceChanged(cache, state => response(state).error) };
     // `args` is represented by its memo key.
   }, [cache, endpoint, field, memoKey]);
   const next = useSelector(list.selectNext);
-  const [loading, setLoading] = useState<object | undefined>(undefined);
-  const [failure, setFailure] = useState<{ of: object; error: Error } | undefined>(undefined);
+  // The last loadMore of a list: in flight (no error) or failed; shown only for that list.
+  const [page, setPage] = useState<{ of: object; error?: Error } | undefined>(undefined);
   // One page at a time per list, whatever the renders in between: the ref answers at once.
   const inFlight = useRef<object | undefined>(undefined);
   const loadMore = useCallback(async (): Promise<void> => {
     if (next === undefined || next === null || inFlight.current === list) return;
     const params = (args[0] ?? {}) as Record<string, unknown>;
     inFlight.current = list;
-    setLoading(list);
-    setFailure(undefined);
+    setPage({ of: list });
+    let done: { of: object; error?: Error } | undefined;
     try {
       await controller.fetch(endpoint.getPage, { ...params, [field]: next } as never);
     } catch (error) {
-      setFailure({ of: list, error: error instanceof Error ? error : nonErrorThrown(error) });
-    } finally {
-      if (inFlight.current === list) inFlight.current = undefined;
-      setLoading(current => (current === list ? undefined : current));
+      done = { of: list, error: error instanceof Error ? error : nonErrorThrown(error) };
     }
+    if (inFlight.current === list) inFlight.current = undefined;
+    setPage(current => (current?.of === list ? done : current));
     // `args` is represented by its memo key, and so by `list`.
   }, [controller, endpoint, field, list, next]);
   const listError = useSelector(list.selectError);
   const hasMore = next !== undefined && next !== null;
-  const error = (failure?.of === list ? failure.error : undefined) ?? listError;
-  const loadingMore = loading === list;
+  const mine = page?.of === list ? page : undefined;
+  const error = mine?.error ?? listError;
+  const loadingMore = mine !== undefined && mine.error === undefined;
   return useMemo(
     () => ({ data, loadMore, hasMore, loadingMore, error }),
     [data, loadMore, hasMore, loadingMore, error],

@@ -25,11 +25,7 @@ export class MemoOwners {
   private readonly errors = new WeakMap<ErrorRecord, Error>();
   /** For slices no store noted. */
   readonly shared: Selectors;
-  /**
-   * `facts` keep each slice's memo owner (passed on by the reducer from slice to slice as it
-   * writes, before the store's listeners read the new slice) and how many unsure rows it holds:
-   * reads check for them only then (slice/reducer.ts, SliceFacts).
-   */
+  /** `facts` keep each slice's memo owner and its count of unsure rows (slice/reducer.ts, SliceFacts). */
   constructor(
     private readonly options: MemoOptions,
     private readonly facts: SliceFacts,

@@ -36,14 +36,22 @@ export interface RequestKeys {
   memo: string;
 }
 
+/** A read's rows: their earliest expiry (Infinity for none), and whether one is unsure. */
+interface RowFacts {
+  readonly meta: number;
+  expiresAt: number;
+  unsure: boolean;
+}
+
+const NO_ROWS: RowFacts = Object.freeze({ meta: 0, expiresAt: Infinity, unsure: false });
+
 export class Selectors {
-  /** Errors by their stored record: the original instance where this cache stored it (docs/store.md); shared by the cache's stores. */
-  readonly errors: WeakMap<ErrorRecord, Error>;
   /**
-   * Each read's expiry, with the entitiesMeta map it was computed from named by its `tableId`: an
-   * old map must not stay in memory, and a WeakRef would keep it until the end of the job.
+   * What each read's rows say (their earliest expiry, whether one is unsure), with the entitiesMeta
+   * map it was found in named by its `tableId`: an old map must not stay in memory, and a WeakRef
+   * would keep it until the end of the job.
    */
-  private readonly expiries = new WeakMap<ReadResult, { meta: number; expiresAt: number }>();
+  private readonly rowFacts = new WeakMap<ReadResult, RowFacts>();
   private responses = new WeakMap<object, Lru<string, ResponseState>>();
   /** The memo keys of args read often (one-field params), remembered. */
   private readonly keys = new ArgsKeys();
@@ -52,12 +60,11 @@ export class Selectors {
     private readonly reader: Reader,
     private readonly argsCacheSize: number,
     private readonly maxEntityDepth: number,
-    errors = new WeakMap<ErrorRecord, Error>(),
+    /** Errors by their stored record: the original instance where this cache stored it (docs/store.md); shared by the cache's stores. */
+    readonly errors: WeakMap<ErrorRecord, Error>,
     /** Whether a slice may hold unsure rows (slice/reducer.ts, SliceFacts). */
-    private readonly hasUnsure: (slice: CacheState) => boolean = () => false,
-  ) {
-    this.errors = errors;
-  }
+    private readonly hasUnsure: (slice: CacheState) => boolean,
+  ) {}
 
   /** `memoKey` is `argsKey(args)`, for callers (the hooks) that computed it once already. */
   query(state: CacheState, schema: unknown, args: readonly unknown[], memoKey = this.keys.of(args)): unknown {
@@ -115,9 +122,10 @@ export class Selectors {
       // at another lens), they are fetched here, not shown as the rows alone (docs/pagination.md).
       if (stored === undefined) usable = endpoint.pagination?.kind !== 'list' && isUsableKey(read.key);
     }
-    let expiresAt = meta?.expiresAt ? meta.expiresAt : !usable ? 1 : this.rowsExpiry(read, state.entitiesMeta);
+    let expiresAt = meta?.expiresAt ? meta.expiresAt : !usable ? 1 : this.rowsOf(read, state.entitiesMeta).expiresAt;
     // A row two overlapping answers disagreed on makes every response that reads it stale.
-    if (meta && read && this.hasUnsure(state) && readsUnsure(read, state)) expiresAt = Math.min(expiresAt, 1);
+    if (meta && this.hasUnsure(state) && this.rowsOf(read, state.entitiesMeta).unsure)
+      expiresAt = Math.min(expiresAt, 1);
     const dataInvalid = (data === INVALID && !deletedByGuess(read, state)) || (stored === undefined && !normalizes);
     const expired = now > expiresAt;
     // An endpoint with `invalidIfStale` has no stale status: expired is invalid, so readers
@@ -175,20 +183,21 @@ export class Selectors {
     return next;
   }
 
-  /** The earliest expiry among the rows a read visited; Infinity when it read none. */
-  private rowsExpiry(read: ReadResult | undefined, entitiesMeta: Dict<Dict<WriteMeta>>): number {
-    if (!read) return Infinity;
-    const cached = this.expiries.get(read);
+  /** What the rows `read` visited say in `entitiesMeta`, found once per read and meta map. */
+  private rowsOf(read: ReadResult | undefined, entitiesMeta: Dict<Dict<WriteMeta>>): RowFacts {
+    if (!read) return NO_ROWS;
     const metaId = tableId(entitiesMeta);
-    if (cached && cached.meta === metaId) return cached.expiresAt;
-    let expiresAt = Infinity;
+    const cached = this.rowFacts.get(read);
+    if (cached && cached.meta === metaId) return cached;
+    const facts: RowFacts = { meta: metaId, expiresAt: Infinity, unsure: false };
     read.someDep((table, key) => {
       const rowMeta = entitiesMeta[table]?.[key];
-      if (rowMeta && rowMeta.expiresAt < expiresAt) expiresAt = rowMeta.expiresAt;
+      if (rowMeta && rowMeta.expiresAt < facts.expiresAt) facts.expiresAt = rowMeta.expiresAt;
+      if (rowMeta?.ambiguous) facts.unsure = true;
       return false;
     });
-    this.expiries.set(read, { meta: metaId, expiresAt });
-    return expiresAt;
+    this.rowFacts.set(read, facts);
+    return facts;
   }
 
   private errorOf(record: ErrorRecord): Error {
@@ -206,10 +215,6 @@ function deletedByGuess(read: ReadResult | undefined, state: CacheState): boolea
   return (
     read?.someDep((table, key, row) => row === null && state.entitiesMeta[table]?.[key]?.optimistic === true) ?? false
   );
-}
-
-function readsUnsure(read: ReadResult, state: CacheState): boolean {
-  return read.someDep((table, key) => state.entitiesMeta[table]?.[key]?.ambiguous === true);
 }
 
 /** A key is usable when defined and, for object keys, every member is, recursively. */

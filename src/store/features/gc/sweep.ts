@@ -110,7 +110,7 @@ export function planSweep(state: CacheState, plan: SweepPlan): Sweep {
       if (reached.has(table, key) || reachedShown?.has(table, key) || young(meta) || newerThanInFlight(meta)) continue;
       // A pending guess covers this row: its confirmed value comes back when the guess goes.
       if (guessed && (shownRows?.[key] !== row || shownMetas?.[key] !== meta)) continue;
-      if (kind === INDEX && Array.isArray(row) && indexOwnerKept(table, row, state.entities, dropped)) continue;
+      if (kind === INDEX && indexOwnerKept(table, row, state.entities, dropped)) continue;
       drop.add(key);
     }
     if (drop.size === 0) continue;
@@ -134,8 +134,7 @@ const PAGES = 2;
  */
 function kindOf(table: string): number {
   if (table.startsWith('Pages(')) return PAGES;
-  if (table.startsWith('Scalar(') || table.startsWith('[') || table.startsWith('{')) return ROWS;
-  return table.lastIndexOf('@') > 0 ? INDEX : ROWS;
+  return ownerTable(table) === table ? ROWS : INDEX;
 }
 
 function unionKeys(a: object, b: object): Set<string> {
@@ -156,7 +155,7 @@ function indexOwnerKept(
   dropped: Map<string, Set<string>>,
 ): boolean {
   if (!Array.isArray(pks)) return false;
-  const owner = table.slice(0, table.lastIndexOf('@'));
+  const owner = ownerTable(table);
   return pks.some(pk => stays(entities, dropped, owner, String(pk)));
 }
 

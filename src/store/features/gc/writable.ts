@@ -12,9 +12,8 @@ export function writableTables(schema: unknown): ReadonlySet<string> {
   const tables = new Set<string>();
   const seen = new Set<unknown>();
   const visit = (node: unknown): boolean => {
-    if (node === null || node === undefined || typeof node === 'string' || typeof node === 'number') return true;
-    if (typeof node !== 'object' && typeof node !== 'function') return true;
-    if (seen.has(node)) return true;
+    // A plain value (a field's default) writes nothing.
+    if (node === null || (typeof node !== 'object' && typeof node !== 'function') || seen.has(node)) return true;
     seen.add(node);
     if (Array.isArray(node)) return node.every(visit);
     const shape = node as { key?: unknown; table?: unknown; schema?: unknown; entity?: unknown; isValues?: unknown };

@@ -42,7 +42,7 @@ export function subscribe(
   // Any object can be an endpoint: its options are checked here, before anything is held or sent.
   checkEndpointOptions(endpoint, key);
   runtime.features.check(endpoint, key);
-  if (frequency !== undefined && typeof endpoint.request !== 'function' && typeof endpoint.fetch !== 'function') {
+  if (frequency !== undefined && !canFetch(endpoint)) {
     throw setupError(
       ErrorCode.INVALID_SCHEMA,
       process.env.NODE_ENV !== 'production' && [
@@ -115,11 +115,15 @@ export function setupListeners(runtime: StoreRuntime, options: ListenerOptions =
 export function refetchHeld(runtime: StoreRuntime): void {
   for (const [, read] of runtime.subscriptions.held('request')) {
     const endpoint = read.target as EndpointLike;
-    if (endpoint.sideEffect || (typeof endpoint.request !== 'function' && typeof endpoint.fetch !== 'function'))
-      continue;
+    if (endpoint.sideEffect || !canFetch(endpoint)) continue;
     if (runtime.controller.getResponse(endpoint, ...read.args).expiryStatus === 'valid') continue;
     void quietly(() => runtime.controller.fetch(endpoint, ...read.args));
   }
+}
+
+/** Whether `endpoint` can send a request (runtime/sending.ts, runnerOf). */
+function canFetch(endpoint: EndpointLike): boolean {
+  return typeof endpoint.request === 'function' || typeof endpoint.fetch === 'function';
 }
 
 /** Runs a fetch whose failure is stored (and read through selectResponse): settles, never rejects. */

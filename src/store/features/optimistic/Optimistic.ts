@@ -124,6 +124,11 @@ export class Optimistic implements ConfirmedWriter {
   /** After a reset: every layer is dropped with the state it stood on. */
   clear(): void {
     this.layers = [];
+    this.forget();
+  }
+
+  /** Forgets what was kept against the slice: the confirmed rows and the layers' last computations. */
+  private forget(): void {
     this.base = new Map();
     this.computed = new Map();
     this.dirty = new Set();
@@ -139,11 +144,9 @@ export class Optimistic implements ConfirmedWriter {
     const line = this.lineage(visible);
     if (line !== this.line) {
       // Replaced from outside: the new slice is what is confirmed, and every guess is computed
-      // again over it; no row kept from before the replacement comes back.
+      // again over it (none has a computation left); no row kept from before comes back.
       this.line = line;
-      this.base = new Map();
-      this.computed = new Map();
-      this.dirty = new Set([EVERY_TABLE]);
+      this.forget();
     }
     const overlay = new Overlay(visible);
     overlay.load(this.base);
