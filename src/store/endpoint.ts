@@ -99,13 +99,30 @@ const NO_KEY = Symbol('no key');
 
 /**
  * Checks, before a request is sent, the options of any endpoint object (a RestEndpoint checked
- * them when it was made, with the same checks): a bad one is a coded error at the call, with
+ * them when it was made, with the same checks) and the features they need (`installed`): a bad one is a coded error at the call, with
  * nothing sent and nothing written, rather than a failure when the answer arrives, after a guess
  * was shown or a retry run started.
  */
-export function checkEndpointOptions(endpoint: EndpointLike, key: string): void {
+export function checkEndpointOptions(endpoint: EndpointLike, key: string, installed: ReadonlySet<string>): void {
   checkSharedOptions(endpoint, key);
   checkFlag(endpoint.sideEffect, 'sideEffect', key);
+  // Options that need a feature the cache was built without (FEATURE_MISSING).
+  if (endpoint.retry && !endpoint.sideEffect && !installed.has('retries'))
+    throw featureMissing('retries', `The endpoint ${key}, with retry,`);
+  if (typeof endpoint.getOptimisticResponse === 'function' && !installed.has('optimisticUpdates'))
+    throw featureMissing('optimisticUpdates', `The endpoint ${key}, with getOptimisticResponse,`);
+}
+
+/** The set-up error of a method or endpoint option whose feature the cache was built without. */
+export function featureMissing(name: string, use: string): Error {
+  return setupError(
+    ErrorCode.FEATURE_MISSING,
+    process.env.NODE_ENV !== 'production' && [
+      `${use} needs the ${name} feature, but this cache was built without it.`,
+      `Add it where the cache is built: createLeanCache({ features: [${name}, ...] }) (import { ${name} } from 'lenscache'), or use createCache(), which has every feature.`,
+    ],
+    name,
+  );
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 
 import { ErrorCode, setupError } from '../../base/errors.js';
+import { featureMissing } from '../endpoint.js';
 import type { CacheState } from '../../base/state.js';
 import type { NormalizeOptions } from '../../normalize/normalize.js';
 import type { EndpointLike } from '../endpoint.js';
@@ -107,18 +108,6 @@ export interface FeatureOf<R, N extends FeatureName = FeatureName> {
   install(runtime: R): FeatureHooks & { api?: N extends keyof FeatureApis ? FeatureApis[N] : never };
 }
 
-/** The set-up error of a method or endpoint option whose feature the cache was built without. */
-export function featureMissing(name: FeatureName, use: string): Error {
-  return setupError(
-    ErrorCode.FEATURE_MISSING,
-    process.env.NODE_ENV !== 'production' && [
-      `${use} needs the ${name} feature, but this cache was built without it.`,
-      `Add it where the cache is built: createLeanCache({ features: [${name}, ...] }) (import { ${name} } from 'lenscache'), or use createCache(), which has every feature.`,
-    ],
-    name,
-  );
-}
-
 /** The features installed into one store's runtime: their hook points in the order listed, their APIs, and the one writer. */
 export class Installed<R> {
   readonly hooks: FeatureHooks[] = [];
@@ -138,17 +127,6 @@ export class Installed<R> {
       writer ??= hooks.writer;
     }
     this.writer = writer;
-  }
-
-  /**
-   * Refuses an endpoint whose options need a feature the cache lacks (FEATURE_MISSING), when it
-   * is fetched or subscribed to: before anything is held, sent or written.
-   */
-  check(endpoint: EndpointLike, key: string): void {
-    if (endpoint.retry && !endpoint.sideEffect && !this.names.has('retries'))
-      throw featureMissing('retries', `The endpoint ${key}, with retry,`);
-    if (typeof endpoint.getOptimisticResponse === 'function' && !this.names.has('optimisticUpdates'))
-      throw featureMissing('optimisticUpdates', `The endpoint ${key}, with getOptimisticResponse,`);
   }
 
   /** The API of a feature; FEATURE_MISSING when the cache was built without it. */

@@ -91,8 +91,7 @@ export class StoreRuntime {
     if (joined) return joined;
     // Args no key can tell apart, options out of range and missing features are refused before sending.
     stableStringify(args);
-    checkEndpointOptions(endpoint, key);
-    this.features.check(endpoint, key);
+    checkEndpointOptions(endpoint, key, this.features.names);
     const send = runnerOf(endpoint);
     // Stamp: a request is as old as its start, so a slow answer never overwrites a newer one.
     const request: OutgoingRequest = { endpoint, args, key, start: this.stamp() };

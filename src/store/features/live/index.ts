@@ -8,7 +8,7 @@
 
 import { describe, ErrorCode, setupError } from '../../../base/errors.js';
 import type { ListenerOptions } from '../../runtime/Feature.js';
-import { featureMissing } from '../../runtime/Feature.js';
+import { featureMissing } from '../../endpoint.js';
 import type { Feature, StoreRuntime } from '../../runtime/StoreRuntime.js';
 import { RUNTIMES } from '../../slice/middleware.js';
 import type { ArgsOf, StoreLike } from '../../types.js';

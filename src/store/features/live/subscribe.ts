@@ -40,8 +40,7 @@ export function subscribe(
   const key = requestKey(endpoint, args);
   const frequency = checkPollFrequency(endpoint.pollFrequency, key);
   // Any object can be an endpoint: its options are checked here, before anything is held or sent.
-  checkEndpointOptions(endpoint, key);
-  runtime.features.check(endpoint, key);
+  checkEndpointOptions(endpoint, key, runtime.features.names);
   if (frequency !== undefined && !canFetch(endpoint)) {
     throw setupError(
       ErrorCode.INVALID_SCHEMA,
