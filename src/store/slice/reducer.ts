@@ -188,6 +188,8 @@ export class SliceFacts {
 
 /** The unsure rows of `to`, `from` after `patches`: row-meta patches move the count; a whole table is counted again. */
 function unsureAfter(count: number, from: CacheState, to: CacheState, patches: readonly Patch[]): number {
+  // None before, and none written (nearly every write): nothing to look up row by row.
+  if (count === 0 && !patches.some(writesUnsure)) return 0;
   let tables: Set<string> | undefined;
   let rows: Map<string, { table: string; key: string; before: WriteMeta | undefined }> | undefined;
   for (const { path } of patches) {
@@ -208,6 +210,18 @@ function unsureAfter(count: number, from: CacheState, to: CacheState, patches: r
   for (const { table, key, before } of rows?.values() ?? [])
     if (!tables?.has(table)) count += flag(to.entitiesMeta[table]?.[key]) - flag(before);
   return count;
+}
+
+/** Whether `patch` may leave an unsure row: it writes one, or a whole table holding one, or more than a row's meta. */
+function writesUnsure({ path, value }: Patch): boolean {
+  if (path[0] !== 'entitiesMeta') return path.length === 0;
+  if (path.length === 3) return flag(value as WriteMeta | undefined) === 1;
+  if (path.length !== 2) return true;
+  const metas = value as Record<string, WriteMeta> | undefined;
+  let last: unknown;
+  // The rows of one write share one meta object: each is looked at once.
+  for (const key in metas) if (metas[key] !== last && flag((last = metas[key])) === 1) return true;
+  return false;
 }
 
 function flag(meta: WriteMeta | undefined): number {
