@@ -135,7 +135,8 @@ export function createReducer(reducerPath: string, facts: SliceFacts, mount: Mou
 interface Facts {
   readonly high: number;
   readonly line: object;
-  readonly unsure: number;
+  /** Counted when a read first asks (a store nothing reads pays nothing), then carried. */
+  unsure?: number | undefined;
   owner?: object | undefined;
 }
 
@@ -144,7 +145,7 @@ export class SliceFacts {
 
   private of(slice: CacheState): Facts {
     let facts = this.known.get(slice);
-    if (facts === undefined) this.known.set(slice, (facts = { ...scan(slice), line: {} }));
+    if (facts === undefined) this.known.set(slice, (facts = { high: highWaterOf(slice), line: {} }));
     return facts;
   }
 
@@ -170,7 +171,8 @@ export class SliceFacts {
 
   /** How many unsure rows `slice` holds. */
   unsure(slice: CacheState): number {
-    return this.of(slice).unsure;
+    const facts = this.of(slice);
+    return (facts.unsure ??= unsureIn(slice));
   }
 
   /** `to` is `from` after the cache's write of `patches`, stamped `start` (a write that adds no stamp has none). */
@@ -180,7 +182,7 @@ export class SliceFacts {
     this.known.set(to, {
       high: typeof start === 'number' && start > high ? start : high,
       line,
-      unsure: unsureAfter(unsure, from, to, patches),
+      unsure: unsure === undefined ? undefined : unsureAfter(unsure, from, to, patches),
       owner,
     });
   }
@@ -194,7 +196,7 @@ function unsureAfter(count: number, from: CacheState, to: CacheState, patches: r
   let rows: Map<string, { table: string; key: string; before: WriteMeta | undefined }> | undefined;
   for (const { path } of patches) {
     // The slice or its meta map replaced (a reset, a hydration): counted anew.
-    if (path.length === 0 || (path[0] === 'entitiesMeta' && path.length === 1)) return scan(to).unsure;
+    if (path.length === 0 || (path[0] === 'entitiesMeta' && path.length === 1)) return unsureIn(to);
     if (path[0] !== 'entitiesMeta') continue;
     const table = path[1] as string;
     // A whole meta table (a first load): as costly to write as to count.
@@ -234,24 +236,28 @@ function inTable(metas: Record<string, WriteMeta> | undefined): number {
   return count;
 }
 
-/** A slice the cache did not make, read once: its highest stamp and its unsure rows. */
-function scan(slice: CacheState): { high: number; unsure: number } {
+/** The highest stamp of a slice the cache did not make (read once). */
+function highWaterOf(slice: CacheState): number {
   let high = stampOf(slice.lastReset);
-  let unsure = 0;
   for (const key of Object.keys(slice.meta)) high = Math.max(high, stampOf(slice.meta[key]?.fetchedAt));
   for (const table of Object.keys(slice.entitiesMeta)) {
     const metas = slice.entitiesMeta[table]!;
     let last: unknown;
     for (const key of Object.keys(metas)) {
-      const meta = metas[key];
-      unsure += flag(meta);
       // The rows of one write share one meta object: its stamp is read once.
-      if (meta === last) continue;
-      last = meta;
-      high = Math.max(high, stampOf(meta?.fetchedAt));
+      if (metas[key] === last) continue;
+      last = metas[key];
+      high = Math.max(high, stampOf(metas[key]?.fetchedAt));
     }
   }
-  return { high, unsure };
+  return high;
+}
+
+/** How many unsure rows a slice holds, counted. */
+function unsureIn(slice: CacheState): number {
+  let count = 0;
+  for (const table of Object.keys(slice.entitiesMeta)) count += inTable(slice.entitiesMeta[table]);
+  return count;
 }
 
 /** A stamp the clock can count up from; any other (restored state with `1e300`) is not followed. */
