@@ -665,6 +665,21 @@ test('bonds read at two portfolios are one list: a switch keeps every page, show
     );
     await panel.screenshot({ path: 'e2e/artifacts/bonds-third-portfolio.png' });
   });
+  await step('bonds-first-again-after-a-page-elsewhere', async () => {
+    // The first portfolio's answer holds two pages; the list now holds three (the third loaded at
+    // the second portfolio): going back fetches them all there, and every weight is the first's.
+    mark = (await serverLog()).length;
+    await pickBonds(first, 12);
+    assert.equal((await bondsShown()).count, '12 of 12 bonds');
+    assert.deepEqual(await bondRequests(mark), [
+      `?portfolio=${first}`,
+      `?cursor=4&portfolio=${first}`,
+      `?cursor=8&portfolio=${first}`,
+    ]);
+    await pickBonds(third, 12);
+    assert.equal((await bondRequests(mark)).length, 3, 'the third portfolio holds every page: nothing more');
+    await panel.screenshot({ path: 'e2e/artifacts/bonds-first-again.png' });
+  });
 });
 
 test('the page logged no errors', () => {

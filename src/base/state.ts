@@ -11,6 +11,11 @@ export type Row = object | null;
 export interface EndpointMeta extends WriteMeta {
   error?: ErrorRecord;
   invalidated?: boolean;
+  /**
+   * A paginated list's answer: how many of the pages its list holds it brought (docs/pagination.md,
+   * "A list read at several lenses"); absent is none.
+   */
+  pages?: number;
 }
 
 export interface CacheState {

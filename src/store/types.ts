@@ -6,6 +6,7 @@
  */
 
 import type { ErrorRecord } from '../base/errors.js';
+import type { EndpointMeta } from '../base/state.js';
 import type { Denormalize } from '../schema/types.js';
 import type { WritePayload } from './slice/reducer.js';
 
@@ -91,6 +92,8 @@ export interface Resolved extends WritePayload {
   key: string;
   /** The normalized result of the response (absent when an error was stored). */
   result?: unknown;
+  /** The meta written for the request's key (absent when an older answer left it as it was). */
+  meta?: EndpointMeta;
   /** The error stored for the request: the one given, or the one normalizing raised. */
   error?: unknown;
   record?: ErrorRecord;

@@ -12,6 +12,7 @@ import type { CacheState } from '../../base/state.js';
 import type { Dict } from '../../base/dict.js';
 import type { Reader, ReadResult } from '../../memo/Reader.js';
 import { hasSchema, requestKey, type EndpointLike } from '../endpoint.js';
+import { lacksPages } from '../runtime/pages.js';
 
 export type ExpiryStatus = 'valid' | 'stale' | 'invalid';
 
@@ -132,6 +133,8 @@ export class Selectors {
     // suspend and fetch rather than show it (docs/store.md, "Reading a response").
     const expiryStatus: ExpiryStatus =
       meta?.invalidated ||
+      // A list answer that lacks pages loaded at another lens since (docs/pagination.md).
+      (stored !== undefined && meta !== undefined && lacksPages(state, endpoint, args, meta)) ||
       (dataInvalid && !meta?.error) ||
       ((dataInvalid || !usable || endpoint.invalidIfStale === true) && expired)
         ? 'invalid'

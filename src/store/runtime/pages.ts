@@ -84,13 +84,15 @@ export function withHeldPages(
   if (resolved === undefined || paging === undefined || resolved.error !== undefined) return resolved;
   const place = paging.place(input.args);
   const previous = listRecord(state, place);
-  let pages: readonly unknown[];
+  const listMeta = metaOf(state, place.key);
+  const list = new PatchList();
+  let pages: readonly unknown[] | undefined;
   let last = input.response;
   if (paging.kind === 'page') {
     // Recorded when the page is appended (the rule of CollectionPage): a page that started before
     // its list was replaced continues a list that is gone.
     const row = state.entities[place.table]?.[place.row];
-    if (!continuesList(row, metaOf(state, place.key), input.fetchedAt)) return resolved;
+    if (!continuesList(row, listMeta, input.fetchedAt)) return resolved;
     const param = toJsonValue(paging.param(input.args), 'The page param');
     const held = previous?.pages ?? [];
     const text = stableStringify(param);
@@ -98,34 +100,60 @@ export function withHeldPages(
     // A page held already, loaded again, keeps its place; only the last one names the next page.
     if (at >= 0 && at < held.length - 1) return resolved;
     pages = at < 0 ? [...held, param] : held;
+    // The list's answer at this page's lens holds this page too if it held every page before; the
+    // answers at other lenses do not, and are fetched again when read.
+    if (at < 0 && listMeta && (listMeta.pages ?? 0) === held.length)
+      list.set(['meta', place.key], { ...listMeta, pages: pages.length }, listMeta);
   } else {
     const rowMeta = state.entitiesMeta[place.table]?.[place.row];
     // The list row is replaced unless a request that started later wrote it (the Collection's
-    // rule): then it holds the pages it held.
-    if (rowMeta !== undefined && input.fetchedAt < rowMeta.fetchedAt) return resolved;
+    // rule): then it keeps the pages it holds, and this answer those its key held.
+    const replaced = !rowMeta || input.fetchedAt >= rowMeta.fetchedAt;
     pages = input.pages?.params ?? [];
+    const count = replaced ? pages.length : Math.max(pages.length, listMeta?.pages ?? 0);
+    if (count && resolved.meta) list.set(['meta', place.key], { ...resolved.meta, pages: count }, resolved.meta);
     if (input.pages) last = input.pages.last;
+    if (!replaced) last = pages = undefined;
   }
-  const next = paging.next(last);
-  const record: ListRecord = Object.freeze(
-    next === undefined
-      ? { pages: Object.freeze(pages) }
-      : { pages: Object.freeze(pages), next: toJsonValue(next, 'The next page param') },
-  );
-  if (previous !== undefined && jsonEqual(previous, record)) return resolved;
-  const list = new PatchList();
-  const table = pagesTable(place.table);
-  const stored = state.entities[table];
-  if (stored === undefined) {
-    const rows = createDict<Row>();
-    rows[place.row] = record;
-    list.set(['entities', table], Object.freeze(rows), undefined);
-  } else list.set(['entities', table, place.row], record, previous);
+  const next = pages && paging.next(last);
+  const record: ListRecord | undefined =
+    pages &&
+    Object.freeze(
+      next === undefined
+        ? { pages: Object.freeze(pages) }
+        : { pages: Object.freeze(pages), next: toJsonValue(next, 'The next page param') },
+    );
+  if (record && (previous === undefined || !jsonEqual(previous, record))) {
+    const table = pagesTable(place.table);
+    const stored = state.entities[table];
+    if (stored === undefined) {
+      const rows = createDict<Row>();
+      rows[place.row] = record;
+      list.set(['entities', table], Object.freeze(rows), undefined);
+    } else list.set(['entities', table, place.row], record, previous);
+  }
   return {
     ...resolved,
     patches: [...resolved.patches, ...list.patches],
     inversePatches: [...list.inversePatches, ...resolved.inversePatches],
   };
+}
+
+/**
+ * Whether the answer stored for a paginated list at `args` lacks pages its list holds: pages
+ * loaded at another lens since it was fetched. Such an answer is read as invalid, so it is fetched
+ * again with every page (docs/pagination.md, "A list read at several lenses").
+ */
+export function lacksPages(
+  state: CacheState,
+  endpoint: EndpointLike,
+  args: readonly unknown[],
+  meta: EndpointMeta,
+): boolean {
+  const paging = endpoint.pagination;
+  if (paging?.kind !== 'list' || meta.error !== undefined) return false;
+  const held = listRecord(state, paging.place(args))?.pages.length ?? 0;
+  return held > (meta.pages ?? 0);
 }
 
 function metaOf(state: CacheState, key: string): EndpointMeta | undefined {

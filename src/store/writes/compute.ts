@@ -67,11 +67,9 @@ export function computeResolve(
           : { fetchedAt, date: now, expiresAt },
         options,
       );
-      const older = isOlder(state.meta[key], fetchedAt);
-      const payload = older
-        ? normalized
-        : withEndpoint(normalized, state, key, normalized.result, { fetchedAt, date: now, expiresAt });
-      return { key, result: normalized.result, ...payload };
+      if (isOlder(state.meta[key], fetchedAt)) return { key, ...normalized };
+      const meta = { fetchedAt, date: now, expiresAt };
+      return { key, result: normalized.result, meta, ...withEndpoint(normalized, state, key, normalized.result, meta) };
     } catch (caught) {
       error = caught;
     }
