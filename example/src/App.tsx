@@ -397,7 +397,8 @@ function BondsPanel() {
         </Suspense>
       </div>
       <RequestLog of="/api/bonds" title="Bond requests sent" testId="bond-log">
-        A portfolio read for the first time asks for every page loaded, at that portfolio; so does a revisit after a page was loaded elsewhere. Otherwise a revisit adds nothing.
+        A portfolio read for the first time asks for every page loaded, at that portfolio; so does a revisit after a
+        page was loaded elsewhere. Otherwise a revisit adds nothing.
       </RequestLog>
     </div>
   );
