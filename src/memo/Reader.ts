@@ -200,4 +200,3 @@ export class Reader {
     return slot;
   }
 }
-
