@@ -21,8 +21,7 @@ import { Controller } from './Controller.js';
 import { Installed, type FeatureName, type FeatureOf, type OutgoingRequest } from './Feature.js';
 import { listRecord, pagedRunner, withHeldPages } from './pages.js';
 import { ReadMarks } from './ReadMarks.js';
-import { Requests, type FetchPromise } from './Requests.js';
-import { isCancellation, noReason, runnerOf, tryOf, untilAborted } from './sending.js';
+import { isCancellation, noReason, Requests, runnerOf, tryOf, untilAborted, type FetchPromise } from './Requests.js';
 import { Subscriptions } from './Subscriptions.js';
 
 /** A feature of this runtime (Feature.ts). */
