@@ -113,7 +113,7 @@ function checkPatch(patch: Patch): Patch['path'] {
   const { value } = patch;
   const isMap = typeof value === 'object' && value !== null && !Array.isArray(value);
   const tables = name === 'entities' || name === 'entitiesMeta';
-  if (path.length === 1) checkSliceShape({ ...emptySlice, [name as string]: value }, refuse);
+  if (path.length === 1) checkMap(name as string, value, refuse);
   else if (path.length === 2 && tables && !isMap)
     refuse(
       process.env.NODE_ENV !== 'production' &&
@@ -131,8 +131,6 @@ function checkPatch(patch: Patch): Patch['path'] {
   }
   return path;
 }
-
-const emptySlice = { entities: {}, entitiesMeta: {}, endpoints: {}, meta: {}, lastReset: 0 };
 
 /** Tells the read memo which rows of which tables this write changed (tableDiffs.ts). */
 function recordDiffs(before: unknown, after: unknown, patches: readonly Patch[]): void {
@@ -218,14 +216,10 @@ export function toLiveShape(value: unknown, refuse: (what: DevText) => never): C
 }
 
 /** A value written at a map (path length 1) or a table (path length 2) position, made live. */
-function toLiveMap(value: unknown, path: readonly (string | number)[]): unknown {
-  if (path.length === 1 && MAP_NAMES.has(path[0] as string)) {
-    return TABLE_MAPS.has(path[0] as string)
-      ? toDict(value, table => Object.freeze(freezeRows(toDict(table) as object)))
-      : toDict(value);
-  }
-  if (path.length === 2 && TABLE_MAPS.has(path[0] as string)) return toDict(value);
-  return value;
+function toLiveMap(value: unknown, path: Patch['path']): unknown {
+  const tables = TABLE_MAPS.has(path[0] as string);
+  if (path.length === 2) return tables ? toDict(value) : value;
+  return tables ? toDict(value, table => Object.freeze(freezeRows(toDict(table) as object))) : toDict(value);
 }
 
 function toDict(value: unknown, mapValue: (item: unknown) => unknown = item => item): unknown {
@@ -257,18 +251,20 @@ function checkSliceShape(value: unknown, refuse: (what: DevText) => never): Cach
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     refuse(process.env.NODE_ENV !== 'production' && `the slice would become ${describe(value)}`);
   const slice = value as Record<string, unknown>;
-  for (const name of MAP_NAMES) {
-    const map = slice[name];
-    if (typeof map !== 'object' || map === null || Array.isArray(map))
-      refuse(process.env.NODE_ENV !== 'production' && `"${name}" would become ${describe(map)}`);
-    if (!TABLE_MAPS.has(name)) continue;
-    for (const key of Object.keys(map)) {
-      const table = (map as Record<string, unknown>)[key];
-      if (typeof table !== 'object' || table === null || Array.isArray(table))
-        refuse(process.env.NODE_ENV !== 'production' && `the table ${name}.${key} would become ${describe(table)}`);
-    }
-  }
+  for (const name of MAP_NAMES) checkMap(name, slice[name], refuse);
   if (typeof slice.lastReset !== 'number' || !Number.isFinite(slice.lastReset))
     refuse(process.env.NODE_ENV !== 'production' && `lastReset would become ${describe(slice.lastReset)}`);
   return value as CacheState;
+}
+
+/** `map` as the slice's map `name` (an object; for `entities` and `entitiesMeta`, of objects), or `refuse`. */
+function checkMap(name: string, map: unknown, refuse: (what: DevText) => never): void {
+  if (typeof map !== 'object' || map === null || Array.isArray(map))
+    refuse(process.env.NODE_ENV !== 'production' && `"${name}" would become ${describe(map)}`);
+  if (!TABLE_MAPS.has(name)) return;
+  for (const key of Object.keys(map)) {
+    const table = (map as Record<string, unknown>)[key];
+    if (typeof table !== 'object' || table === null || Array.isArray(table))
+      refuse(process.env.NODE_ENV !== 'production' && `the table ${name}.${key} would become ${describe(table)}`);
+  }
 }

@@ -98,7 +98,7 @@ export function createReducer(reducerPath: string, facts: SliceFacts, mount: Mou
   };
   // The slice it returned last: another slice's action costs one comparison (most actions are).
   let last: CacheState | undefined;
-  return (state = markLive(initialState()), action) => {
+  return (state = initialState(), action) => {
     if (state === last && !isWriteAction(action, reducerPath)) return state;
     last = reduce(state, action);
     return last;
@@ -115,7 +115,8 @@ export function createReducer(reducerPath: string, facts: SliceFacts, mount: Mou
     if (!isWriteAction(action, reducerPath)) return mount.made(current);
     try {
       const patches = (action.payload as Partial<WriteAction['payload']> | undefined)?.patches as Patch[];
-      const next = markLive(applyPatches(current, patches));
+      const next = applyPatches(current, patches);
+      liveForms.set(next, next);
       facts.carry(current, next, action.meta.start, patches);
       return mount.made(next);
     } catch (error) {
@@ -128,8 +129,8 @@ export function createReducer(reducerPath: string, facts: SliceFacts, mount: Mou
 
 /**
  * Slices in the live shape (docs/architecture.md, "Restored state"), each mapped to itself, and
- * restored slices to their live copy: a slice a reducer made is known at once, and a restored one
- * is converted once however often it is read.
+ * restored slices to their live copy: a slice a reducer made is known at once (the reducer notes
+ * each slice it writes), and a restored one is converted once however often it is read.
  */
 const liveForms = new WeakMap<object, CacheState>();
 
@@ -140,12 +141,6 @@ export function liveSlice(state: CacheState, refuse: (what: DevText) => never): 
   live = toLiveShape(state, refuse);
   liveForms.set(state, live).set(live, live);
   return live;
-}
-
-/** Marks a slice the reducer made (its maps and tables are null-prototype by construction). */
-function markLive(state: CacheState): CacheState {
-  liveForms.set(state, state);
-  return state;
 }
 
 /**
