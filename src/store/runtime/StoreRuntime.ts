@@ -94,9 +94,9 @@ export class StoreRuntime {
     const send = runnerOf(endpoint);
     // Stamp: a request is as old as its start, so a slow answer never overwrites a newer one.
     const request: OutgoingRequest = { endpoint, args, key, start: this.stamp() };
-    // Before sending: the features' `starting` (an optimistic guess is written here); a throw fails the call.
+    // Before sending: an endpoint's guess is written (the features' `starting`); a throw fails the call.
     try {
-      for (const hooks of this.features.hooks) hooks.starting?.(request);
+      if (endpoint.getOptimisticResponse) for (const hooks of this.features.hooks) hooks.starting?.(request);
     } catch (error) {
       return Object.assign(Promise.reject(error), { abort: () => {} });
     }
