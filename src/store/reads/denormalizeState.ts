@@ -9,7 +9,7 @@ import { INVALID } from '../../schema/contract.js';
 import type { Denormalize } from '../../schema/types.js';
 import type { CacheState } from '../../base/state.js';
 import { countOf } from '../cacheOptions.js';
-import { givenSlice } from '../slice/sliceShape.js';
+import { givenSlice } from '../slice/sliceReader.js';
 
 export interface DenormalizeOptions {
   /** Entities nested deeper than this are left as their stored refs (default 64, as createCache). */

@@ -46,8 +46,9 @@ export interface ConfirmedWriter {
 /** The hook points one feature fills in one store's runtime; each is optional. */
 export interface FeatureHooks {
   /**
-   * Fetch path: a request is about to be sent (after the in-flight join, before the network).
-   * A throw fails the call, and nothing is sent.
+   * Fetch path: a request whose endpoint has `getOptimisticResponse` is about to be sent (after
+   * the in-flight join and the option checks, before the network). A throw fails the call, and
+   * nothing is sent.
    */
   starting?(request: OutgoingRequest): void;
   /**

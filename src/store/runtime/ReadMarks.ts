@@ -7,7 +7,7 @@
 
 import { Lru } from '../../base/Lru.js';
 import type { CacheState, EndpointMeta } from '../../base/state.js';
-import { isCancellation } from './sending.js';
+import { isCancellation } from './Requests.js';
 
 /** Marks kept at most per kind (least recently marked out first): one per key a hook fetched. */
 const MARKS = 1_000;

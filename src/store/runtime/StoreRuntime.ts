@@ -21,8 +21,7 @@ import { Controller } from './Controller.js';
 import { Installed, type FeatureName, type FeatureOf, type OutgoingRequest } from './Feature.js';
 import { listRecord, pagedRunner, withHeldPages } from './pages.js';
 import { ReadMarks } from './ReadMarks.js';
-import { Requests, type FetchPromise } from './Requests.js';
-import { isCancellation, noReason, runnerOf, tryOf, untilAborted } from './sending.js';
+import { isCancellation, noReason, Requests, runnerOf, tryOf, untilAborted, type FetchPromise } from './Requests.js';
 import { Subscriptions } from './Subscriptions.js';
 
 /** A feature of this runtime (Feature.ts). */
@@ -95,9 +94,9 @@ export class StoreRuntime {
     const send = runnerOf(endpoint);
     // Stamp: a request is as old as its start, so a slow answer never overwrites a newer one.
     const request: OutgoingRequest = { endpoint, args, key, start: this.stamp() };
-    // Before sending: the features' `starting` (an optimistic guess is written here); a throw fails the call.
+    // Before sending: an endpoint's guess is written (the features' `starting`); a throw fails the call.
     try {
-      for (const hooks of this.features.hooks) hooks.starting?.(request);
+      if (endpoint.getOptimisticResponse) for (const hooks of this.features.hooks) hooks.starting?.(request);
     } catch (error) {
       return Object.assign(Promise.reject(error), { abort: () => {} });
     }

@@ -1,11 +1,14 @@
 /**
- * The reducer's patch applier: Immer's patch format, applied with copy-on-write so that every
- * container on a patched path is copied once per write and everything else keeps its identity.
+ * The reducer's patch applier, and the slice's live shape it keeps: Immer's patch format, applied
+ * with copy-on-write so that every container on a patched path is copied once per write and
+ * everything else keeps its identity.
  *
  * Immer's own applyPatches would also work for ordinary keys, but it deep-copies each patch value
  * and refuses paths through `__proto__`/`constructor`, which are ordinary pks here. The slice's
  * maps (the top-level maps and the tables in them) are null-prototype objects, so such keys are
- * plain own properties there (docs/architecture.md, "State shape").
+ * plain own properties there (docs/architecture.md, "State shape"); a map or table written whole
+ * is given that shape, and so is a slice restored from JSON (toLiveShape), whose maps and tables
+ * are ordinary objects.
  *
  * A patch list that does not fit the slice (a hand-written action, an action replayed by DevTools
  * onto a state that lacks what it expects) is refused whole: `applyPatches` throws INVALID_ACTION
@@ -18,9 +21,11 @@ import { describe, type DevText, ErrorCode, setupError } from '../../base/errors
 import type { Patch } from '../../base/patch.js';
 import type { CacheState } from '../../base/state.js';
 import { recordTableDiff } from '../../base/tableDiffs.js';
-import { checkSliceShape, deepFreeze, MAP_NAMES, toLiveMap, toLiveSlice } from './sliceShape.js';
 
 type Container = Record<string | number, unknown>;
+
+const MAP_NAMES = new Set(['entities', 'entitiesMeta', 'endpoints', 'meta']);
+const TABLE_MAPS = new Set(['entities', 'entitiesMeta']);
 
 export function applyPatches<S>(state: S, patches: readonly Patch[]): S {
   if (!Array.isArray(patches))
@@ -34,7 +39,7 @@ export function applyPatches<S>(state: S, patches: readonly Patch[]): S {
   for (const patch of patches) {
     const path = checkPatch(patch);
     if (path.length === 0) {
-      root = toLiveSlice(patch.value as CacheState, refuse);
+      root = toLiveShape(patch.value, refuse);
       copied.clear();
       shallow.clear();
       continue;
@@ -108,7 +113,7 @@ function checkPatch(patch: Patch): Patch['path'] {
   const { value } = patch;
   const isMap = typeof value === 'object' && value !== null && !Array.isArray(value);
   const tables = name === 'entities' || name === 'entitiesMeta';
-  if (path.length === 1) checkSliceShape({ ...emptySlice, [name as string]: value }, refuse);
+  if (path.length === 1) checkMap(name as string, value, refuse);
   else if (path.length === 2 && tables && !isMap)
     refuse(
       process.env.NODE_ENV !== 'production' &&
@@ -126,8 +131,6 @@ function checkPatch(patch: Patch): Patch['path'] {
   }
   return path;
 }
-
-const emptySlice = { entities: {}, entitiesMeta: {}, endpoints: {}, meta: {}, lastReset: 0 };
 
 /** Tells the read memo which rows of which tables this write changed (tableDiffs.ts). */
 function recordDiffs(before: unknown, after: unknown, patches: readonly Patch[]): void {
@@ -196,4 +199,72 @@ function writable(
   copied.add(copy);
   if (depth < 2) shallow.add(copy);
   return copy;
+}
+
+/**
+ * `value` in the live shape, once it is known to be a slice: the same object when its maps are
+ * null-prototype already, else a copy whose maps and tables are (rows kept, and frozen).
+ */
+export function toLiveShape(value: unknown, refuse: (what: DevText) => never): CacheState {
+  const slice = checkSliceShape(value, refuse) as unknown as Record<string, unknown>;
+  let copy: Record<string, unknown> | undefined;
+  for (const name of MAP_NAMES) {
+    const live = toLiveMap(slice[name], [name]);
+    if (live !== slice[name]) (copy ??= { ...slice })[name] = live;
+  }
+  return (copy ?? slice) as unknown as CacheState;
+}
+
+/** A value written at a map (path length 1) or a table (path length 2) position, made live. */
+function toLiveMap(value: unknown, path: Patch['path']): unknown {
+  const tables = TABLE_MAPS.has(path[0] as string);
+  if (path.length === 2) return tables ? toDict(value) : value;
+  return tables ? toDict(value, table => Object.freeze(freezeRows(toDict(table) as object))) : toDict(value);
+}
+
+function toDict(value: unknown, mapValue: (item: unknown) => unknown = item => item): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.getPrototypeOf(value) === null)
+    return value;
+  const dict: Record<string, unknown> = Object.create(null);
+  for (const key of Object.keys(value)) dict[key] = mapValue((value as Record<string, unknown>)[key]);
+  return dict;
+}
+
+/** Restored rows become the store's own: frozen, as every row it writes is. */
+function freezeRows(table: object): object {
+  for (const key of Object.keys(table)) deepFreeze((table as Record<string, unknown>)[key]);
+  return table;
+}
+
+/** Freezes `value` and everything it holds, stopping at what is frozen already. */
+function deepFreeze(value: unknown): void {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+}
+
+/**
+ * `value` when it has the slice's shape (four maps of objects, tables that are objects, a finite
+ * `lastReset`); otherwise `refuse` is called with what is wrong.
+ */
+function checkSliceShape(value: unknown, refuse: (what: DevText) => never): CacheState {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    refuse(process.env.NODE_ENV !== 'production' && `the slice would become ${describe(value)}`);
+  const slice = value as Record<string, unknown>;
+  for (const name of MAP_NAMES) checkMap(name, slice[name], refuse);
+  if (typeof slice.lastReset !== 'number' || !Number.isFinite(slice.lastReset))
+    refuse(process.env.NODE_ENV !== 'production' && `lastReset would become ${describe(slice.lastReset)}`);
+  return value as CacheState;
+}
+
+/** `map` as the slice's map `name` (an object; for `entities` and `entitiesMeta`, of objects), or `refuse`. */
+function checkMap(name: string, map: unknown, refuse: (what: DevText) => never): void {
+  if (typeof map !== 'object' || map === null || Array.isArray(map))
+    refuse(process.env.NODE_ENV !== 'production' && `"${name}" would become ${describe(map)}`);
+  if (!TABLE_MAPS.has(name)) return;
+  for (const key of Object.keys(map)) {
+    const table = (map as Record<string, unknown>)[key];
+    if (typeof table !== 'object' || table === null || Array.isArray(table))
+      refuse(process.env.NODE_ENV !== 'production' && `the table ${name}.${key} would become ${describe(table)}`);
+  }
 }

@@ -1,6 +1,7 @@
 /**
- * The cache's write actions, the slice reducer that applies them, and what the reducer carries
- * from each slice to the one its write makes (SliceFacts).
+ * The cache's write actions, the slice reducer that applies them, which slices are in the live
+ * shape (liveSlice), and what the reducer carries from each slice to the one its write makes
+ * (SliceFacts).
  *
  * Every write is one action: a plain, serializable action whose payload is the Immer patch list
  * the reducer applies, with the inverse patches that undo it. The reducer never throws and never
@@ -12,10 +13,9 @@ import { warn } from '../../base/env.js';
 import { type DevText, ErrorCode, setupError, type LensCacheError } from '../../base/errors.js';
 import type { Patch, WriteMeta } from '../../base/patch.js';
 import type { CacheState } from '../../base/state.js';
-import { applyPatches } from './applyPatches.js';
+import { applyPatches, toLiveShape } from './applyPatches.js';
 import { initialState } from './initialState.js';
 import type { Mount } from './middleware.js';
-import { markLive, toLiveSlice } from './sliceShape.js';
 
 /** Action types, one per kind of write, so Redux DevTools shows what happened. */
 export const ActionTypes = {
@@ -98,7 +98,7 @@ export function createReducer(reducerPath: string, facts: SliceFacts, mount: Mou
   };
   // The slice it returned last: another slice's action costs one comparison (most actions are).
   let last: CacheState | undefined;
-  return (state = markLive(initialState()), action) => {
+  return (state = initialState(), action) => {
     if (state === last && !isWriteAction(action, reducerPath)) return state;
     last = reduce(state, action);
     return last;
@@ -107,7 +107,7 @@ export function createReducer(reducerPath: string, facts: SliceFacts, mount: Mou
   function reduce(state: CacheState, action: UnknownAction): CacheState {
     let current: CacheState;
     try {
-      current = toLiveSlice(state, refuseState);
+      current = liveSlice(state, refuseState);
     } catch (error) {
       if (process.env.NODE_ENV !== 'production') warn(`${(error as LensCacheError).code}: ${(error as Error).message}`);
       return state;
@@ -115,7 +115,8 @@ export function createReducer(reducerPath: string, facts: SliceFacts, mount: Mou
     if (!isWriteAction(action, reducerPath)) return mount.made(current);
     try {
       const patches = (action.payload as Partial<WriteAction['payload']> | undefined)?.patches as Patch[];
-      const next = markLive(applyPatches(current, patches));
+      const next = applyPatches(current, patches);
+      liveForms.set(next, next);
       facts.carry(current, next, action.meta.start, patches);
       return mount.made(next);
     } catch (error) {
@@ -124,6 +125,22 @@ export function createReducer(reducerPath: string, facts: SliceFacts, mount: Mou
       return mount.made(current);
     }
   }
+}
+
+/**
+ * Slices in the live shape (docs/architecture.md, "Restored state"), each mapped to itself, and
+ * restored slices to their live copy: a slice a reducer made is known at once (the reducer notes
+ * each slice it writes), and a restored one is converted once however often it is read.
+ */
+const liveForms = new WeakMap<object, CacheState>();
+
+/** `state` in the live shape (a restored slice is converted once); a value that is no slice goes to `refuse`. */
+export function liveSlice(state: CacheState, refuse: (what: DevText) => never): CacheState {
+  let live = liveForms.get(state);
+  if (live !== undefined) return live;
+  live = toLiveShape(state, refuse);
+  liveForms.set(state, live).set(live, live);
+  return live;
 }
 
 /**

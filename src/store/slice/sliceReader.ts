@@ -1,11 +1,12 @@
 /**
- * The reader that finds the cache's slice in a root state, in the live shape.
+ * The reader that finds the cache's slice in a root state, in the live shape; and the slice handed
+ * to the exported `normalize` and `denormalize`, in the live shape.
  */
 
-import { type DevText, ErrorCode, setupError } from '../../base/errors.js';
+import { describe, type DevText, ErrorCode, setupError } from '../../base/errors.js';
 import type { CacheState } from '../../base/state.js';
 import type { Mount } from './middleware.js';
-import { toLiveSlice } from './sliceShape.js';
+import { liveSlice } from './reducer.js';
 
 /**
  * Finds the cache's slice in a root state, in the live shape (a restored one is converted once).
@@ -41,8 +42,21 @@ export function createSliceReader(reducerPath: string, mount: Mount): (rootState
       );
     }
     // (Past the shape check, `state` is a slice.)
-    const live = toLiveSlice(mount.check(state as CacheState), notASlice);
+    const live = liveSlice(mount.check(state as CacheState), notASlice);
     read.set(state as CacheState, live);
     return live;
   };
+}
+
+/** The slice handed to the exported `normalize` or `denormalize`, live; anything else is CACHE_NOT_MOUNTED. */
+export function givenSlice(state: CacheState, caller: string): CacheState {
+  return liveSlice(state, what => {
+    throw setupError(
+      ErrorCode.CACHE_NOT_MOUNTED,
+      process.env.NODE_ENV !== 'production' && [
+        `${caller}() expected a cache slice as its state, but received ${describe(state)}: ${what}.`,
+        'Pass the slice itself, e.g. store.getState().cache (or a JSON copy of it).',
+      ],
+    );
+  });
 }

@@ -10,7 +10,7 @@ import type { CacheState } from '../../base/state.js';
 import { normalize as normalizePlain, type Normalized, type NormalizeOptions } from '../../normalize/normalize.js';
 import { countOf } from '../cacheOptions.js';
 import { DEFAULT_EXPIRY } from '../endpoint.js';
-import { givenSlice } from '../slice/sliceShape.js';
+import { givenSlice } from '../slice/sliceReader.js';
 
 /**
  * Normalizes `input` by `schema` against the cache slice `state`, for `args`: the result and the

@@ -120,7 +120,7 @@ export function refetchHeld(runtime: StoreRuntime): void {
   }
 }
 
-/** Whether `endpoint` can send a request (runtime/sending.ts, runnerOf). */
+/** Whether `endpoint` can send a request (runtime/Requests.ts, runnerOf). */
 function canFetch(endpoint: EndpointLike): boolean {
   return typeof endpoint.request === 'function' || typeof endpoint.fetch === 'function';
 }

@@ -16,9 +16,10 @@ import type { StoreRuntime } from '../../runtime/StoreRuntime.js';
 import type { Layer, Optimistic } from './Optimistic.js';
 
 /**
- * The action that shows the guess for the request `endpoint` started at `fetchedAt` with `args`,
- * or undefined when there is none (no `getOptimisticResponse`, or it returned `undefined`).
- * Throws what the guess throws, or fails to normalize with; nothing is then recorded.
+ * The action that shows the guess for the request `endpoint` (which has `getOptimisticResponse`:
+ * the runtime asks for no other) started at `fetchedAt` with `args`; it writes nothing when the
+ * guess is `undefined`. Throws what the guess throws, or fails to normalize with; nothing is then
+ * recorded.
  */
 export function optimisticWrite(
   runtime: StoreRuntime,
@@ -26,9 +27,8 @@ export function optimisticWrite(
   endpoint: EndpointLike,
   args: readonly unknown[],
   fetchedAt: number,
-): WriteAction | undefined {
-  const guess = endpoint.getOptimisticResponse;
-  if (typeof guess !== 'function') return undefined;
+): WriteAction {
+  const guess = endpoint.getOptimisticResponse!;
   const now = Date.now();
   // Shown over the confirmed rows whatever their stamps (normalize's `overwrite`), marked as a
   // guess: a reader does not refetch what a pending guess deleted (docs/mutations.md).
@@ -80,7 +80,7 @@ export function dispatchGuess(
 ): void {
   const dispatch = runtime.store.dispatch as (action: UnknownAction) => unknown;
   const action = optimisticWrite(runtime, ledger, endpoint, args, fetchedAt);
-  if (!action || action.payload.patches.length === 0) return;
+  if (action.payload.patches.length === 0) return;
   try {
     dispatch(action as unknown as UnknownAction);
   } catch (error) {
