@@ -200,3 +200,4 @@ export class Reader {
     return slot;
   }
 }
+
