@@ -72,8 +72,7 @@ test("a read's memo entry names the tables it read by number: it holds no table,
   const { cache, store, slice } = setup();
   const reader = new Reader({ argsCacheSize: 10, lensCacheSize: 4, maxEntityDepth: 64 });
   const first = slice();
-  // Asked for with its rows: a recorded entry (a first read without them keeps no record).
-  const entry = reader.query(first, Post, [{ id: 'p0' }], undefined, true) as unknown as { tables: unknown[][] };
+  const entry = reader.query(first, Post, [{ id: 'p0' }]) as unknown as { tables: unknown[][] };
   store.dispatch(cache.set(Post, { id: 'p9', title: 'elsewhere' }));
   const second = slice();
   expect(second.entities.Post).not.toBe(first.entities.Post);

@@ -16,16 +16,7 @@
 
 import { Lru } from '../base/Lru.js';
 import type { LensFn } from '../denormalize/PlainRead.js';
-import {
-  depsValid,
-  lensesIn,
-  lensValueIn,
-  UNRECORDED,
-  type Changes,
-  type Entities,
-  type LensOf,
-  type Recorded,
-} from './deps.js';
+import { depsValid, lensesIn, lensValueIn, type Changes, type Entities, type LensOf, type Recorded } from './deps.js';
 
 export { LENS, type Entities } from './deps.js';
 export type { LensFn };
@@ -41,13 +32,8 @@ export interface CachedValue extends Recorded {
    * built), and a value holding this one copies its record.
    */
   readonly lenses: readonly LensFn[] | undefined | null;
-  /**
-   * The tables `deps` reads (with what it names), found when a later read first reuses the value;
-   * for an UNRECORDED value, every table the read that built it read (a superset).
-   */
+  /** The tables `deps` reads (with what it names), found when a later read first reuses the value. */
   tables: readonly string[] | undefined;
-  /** An UNRECORDED value's lens values (lensKey), when it read a lens. */
-  lensKey?: unknown;
 }
 
 /** The views of one row under different lens values, by the values of the lenses they read. */
@@ -72,22 +58,7 @@ export class EntityCache {
   private lastOwner: object | undefined;
   private lastRows: WeakMap<object, CachedValue | Views> | undefined;
 
-  /** The UNRECORDED value `get` last passed over, and its row (see `missed`). */
-  private missedOwner: object | undefined;
-  private missedRow: object | undefined;
-  private missedValue: CachedValue | undefined;
-
   constructor(private readonly viewsPerRow: number) {}
-
-  /**
-   * The UNRECORDED value of `row` that `get` just passed over (no record to check it by): the
-   * value built again keeps that object if it holds the same members (ReadWalk.make).
-   */
-  missed(owner: object, row: object): CachedValue | undefined {
-    const value = this.missedRow === row && this.missedOwner === owner ? this.missedValue : undefined;
-    this.missedOwner = this.missedRow = this.missedValue = undefined;
-    return value;
-  }
 
   private rowsOf(owner: object): WeakMap<object, CachedValue | Views> {
     if (owner === this.lastOwner) return this.lastRows!;
@@ -109,51 +80,23 @@ export class EntityCache {
     lensOf: LensOf,
     read = 0,
     changes?: Changes,
-    /** The `tableId` of `entities`, and whether the read asking records what it reads. */
-    mapId = 0,
-    recording = true,
   ): CachedValue | undefined {
     const slot = this.rowsOf(owner).get(row);
     if (slot === undefined) return undefined;
-    if (!isViews(slot)) {
-      if (slot.deps === UNRECORDED) return this.unrecorded(owner, row, slot, lensOf, read, mapId, recording);
-      // A value's record starts with its own row, and `row` is that very row: checks start after it.
+    // A value's record starts with its own row, and `row` is that very row: checks start after it.
+    if (!isViews(slot))
       return slot.read === read || depsValid(slot.deps, entities, lensOf, undefined, read, 0, 3, since(slot, changes))
         ? slot
         : undefined;
-    }
     // One lookup by the current lens values, not a scan over every lens ever read.
     const key = lensKey(slot.lenses, lensOf);
     const view = slot.byLens.get(key);
     if (view === undefined || view.read === read) return view;
-    if (view.deps === UNRECORDED) return this.unrecorded(owner, row, view, undefined, read, mapId, recording);
     if (!depsValid(view.deps, entities, undefined, lensOf, read, 0, 3, since(view, changes))) {
       slot.byLens.delete(key);
       return undefined;
     }
     return view;
-  }
-
-  /**
-   * An UNRECORDED value: valid in the map of tables it was built in, under its lens values
-   * (checked with `lensOf` when it is the row's only value, not found by them). Otherwise, or for
-   * a recording read, it is built again, and keeps its object if nothing changed (`missed`).
-   */
-  private unrecorded(
-    owner: object,
-    row: object,
-    value: CachedValue,
-    lensOf: LensOf | undefined,
-    read: number,
-    mapId: number,
-    recording: boolean,
-  ): CachedValue | undefined {
-    if (lensOf && value.lenses && value.lensKey !== lensKey(value.lenses, lensOf)) return undefined;
-    if (!recording && (value.read === read || value.validIn === mapId)) return value;
-    this.missedOwner = owner;
-    this.missedRow = row;
-    this.missedValue = value;
-    return undefined;
   }
 
   /** `lensOf` gives the lens values `cached` was just built under (a value built by this read). */
@@ -162,7 +105,6 @@ export class EntityCache {
     const slot = byRow.get(row);
     // The first value of a row (every value of a cold read) is stored without looking at its lenses.
     const lenses = slot === undefined ? [] : cached.lenses === null ? lensesIn(cached.deps) : (cached.lenses ?? []);
-    if (cached.deps === UNRECORDED && cached.lenses) cached.lensKey = lensKey(cached.lenses, lensOf);
     if (slot === undefined || lenses.length === 0) {
       // A value that read no lens serves every lens: it replaces whatever views were kept.
       byRow.set(row, cached);
@@ -174,9 +116,7 @@ export class EntityCache {
     } else {
       views = new Views(lenses, new Lru(this.viewsPerRow));
       const previous = isViews(slot) ? undefined : slot;
-      if (previous?.deps === UNRECORDED) {
-        if (previous.lenses && sameLenses(previous.lenses, lenses)) views.byLens.set(previous.lensKey, previous);
-      } else if (previous && depsValid(previous.deps, entities) && sameLenses(lensesIn(previous.deps), lenses)) {
+      if (previous && depsValid(previous.deps, entities) && sameLenses(lensesIn(previous.deps), lenses)) {
         views.byLens.set(lensKey(lenses, recordedLens(previous.deps)), previous);
       }
       byRow.set(row, views);

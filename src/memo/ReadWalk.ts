@@ -10,22 +10,11 @@ import type { CacheState, Row } from '../base/state.js';
 import { MISS, PlainRead, type Build } from '../denormalize/PlainRead.js';
 import type { ComputedMemo } from './ComputedMemo.js';
 import type { CachedValue, EntityCache, LensFn } from './EntityCache.js';
-import { CHILD, dropSelf, LENS, lensesIn, tablesIn, UNRECORDED, VIA, writeAll, type Changes } from './deps.js';
-import { sameBuilt } from './reuse.js';
+import { CHILD, dropSelf, LENS, tablesIn, VIA, writeAll, type Changes } from './deps.js';
 import { tableId } from '../base/tableDiffs.js';
 
 /** Records up to this many slots are copied into the record of a value holding them; longer ones are named. */
 const COPIED_UP_TO = 12;
-
-/** The memos a read uses and fills (the Reader's). */
-interface Memos {
-  readonly entities: EntityCache;
-  readonly computed: ComputedMemo;
-  readonly options: { readonly maxEntityDepth: number };
-}
-
-/** What an unrecorded read throws when it meets a cycle. */
-export const CYCLED: unique symbol = Symbol('lenscache.cycled');
 
 /** The record of an entity still being built (what a VIA link names until it is done). */
 const BUILDING: readonly unknown[] = [];
@@ -42,11 +31,22 @@ interface Entry {
 }
 
 export class ReadWalk extends PlainRead {
-  /** This read's number, carried by the entries it builds or finds valid (`read`): met again, they are served at once. */
+  /**
+   * This read's number: the entries it builds or finds valid carry it (`read`), so a row met
+   * again within the read (a shared author, a node of a graph that many nodes hold) is served at
+   * once, and checks and table notes skip the records it has seen.
+   */
   private readonly serial = nextSerial();
-  /** Rows the read itself looked up (outside any entity), as triples: set by `finish()`. */
+  /**
+   * Rows the read itself looked up (outside any entity), as `table, key, row` triples: set by
+   * `finish()`, once the walk is done.
+   */
   deps: unknown[] = [];
-  /** The row-backed values the read returned at its top level, whose deps are the read's too (by reference, not copied). */
+  /**
+   * The row-backed values the read returned at its top level; their deps are dependencies of the
+   * read too. Kept by reference rather than flattened into `deps`: a list of 10,000 posts would
+   * otherwise copy every post's dependencies on every re-read.
+   */
   readonly children: CachedValue[] = [];
   /** Tables read whole (e.g. by All). */
   private readonly wholeTables = new Set<string>();
@@ -65,30 +65,28 @@ export class ReadWalk extends PlainRead {
   private links = false;
   /** The lens functions the value being built read (itself or through what it holds), first read first. */
   private lensesRead: LensFn[] | undefined;
-  /** The tables of every row the read met (and of the records it reused), noted as it goes. */
+  /**
+   * The tables of every row the read recorded, noted as rows are recorded (and by a scan of the
+   * records it reused), so finding them needs no walk over the whole read afterwards.
+   */
   private readonly rowTables: string[] = [];
   /** Notes `table` as read (a read touches a few tables). */
   private note(table: string): void {
     if (!this.rowTables.includes(table)) this.rowTables.push(table);
   }
 
-  private readonly cache: EntityCache;
-  private readonly memo: ComputedMemo;
-
   constructor(
     state: CacheState,
     args: readonly unknown[],
     /** `argsKey(args)`: the memo key of results computed for these args. */
     private readonly argsKey: string,
-    memos: Memos,
+    private readonly cache: EntityCache,
+    private readonly memo: ComputedMemo,
+    maxEntityDepth: number,
     /** What changed since the state the read before this one was valid in (memo/deps.ts). */
-    private readonly changes: Changes | undefined,
-    /** Whether values get a record of what they read; a first read builds them UNRECORDED (memo/deps.ts). */
-    readonly recording: boolean,
+    private readonly changes?: Changes,
   ) {
-    super(state.entities, args, memos.options.maxEntityDepth);
-    this.cache = memos.entities;
-    this.memo = memos.computed;
+    super(state.entities, args, maxEntityDepth);
     this.mapId = tableId(state.entities);
   }
 
@@ -97,7 +95,7 @@ export class ReadWalk extends PlainRead {
 
   override lens(lens: LensFn): string | undefined {
     const value = this.lensOf(lens);
-    if (this.recording) this.put(LENS, lens, value);
+    this.put(LENS, lens, value);
     this.noteLens(lens);
     return value;
   }
@@ -108,21 +106,19 @@ export class ReadWalk extends PlainRead {
 
   override row(table: string, key: string): Row | undefined {
     const row = this.entities[table]?.[key];
-    if (this.recording) this.put(table, key, row);
+    this.put(table, key, row);
     this.note(table);
     return row;
   }
 
   override table(table: string): Dict<Row> | undefined {
     this.wholeTables.add(table);
-    // The tables an unrecorded value names as read (a superset) include those read whole.
-    if (!this.recording) this.note(table);
     return this.entities[table];
   }
 
   protected override absent(table: string, key: string, row: Row | undefined): void {
     this.note(table);
-    if (this.recording) this.put(table, key, row);
+    this.put(table, key, row);
   }
 
   /**
@@ -131,9 +127,6 @@ export class ReadWalk extends PlainRead {
    */
   protected override cycle(at: number, table: string, key: string, row: object): void {
     this.note(table);
-    // A value a cycle closes onto is held by what it holds: an unrecorded read stops here and is
-    // made again recording, so the read after a change can tell which values stay (memo/Reader.ts).
-    if (!this.recording) throw CYCLED;
     this.put(table, key, row);
     const target = this.path[at + 3] as Entry;
     this.put(VIA, target, undefined);
@@ -145,16 +138,7 @@ export class ReadWalk extends PlainRead {
   protected override reuse(owner: object, row: object, table: string): unknown {
     this.note(table);
     const serial = this.serial;
-    const cached = this.cache.get(
-      owner,
-      row,
-      this.entities,
-      this.lensOf,
-      serial,
-      this.changes,
-      this.mapId,
-      this.recording,
-    );
+    const cached = this.cache.get(owner, row, this.entities, this.lensOf, serial, this.changes);
     if (!cached) return MISS;
     // Found valid for the first time in this read: its tables are noted once (found once per
     // value). A record of one row a check found valid first (memo/deps.ts) reads only the table
@@ -169,43 +153,34 @@ export class ReadWalk extends PlainRead {
     return cached.value;
   }
 
-  /** Builds the value (with a record of what it reads, when recording): its entry, adopted by the value around it. */
+  /** Builds the value with a record of what it reads: its entry, adopted by the value around it. */
   protected override make(owner: object, row: object, key: string, build: Build, table: string): unknown {
-    // The unrecorded value of this row (EntityCache.get just passed over it): kept if built the same.
-    const before = this.cache.missed(owner, row);
-    const recording = this.recording;
     const start = this.end;
-    if (recording) this.put(table, key, row);
+    this.put(table, key, row);
     const entry: Entry = {
-      deps: recording ? BUILDING : UNRECORDED,
+      deps: BUILDING,
       value: undefined,
       lenses: undefined,
       mark: 0,
       read: this.serial,
-      tables: recording ? undefined : this.rowTables,
+      tables: undefined,
       validIn: this.mapId,
     };
     const linksBefore = this.links;
     const lensesBefore = this.lensesRead;
     this.links = false;
     this.lensesRead = undefined;
-    let closed = false;
     try {
       entry.value = this.build(owner, row, key, build, entry);
     } finally {
       // Also when the build threw: values that closed a cycle onto this entry name what it read.
-      if (recording) {
-        const deps = this.log.slice(start, this.end);
-        closed = this.closedOnto?.delete(entry) === true;
-        if (closed) dropSelf(deps, entry);
-        entry.deps = deps;
-      }
+      const deps = this.log.slice(start, this.end);
+      if (this.closedOnto?.delete(entry)) dropSelf(deps, entry);
+      entry.deps = deps;
       entry.lenses = this.links ? null : this.lensesRead;
       this.links = linksBefore;
       this.lensesRead = lensesBefore;
     }
-    // Not for a value a cycle closed onto: the values it holds hold the new object.
-    if (before && !closed && sameBuilt(before.value, entry.value)) entry.value = before.value;
     this.adopt(entry, start);
     return entry;
   }
@@ -237,8 +212,7 @@ export class ReadWalk extends PlainRead {
   }
 
   /**
-   * Makes a value's dependencies those of the value being built (or of the whole read; for an
-   * unrecorded read, only its lenses). A short
+   * Makes a value's dependencies those of the value being built (or of the whole read). A short
    * record is copied (a flat check is cheapest); a longer one is named by one CHILD triple, also
    * when it holds VIA links: copying those up to the entity they name would copy a shared value's
    * record once per holder, which grows exponentially on a graph whose nodes are each held twice
@@ -250,17 +224,12 @@ export class ReadWalk extends PlainRead {
     // The path is empty outside any entity.
     if (this.path.length === 0) {
       if (start !== undefined) this.end = start;
-      if (this.recording) this.children.push(cached);
+      this.children.push(cached);
       return;
     }
     // A record with links keeps no list of its lenses (null); the value holding it is then scanned when stored.
     const lenses = cached.lenses;
     const links = lenses === null;
-    if (!this.recording) {
-      // Unrecorded: the value being built keeps only the lenses this one read.
-      for (const lens of links ? lensesIn(cached.deps) : (lenses ?? [])) this.noteLens(lens);
-      return;
-    }
     if (links) this.links = true;
     else if (lenses !== undefined) for (let i = 0; i < lenses.length; i++) this.noteLens(lenses[i]!);
     const deps = cached.deps;

@@ -13,22 +13,52 @@
 import { INVALID } from '../schema/contract.js';
 import { Lru } from '../base/Lru.js';
 import { argsKey } from '../base/json.js';
-import { tableId } from '../base/tableDiffs.js';
+import { changedKeysSince, tableId } from '../base/tableDiffs.js';
 import type { CacheState } from '../base/state.js';
 import { ComputedMemo } from './ComputedMemo.js';
-import { EntityCache } from './EntityCache.js';
+import { EntityCache, type Entities } from './EntityCache.js';
 import { someDep, type Changes } from './deps.js';
-import { CYCLED, ReadWalk } from './ReadWalk.js';
+import { ReadWalk } from './ReadWalk.js';
 import { firstMember, reuse } from './reuse.js';
-import { changesMissed, changesSince, heldId, tablesUnchanged, type Entry, type ReadResult } from './readEntry.js';
 
-export type { ReadResult };
+/** One memoized read. `value` may be INVALID (read as deleted). */
+export interface ReadResult {
+  readonly value: unknown;
+  /** The query key (for reads without a stored result) or the stored result that was read. */
+  readonly key: unknown;
+  /** True as soon as `test` is true for a row the read depended on (each row of its records is visited once). */
+  someDep(test: (table: string, key: string, row: unknown) => boolean): boolean;
+}
+
+/**
+ * A table a read used, with the table object it saw named by its `tableId` (0: absent). The entry
+ * only needs to know whether the state still holds that very object, and holding the object (or a
+ * WeakRef to it: a WeakRef made or read keeps its target alive until the end of the job, so a loop
+ * of writes and reads in one event handler would keep every copy) would keep old copies of a
+ * table in memory.
+ */
+type HeldTable = readonly [table: string, seen: number, whole: boolean];
+
+interface Entry extends ReadResult {
+  readonly input: unknown;
+  /** The tables read and the objects seen; moved forward when a change missed every row read. */
+  tables: readonly HeldTable[];
+  /** The `tableId` of the map of tables the entry was last found valid in: the same map, the same tables. */
+  validIn: number;
+  /** Set once a change elsewhere has been checked against this entry (by a scan of its rows). */
+  checked: boolean;
+  /** The keys read per table, built when an entry outlives its first change elsewhere. */
+  keysRead?: Map<string, Set<string>>;
+}
 
 /** The two reads remembered per schema and args. */
 interface Entries {
   query: Entry | undefined;
   result: Entry | undefined;
 }
+
+/** More changed keys than this since the last read, and the read is simply walked again. */
+const MAX_CHANGED_KEYS = 256;
 
 export interface ReaderOptions {
   /** How many distinct args (or lens values) are remembered per schema. */
@@ -43,31 +73,21 @@ export interface ReaderOptions {
 const FROM_STORE = Symbol('lenscache.fromStore');
 
 export class Reader {
-  /** The memo of row-backed values and of computed results that the reads share (ReadWalk). */
-  entities: EntityCache;
-  computed: ComputedMemo;
+  private entities: EntityCache;
+  private computed: ComputedMemo;
   /** Per schema and args key: the read with a stored result and the read without (neither evicts the other). */
   private entries = new WeakMap<object, Lru<string, Entries>>();
   /** Per schema, the last container read with each first member, whatever the args. */
   private containers = new WeakMap<object, WeakMap<object, unknown>>();
 
-  constructor(readonly options: ReaderOptions) {
+  constructor(private readonly options: ReaderOptions) {
     this.entities = new EntityCache(options.lensCacheSize);
     this.computed = new ComputedMemo(options.argsCacheSize);
   }
 
-  /**
-   * A read without a stored response: query key from the store, then denormalize (selectQuery).
-   * `records`: the caller will ask for the rows read (`someDep`).
-   */
-  query(
-    state: CacheState,
-    schema: unknown,
-    args: readonly unknown[],
-    key = argsKey(args),
-    records = false,
-  ): ReadResult {
-    return this.read(state, schema, args, FROM_STORE, key, records);
+  /** A read without a stored response: query key from the store, then denormalize (selectQuery). */
+  query(state: CacheState, schema: unknown, args: readonly unknown[], key = argsKey(args)): ReadResult {
+    return this.read(state, schema, args, FROM_STORE, key);
   }
 
   /** The denormalized form of a stored result (selectResponse). `key` is `argsKey(args)`, if known. */
@@ -77,23 +97,16 @@ export class Reader {
     args: readonly unknown[],
     stored: unknown,
     key = argsKey(args),
-    records = false,
   ): ReadResult {
-    return this.read(state, schema, args, stored, key, records);
+    return this.read(state, schema, args, stored, key);
   }
 
-  /**
-   * The first read of a schema and args builds its values unrecorded (the plain read's pace); the
-   * next one that finds a table changed, or a caller that needs the rows read, builds them with
-   * records (docs/architecture.md, "Reads and the memo model").
-   */
   private read(
     state: CacheState,
     schema: unknown,
     args: readonly unknown[],
     input: unknown,
     argsMemoKey: string,
-    records: boolean,
   ): ReadResult {
     const slot = this.slot(schema);
     // Reads with and without a stored result are remembered apart, so they do not evict each other.
@@ -104,44 +117,37 @@ export class Reader {
     // Maps of tables are new on every write that changes a table: the same map, the same tables.
     const mapId = tableId(entities);
     let changes: Changes | undefined;
-    if (previous && previous.input === input && (previous.recorded || !records)) {
+    if (previous && previous.input === input) {
       if (previous.validIn === mapId) return previous;
       if (tablesUnchanged(previous.tables, entities)) {
         previous.validIn = mapId;
         return previous;
       }
-      if (previous.recorded) {
-        changes = changesSince(previous, entities);
-        if (changesMissed(previous, changes, entities)) {
-          previous.validIn = mapId;
-          return previous;
-        }
+      changes = changesSince(previous, entities);
+      if (changesMissed(previous, changes, entities)) {
+        previous.validIn = mapId;
+        return previous;
       }
     }
 
-    const walk = (recording: boolean) => {
-      const context = new ReadWalk(state, args, argsMemoKey, this, changes, recording);
-      const key = fromStore ? context.queryKey(schema, args) : input;
-      const value = key === undefined ? undefined : key === INVALID ? INVALID : context.unvisit(schema, key);
-      context.finish();
-      return { context, key, value };
-    };
-    let read: ReturnType<typeof walk>;
-    try {
-      read = walk(records || previous !== undefined);
-    } catch (caught) {
-      // An unrecorded read that met a cycle is made again, recording (ReadWalk.cycle).
-      if (caught !== CYCLED) throw caught;
-      read = walk(true);
-    }
-    const { context, key, value } = read;
-    const { deps, children, recording } = context;
+    const context = new ReadWalk(
+      state,
+      args,
+      argsMemoKey,
+      this.entities,
+      this.computed,
+      this.options.maxEntityDepth,
+      changes,
+    );
+    const key = input === FROM_STORE ? context.queryKey(schema, args) : input;
+    const value = key === undefined ? undefined : key === INVALID ? INVALID : context.unvisit(schema, key);
+    context.finish();
+    const { deps, children } = context;
     const entry: Entry = {
       input,
       key,
       value: this.reused(schema, previous, value),
-      someDep: recording ? test => someDep(deps, children, test) : undefined,
-      recorded: recording,
+      someDep: test => someDep(deps, children, test),
       tables: context.tablesRead().map(([table, whole]) => [table, heldId(entities[table]), whole]),
       validIn: mapId,
       checked: false,
@@ -155,6 +161,11 @@ export class Reader {
     return entry;
   }
 
+  /**
+   * A recomputed container holding the very same members is the previous one, whether it
+   * was read with these args or others (args that differ only outside the pk and the lens, e.g.
+   * `{ portfolio: 'A' }` and `{ portfolio: 'A', x: 1 }`, give the same `All` or root Scalar list).
+   */
   /**
    * Forgets every read (after a reset, whose old rows the entries would otherwise hold until
    * evicted). Reads of other stores sharing this cache are simply built again.
@@ -172,11 +183,6 @@ export class Reader {
     this.entries.get(schema)?.delete(argsMemoKey);
   }
 
-  /**
-   * A recomputed container holding the very same members is the previous one, whether it
-   * was read with these args or others (args that differ only outside the pk and the lens, e.g.
-   * `{ portfolio: 'A' }` and `{ portfolio: 'A', x: 1 }`, give the same `All` or root Scalar list).
-   */
   private reused(schema: unknown, previous: Entry | undefined, value: unknown): unknown {
     const result = reuse(previous?.value, value);
     if (result !== value || typeof schema !== 'object' || schema === null) return result;
@@ -201,3 +207,75 @@ export class Reader {
   }
 }
 
+/**
+ * True when every table that changed since `entry` was read changed only in rows it did not read
+ * (known from the reducer's records, tableDiffs.ts); the entry then moves to the current tables.
+ * This keeps a read O(changed rows) when a shared table changes elsewhere: one lens's Scalar cell
+ * written, a post outside a filtered list updated.
+ */
+function changesMissed(entry: Entry, changes: Changes, entities: Entities): boolean {
+  const changed = new Map<string, ReadonlySet<string>>();
+  for (const [table] of entry.tables) {
+    const keys = changes.tables.get(table);
+    // A table read whole (All) depends on every key, added ones included; too many changed keys, or
+    // a table that came or went, and the read is simply walked again.
+    if (keys === undefined) return false;
+    if (keys !== null) changed.set(table, keys);
+  }
+  const touches = (table: string, key: string): boolean => changed.get(table)?.has(key) === true;
+  // The first check scans the rows read (no index: most entries hit a change and are read again);
+  // an entry that outlives a change is likely to be checked again, and gets an index.
+  if (!entry.checked) {
+    entry.checked = true;
+    if (entry.someDep(touches)) return false;
+  } else {
+    const index = (entry.keysRead ??= keysReadBy(entry));
+    for (const [table, keys] of changed) {
+      const read = index.get(table);
+      if (read !== undefined) for (const key of keys) if (read.has(key)) return false;
+    }
+  }
+  entry.tables = entry.tables.map(([table, , whole]) => [table, heldId(entities[table]), whole]);
+  return true;
+}
+
+/**
+ * What changed in the tables `entry` read since the state it was last valid in (the reducer's
+ * records, tableDiffs.ts): per table, `null` when it is the same object, else the keys written
+ * (tables read whole, and tables with more changed keys than MAX_CHANGED_KEYS, are left out:
+ * unknown). The walk that reads again trusts this for the values that were valid in that state
+ * (memo/deps.ts), and looks up only the rows of changed keys.
+ */
+function changesSince(entry: Entry, entities: Entities): Changes {
+  const tables = new Map<string, ReadonlySet<string> | null>();
+  for (const [table, seen, whole] of entry.tables) {
+    const now = entities[table];
+    if (heldId(now) === seen) tables.set(table, null);
+    else if (!whole && seen !== 0 && now !== undefined) {
+      const keys = changedKeysSince(seen, now, MAX_CHANGED_KEYS);
+      if (keys !== undefined) tables.set(table, new Set(keys));
+    }
+  }
+  return { since: entry.validIn, tables };
+}
+
+function keysReadBy(entry: Entry): Map<string, Set<string>> {
+  const keys = new Map<string, Set<string>>();
+  entry.someDep((table, key) => {
+    let set = keys.get(table);
+    if (!set) keys.set(table, (set = new Set()));
+    set.add(key);
+    return false;
+  });
+  return keys;
+}
+
+function tablesUnchanged(tables: readonly HeldTable[], entities: Entities): boolean {
+  for (const [table, seen] of tables) if (heldId(entities[table]) !== seen) return false;
+  return true;
+}
+
+/** The `tableId` of a table, or 0 for an absent one. */
+function heldId(table: unknown): number {
+  return typeof table === 'object' && table !== null ? tableId(table) : 0;
+}

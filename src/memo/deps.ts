@@ -25,13 +25,6 @@ export const VIA: unique symbol = Symbol('lenscache.via');
 export const CHILD: unique symbol = Symbol('lenscache.child');
 
 /**
- * The record of a value a first read built without recording what it read (memo/Reader.ts): valid
- * only in the map of tables it was built in (`validIn`), and rebuilt with a record by the first
- * read that needs one, which keeps the old object when the new one holds the same members.
- */
-export const UNRECORDED: readonly unknown[] = Object.freeze([]);
-
-/**
  * What CHILD and VIA triples name: a value's entry, whose record is `deps`. Records name each
  * other as a graph, not a tree (the records of a user and of the post list that holds ten of
  * that user's posts both name the user's record; a cycle's records name each other): every walk

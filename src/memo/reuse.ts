@@ -30,16 +30,6 @@ export function firstMember(value: unknown): object | undefined {
   return typeof first === 'object' && first !== null ? first : undefined;
 }
 
-/**
- * True when `next`, a value built again from the same row, holds the very same members as
- * `previous` (nested plain containers compared the same way), so `previous` can stand for it.
- */
-export function sameBuilt(previous: unknown, next: unknown): boolean {
-  if (previous === next) return true;
-  if (typeof previous !== 'object' || previous === null || typeof next !== 'object' || next === null) return false;
-  return Object.getPrototypeOf(previous) === Object.getPrototypeOf(next) && sameMembers(previous, next);
-}
-
 function isPlainContainer(value: unknown): value is object {
   if (typeof value !== 'object' || value === null) return false;
   if (Array.isArray(value)) return true;

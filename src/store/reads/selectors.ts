@@ -114,14 +114,10 @@ export class Selectors {
     // Computed once: the read memo and the response memo are both keyed by it.
     const memoKey = keys?.memo ?? this.keys.of(args);
     if (normalizes) {
-      // The rows read are asked for when no stored expiry says when the data expires, or when a
-      // row may be unsure, or (below) when the data reads as deleted: the read then records them.
-      const readWith = (records: boolean) =>
+      read =
         stored !== undefined
-          ? this.reader.result(state, schema, args, stored, memoKey, records)
-          : this.reader.query(state, schema, args, memoKey, records);
-      read = readWith(!meta?.expiresAt || this.hasUnsure(state));
-      if (read.value === INVALID && !read.recorded) read = readWith(true);
+          ? this.reader.result(state, schema, args, stored, memoKey)
+          : this.reader.query(state, schema, args, memoKey);
       data = read.value;
       // A paginated list is the answer of its pages: with none stored at this key (the list read
       // at another lens), they are fetched here, not shown as the rows alone (docs/pagination.md).
@@ -192,8 +188,7 @@ export class Selectors {
 
   /** What the rows `read` visited say in `entitiesMeta`, found once per read and meta map. */
   private rowsOf(read: ReadResult | undefined, entitiesMeta: Dict<Dict<WriteMeta>>): RowFacts {
-    // Reads that ask for their rows are recorded (`response` asks when it needs them).
-    if (!read?.someDep) return NO_ROWS;
+    if (!read) return NO_ROWS;
     const metaId = tableId(entitiesMeta);
     const cached = this.rowFacts.get(read);
     if (cached && cached.meta === metaId) return cached;
@@ -221,7 +216,7 @@ export class Selectors {
  */
 function deletedByGuess(read: ReadResult | undefined, state: CacheState): boolean {
   return (
-    read?.someDep?.((table, key, row) => row === null && state.entitiesMeta[table]?.[key]?.optimistic === true) ?? false
+    read?.someDep((table, key, row) => row === null && state.entitiesMeta[table]?.[key]?.optimistic === true) ?? false
   );
 }
 
