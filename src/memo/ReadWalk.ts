@@ -28,6 +28,7 @@ interface Entry {
   read: number;
   tables: readonly string[] | undefined;
   validIn: number;
+  lensKey: unknown;
 }
 
 export class ReadWalk extends PlainRead {
@@ -165,6 +166,7 @@ export class ReadWalk extends PlainRead {
       read: this.serial,
       tables: undefined,
       validIn: this.mapId,
+      lensKey: undefined,
     };
     const linksBefore = this.links;
     const lensesBefore = this.lensesRead;
