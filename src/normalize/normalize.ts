@@ -4,7 +4,7 @@
  */
 
 import { nextSerial } from '../base/serial.js';
-import { ErrorCode, inputError, isErrorLike } from '../base/errors.js';
+import { inputError, isErrorLike } from '../base/errors.js';
 import { stableStringify } from '../base/json.js';
 import type { Patch, WriteMeta } from '../base/patch.js';
 import type { CacheState, EndpointMeta, Row } from '../base/state.js';
@@ -147,7 +147,7 @@ class WriteWalk implements NormalizeDelegate {
 
   private tooDeep(): never {
     throw inputError(
-      ErrorCode.MAX_DEPTH_EXCEEDED,
+      'MAX_DEPTH_EXCEEDED',
       process.env.NODE_ENV !== 'production' && [
         `The input nests deeper than ${this.depthLimit} schema levels (a circular input?).`,
         'Send finite, acyclic data; recursive schemas must end in entities, which stop cycles.',
@@ -231,7 +231,7 @@ class WriteWalk implements NormalizeDelegate {
     }
     if (this.entityDepth > this.maxEntityDepth) {
       throw inputError(
-        ErrorCode.MAX_DEPTH_EXCEEDED,
+        'MAX_DEPTH_EXCEEDED',
         process.env.NODE_ENV !== 'production' && [
           `Entities nest deeper than maxEntityDepth (${this.maxEntityDepth}): ${this.entityPath
             .slice(0, 3)

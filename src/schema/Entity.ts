@@ -10,7 +10,7 @@ import { entityInfo } from './entityInfo.js';
 import { lookupIndex } from './entityIndexes.js';
 import { entityWriter, normalizeEntity } from './entityNormalize.js';
 import { isUsablePk } from './pk.js';
-import { ErrorCode, setupError } from '../base/errors.js';
+import { setupError } from '../base/errors.js';
 
 /**
  * The base class of every entity.
@@ -156,7 +156,7 @@ function isUsableClassName(name: string): boolean {
 
 function keyRequired(name: string): Error {
   return setupError(
-    ErrorCode.ENTITY_KEY_REQUIRED,
+    'ENTITY_KEY_REQUIRED',
     process.env.NODE_ENV !== 'production' && [
       `${
         name === ''

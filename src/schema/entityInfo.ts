@@ -6,7 +6,7 @@
 import { warnOnce } from '../base/env.js';
 import { setOwn } from '../base/dict.js';
 import { Lru } from '../base/Lru.js';
-import { describe, ErrorCode, setupError } from '../base/errors.js';
+import { describe, setupError } from '../base/errors.js';
 import type { RowBuilder, RowPolicy, ValueWriter } from './contract.js';
 
 export interface EntityInfo {
@@ -252,7 +252,7 @@ function checkKey(cls: EntityLike): void {
   const key: unknown = cls.key;
   if (typeof key === 'string' && key !== '') return;
   throw setupError(
-    ErrorCode.ENTITY_KEY_REQUIRED,
+    'ENTITY_KEY_REQUIRED',
     process.env.NODE_ENV !== 'production' && [
       `The Entity class ${cls.name ? `"${cls.name}"` : '(anonymous)'} has the static key ${describe(key)}; a key names its table, so it must be a non-empty string.`,
       "Set `static key` to the table name, e.g. `static key = 'User';`.",

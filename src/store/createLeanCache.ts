@@ -5,7 +5,7 @@
  * createCache is this with every feature.
  */
 
-import { ErrorCode, setupError } from '../base/errors.js';
+import { setupError } from '../base/errors.js';
 import type { CacheState } from '../base/state.js';
 import { internals, type Cache, type CacheOptions } from './Cache.js';
 import { countOf, expiryDefaultsOf, featuresOf, gcTimeOf, reducerPathOf, unauthorizedOf } from './cacheOptions.js';
@@ -60,7 +60,7 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
     const runtime = runtimes.get(getState);
     if (runtime) return runtime;
     throw setupError(
-      ErrorCode.MIDDLEWARE_MISSING,
+      'MIDDLEWARE_MISSING',
       process.env.NODE_ENV !== 'production' && [
         `The cache at ${reducerPath} was used in a store without its middleware: requests, subscriptions and guesses live there.`,
         'Add it: configureStore({ ..., middleware: getDefault => getDefault().concat(cache.middleware) }).',
@@ -73,7 +73,7 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
     normalizeOptions,
     gcTime: gcTimeOf(options.gcTime),
     expiry: expiryDefaultsOf(options),
-    timeout: checkTimeout(options.timeout, 'createCache', ErrorCode.INVALID_OPTION),
+    timeout: checkTimeout(options.timeout, 'createCache', 'INVALID_OPTION'),
     unauthorized: unauthorizedOf(options),
     features: featuresOf(options.features),
     slice,

@@ -17,7 +17,7 @@
 
 import { isDevelopment } from '../../base/env.js';
 import { copyDict, setOwn } from '../../base/dict.js';
-import { describe, type DevText, ErrorCode, setupError } from '../../base/errors.js';
+import { describe, type DevText, setupError } from '../../base/errors.js';
 import type { Patch } from '../../base/patch.js';
 import type { CacheState } from '../../base/state.js';
 import { recordTableDiff } from '../../base/tableDiffs.js';
@@ -64,7 +64,7 @@ export function applyPatches<S>(state: S, patches: readonly Patch[]): S {
 
 function refuse(what: DevText): never {
   throw setupError(
-    ErrorCode.INVALID_ACTION,
+    'INVALID_ACTION',
     process.env.NODE_ENV !== 'production' && [
       `A cache action could not be applied: ${what}. The state was left as it was.`,
       'Dispatch writes through the cache (cache.set, cache.fetch, ...); an action replayed out of order (a skipped action in DevTools) can leave later ones without what they patch.',

@@ -13,7 +13,7 @@
  */
 
 import { hasOwn } from '../../base/dict.js';
-import { ErrorCode, inputError } from '../../base/errors.js';
+import { inputError } from '../../base/errors.js';
 import { Entity } from '../../schema/Entity.js';
 
 /**
@@ -45,7 +45,7 @@ function synchronous(returned: unknown): unknown {
   // Its rejection (the revoked draft, used after the await) is this error's consequence.
   (then as (ok: unknown, fail: () => void) => unknown).call(returned, undefined, () => {});
   throw inputError(
-    ErrorCode.UNEXPECTED_INPUT,
+    'UNEXPECTED_INPUT',
     process.env.NODE_ENV !== 'production' && [
       'The updater passed to cache.set returned a promise (an async function?); an updater runs synchronously, on a draft that is gone once it returns. Nothing was written.',
       'Await what you need first, then call cache.set with a synchronous updater (or with the value itself).',
