@@ -70,7 +70,7 @@ export function normalize(
     const result = toJsonValue(walk.visit(schema, input, input, undefined), 'The result');
     const list = new PatchList();
     rowPatches(list, state, walk.pending.tables, meta, options.changedRowsOnly === true, options.overwrite === true);
-    return { result, patches: list.patches, inversePatches: list.inversePatches };
+    return { result, ...list.written() };
   } catch (caught) {
     throw isErrorLike(caught) ? caught : nonErrorThrown(caught);
   }
