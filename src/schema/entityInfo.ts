@@ -71,7 +71,7 @@ const infos = new WeakMap<Function, EntityInfo>();
  * weakly, and bounded: an app has far fewer tables, and classes made on the fly (tests, hot
  * reloads) must not grow it without end. A twin seen more than this many keys ago goes unwarned.
  */
-const classesByKey = new Lru<string, WeakRef<Function>>(1_000);
+const classesByKey = /* @__PURE__ */ new Lru<string, WeakRef<Function>>(1_000);
 
 /** `base` is the Entity class itself, passed in to keep this module free of an import cycle. */
 export function entityInfo(cls: EntityLike, base: EntityLike): EntityInfo {

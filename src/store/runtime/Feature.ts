@@ -114,7 +114,7 @@ export class Installed<R> {
   readonly hooks: FeatureHooks[] = [];
   readonly names = new Set<FeatureName>();
   /** How confirmed writes are computed, when a feature (optimistic updates) says; else against the slice itself. */
-  readonly writer: ConfirmedWriter | undefined;
+  declare readonly writer: ConfirmedWriter | undefined;
   private readonly apis = new Map<FeatureName, unknown>();
 
   constructor(features: readonly FeatureOf<R>[], runtime: R) {

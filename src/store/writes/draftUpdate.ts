@@ -79,7 +79,7 @@ class Drafts {
   /** Each draft's copy (its proxy target). */
   private readonly copies = new Map<object, object>();
   private readonly revokers: (() => void)[] = [];
-  private readonly handler: ProxyHandler<object>;
+  declare private readonly handler: ProxyHandler<object>;
 
   constructor() {
     const drafts = this;
