@@ -10,7 +10,7 @@
  */
 
 import { isObject, setOwn } from './dict.js';
-import { describe, ErrorCode, inputError } from './errors.js';
+import { describe, inputError } from './errors.js';
 
 /** Raw (schema-less) data nested deeper than this is rejected; JSON from real APIs is far shallower. */
 export const RAW_DEPTH_LIMIT = 256;
@@ -76,7 +76,7 @@ function visitValue(value: object, path: Path): object {
   const { ancestors } = path;
   if (ancestors.includes(value)) {
     throw inputError(
-      ErrorCode.UNEXPECTED_INPUT,
+      'UNEXPECTED_INPUT',
       process.env.NODE_ENV !== 'production' && [
         `${nameOf(path)} contains a circular reference; the cache stores plain JSON.`,
         'Break the cycle, or give the nested objects an Entity schema so they are stored by reference.',
@@ -85,7 +85,7 @@ function visitValue(value: object, path: Path): object {
   }
   if (ancestors.length >= RAW_DEPTH_LIMIT) {
     throw inputError(
-      ErrorCode.MAX_DEPTH_EXCEEDED,
+      'MAX_DEPTH_EXCEEDED',
       process.env.NODE_ENV !== 'production' && [
         `${nameOf(path)} nests deeper than ${RAW_DEPTH_LIMIT} levels.`,
         'Flatten the data, or describe the nested parts with schemas.',
@@ -139,7 +139,7 @@ function checkPlainObject(value: object, path: Path): void {
   const proto = Object.getPrototypeOf(value);
   if (proto === Object.prototype || proto === null) return;
   throw inputError(
-    ErrorCode.UNEXPECTED_INPUT,
+    'UNEXPECTED_INPUT',
     process.env.NODE_ENV !== 'production' && [
       `${nameOf(path)} holds ${describe(value)}; the cache stores plain JSON (objects, arrays, strings, numbers, booleans, null).`,
       `Convert it to plain data before writing.${value instanceof Date ? ' Store it as an ISO string and add the field to `static schema` as `Date` to read a Date back.' : ''}`,
@@ -153,7 +153,7 @@ function checkPrimitive<T>(value: T, path: Path): T {
     // JSON writes NaN and ±Infinity as null: stored, they would not read back the same.
     if (!Number.isFinite(value)) {
       throw inputError(
-        ErrorCode.UNEXPECTED_INPUT,
+        'UNEXPECTED_INPUT',
         process.env.NODE_ENV !== 'production' && [
           `${nameOf(path)} holds the number ${String(value)}, which JSON cannot hold (it would become null); the cache stores plain JSON.`,
           'Send null (or leave the field out) for a missing number, or a string such as "Infinity" if the value matters.',
@@ -165,7 +165,7 @@ function checkPrimitive<T>(value: T, path: Path): T {
   }
   if (type === 'function' || type === 'symbol' || type === 'bigint') {
     throw inputError(
-      ErrorCode.UNEXPECTED_INPUT,
+      'UNEXPECTED_INPUT',
       process.env.NODE_ENV !== 'production' && [
         `${nameOf(path)} holds ${describe(value)}; the cache stores plain JSON.`,
         'Convert it to a string or number before writing.',

@@ -52,9 +52,16 @@ export function copyOwn(source: object): Record<string, unknown> {
 
 /** Sets an own property even when `key` is `__proto__` on an ordinary object. */
 export function setOwn(object: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') {
-    Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
-  } else {
-    object[key] = value;
-  }
+  if (key === '__proto__') defineOwn(object, key, value);
+  else object[key] = value;
+}
+
+/** An own, writable, enumerable data property: what `defineOwn` defines. */
+export function dataField(value: unknown): PropertyDescriptor {
+  return { value, writable: true, enumerable: true, configurable: true };
+}
+
+/** Defines `key` as a data property of `target` itself (also `__proto__`, or a name a prototype has an accessor for). */
+export function defineOwn(target: object, key: string, value: unknown): void {
+  Object.defineProperty(target, key, dataField(value));
 }

@@ -6,7 +6,7 @@
  */
 
 import { isObject } from './dict.js';
-import { describe, ErrorCode, LensCacheError, setupError, type DevMessage } from './errors.js';
+import { describe, type ErrorCode, LensCacheError, setupError, type DevMessage } from './errors.js';
 
 /** How a failed read is tried again: see docs/live-data.md#retries. */
 export interface RetryOptions {
@@ -29,7 +29,7 @@ export function checked<T>(
   value: T,
   fine: boolean,
   message: false | (() => DevMessage),
-  code: ErrorCode = ErrorCode.INVALID_SCHEMA,
+  code: ErrorCode = 'INVALID_SCHEMA',
 ): T {
   if (fine) return value;
   throw setupError(code, message && message());
@@ -96,7 +96,7 @@ export function isRetryable(error: unknown): boolean {
   const status = (error as { status?: unknown } | null)?.status;
   if (typeof status === 'number') return status >= 500;
   // A request that timed out may well answer in time when sent again, as after a network failure.
-  if (error instanceof LensCacheError) return error.code === ErrorCode.TIMEOUT;
+  if (error instanceof LensCacheError) return error.code === 'TIMEOUT';
   const name = (error as { name?: unknown } | null)?.name;
   return name !== 'AbortError' && name !== 'TimeoutError';
 }
@@ -119,7 +119,7 @@ export function checkFlag(
   flag: boolean | undefined,
   option: string,
   where: string,
-  code: ErrorCode = ErrorCode.INVALID_SCHEMA,
+  code: ErrorCode = 'INVALID_SCHEMA',
   fallback = false,
 ): boolean | undefined {
   return checked(
@@ -184,7 +184,7 @@ function checkLength(length: number | undefined, option: string, where: string):
 export function checkTimeout(
   ms: number | undefined,
   where: string,
-  code: ErrorCode = ErrorCode.INVALID_SCHEMA,
+  code: ErrorCode = 'INVALID_SCHEMA',
 ): number | undefined {
   return checked(
     ms,

@@ -34,8 +34,12 @@ const CODES = [
 
 export type ErrorCode = (typeof CODES)[number];
 
-/** The stable codes by name (`ErrorCode.MISSING_PK === 'MISSING_PK'`); each has a section in docs/errors.md. */
-export const ErrorCode = /* @__PURE__ */ Object.fromEntries(CODES.map(code => [code, code])) as {
+/**
+ * The stable codes by name (`ErrorCode.MISSING_PK === 'MISSING_PK'`); each has a section in docs/errors.md.
+ * Public API only: call sites write the code as a string (typed `ErrorCode`), so a bundle that
+ * does not import this table leaves it out (both calls are marked pure).
+ */
+export const ErrorCode = /* @__PURE__ */ Object.fromEntries(/* @__PURE__ */ CODES.map(code => [code, code])) as {
   readonly [Code in ErrorCode]: Code;
 };
 

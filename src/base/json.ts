@@ -1,7 +1,7 @@
 /** JSON helpers: the equality behind no-op writes and the stable keys of args. */
 
 import { hasOwn, isObject, isPlainRecord } from './dict.js';
-import { describe, ErrorCode, inputError } from './errors.js';
+import { describe, inputError } from './errors.js';
 import { isRawBody } from './rawBody.js';
 
 /**
@@ -110,7 +110,7 @@ function sortKeys(value: unknown, depth: number): unknown {
 function tooDeepError(value: unknown): Error {
   if (isCircular(value, [])) {
     return inputError(
-      ErrorCode.UNEXPECTED_INPUT,
+      'UNEXPECTED_INPUT',
       process.env.NODE_ENV !== 'production' && [
         'The args contain a circular reference (an object that holds itself); args must be plain JSON-like values.',
         'Pass only the params that identify the request (strings, numbers, plain objects and arrays).',
@@ -118,7 +118,7 @@ function tooDeepError(value: unknown): Error {
     );
   }
   return inputError(
-    ErrorCode.MAX_DEPTH_EXCEEDED,
+    'MAX_DEPTH_EXCEEDED',
     process.env.NODE_ENV !== 'production' && [
       `The args nest deeper than ${ARGS_DEPTH_LIMIT} levels.`,
       'Pass only the params that identify the request; flatten deeply nested values.',
@@ -128,7 +128,7 @@ function tooDeepError(value: unknown): Error {
 
 function unkeyableError(root: unknown, value: unknown): Error {
   return inputError(
-    ErrorCode.UNEXPECTED_INPUT,
+    'UNEXPECTED_INPUT',
     process.env.NODE_ENV !== 'production' && [
       `The args hold ${describe(value)}${placeOf(root, value, '')}, which a key cannot tell apart from another (JSON writes it as ${JSON.stringify(JSON.stringify(value) ?? 'nothing')}): two reads with different ones would share one result.`,
       'Pass plain values: a list for a Set ([...set]), an object for a Map (Object.fromEntries(map)), the fields of an instance ({ ...value }, or give its class a toJSON()); leave functions out of args (pass what they compute).',

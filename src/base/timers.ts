@@ -5,7 +5,7 @@
  * that re-arms after each answer then polls without pause. Here such a delay is waited for in steps.
  */
 
-import { describe, ErrorCode, setupError } from './errors.js';
+import { describe, setupError } from './errors.js';
 
 /** The longest delay `setTimeout` waits for: 2^31−1 ms, about 24.8 days. */
 export const MAX_TIMEOUT = 2 ** 31 - 1;
@@ -23,7 +23,7 @@ export const MAX_TIMEOUT = 2 ** 31 - 1;
 export function startTimer(run: () => void, ms: number): () => void {
   if (typeof ms !== 'number' || Number.isNaN(ms) || ms < 0) {
     throw setupError(
-      ErrorCode.INVALID_OPTION,
+      'INVALID_OPTION',
       process.env.NODE_ENV !== 'production' && [
         `A timer was asked to wait ${describe(ms)}, which is not a number of milliseconds (0 or more).`,
         'Give delays (pollFrequency, retry delays, reconnect delays) as numbers of milliseconds, e.g. 5_000.',

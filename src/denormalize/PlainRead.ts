@@ -56,11 +56,14 @@ export class PlainRead implements DenormalizeDelegate, QueryDelegate {
     return value;
   };
 
-  constructor(
-    readonly entities: Entities,
-    readonly args: readonly unknown[],
-    protected readonly maxEntityDepth: number,
-  ) {}
+  declare readonly entities: Entities;
+  declare readonly args: readonly unknown[];
+  declare protected readonly maxEntityDepth: number;
+  constructor(entities: Entities, args: readonly unknown[], maxEntityDepth: number) {
+    this.entities = entities;
+    this.args = args;
+    this.maxEntityDepth = maxEntityDepth;
+  }
 
   unvisit(schema: unknown, input: unknown): unknown {
     return unvisit(schema, input, this);

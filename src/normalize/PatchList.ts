@@ -7,40 +7,53 @@ export class PatchList {
   readonly patches: Patch[] = [];
   private readonly undo: Patch[] = [];
 
+  /** Records `patch` with the patch that undoes it. */
+  private record(patch: Patch, inverse: Patch): void {
+    this.patches.push(patch);
+    this.undo.push(inverse);
+  }
+
   /** Sets `path` to `value`; `previous` is the value there now (`undefined` when absent). */
   set(path: (string | number)[], value: unknown, previous: unknown): void {
-    if (previous === undefined) {
-      this.patches.push({ op: 'add', path, value });
-      this.undo.push({ op: 'remove', path });
-    } else {
-      this.patches.push({ op: 'replace', path, value });
-      this.undo.push({ op: 'replace', path, value: previous });
-    }
+    if (previous === undefined) this.insertItem(path, value);
+    else this.record({ op: 'replace', path, value }, { op: 'replace', path, value: previous });
   }
 
   /** Removes `path`; `previous` is the value there now. */
   remove(path: (string | number)[], previous: unknown): void {
-    if (previous === undefined) return;
-    this.patches.push({ op: 'remove', path });
-    this.undo.push({ op: 'add', path, value: previous });
+    if (previous !== undefined) this.removeItem(path, previous);
   }
 
-  /** Inserts `value` into a list at the path's last step (an index). */
+  /** Inserts `value` into a list at the path's last step (an index); adds `path` outside a list. */
   insertItem(path: (string | number)[], value: unknown): void {
-    this.patches.push({ op: 'add', path, value });
-    this.undo.push({ op: 'remove', path });
+    this.record({ op: 'add', path, value }, { op: 'remove', path });
   }
 
   /** Removes the list item at the path's last step (an index); `previous` is the item there now. */
   removeItem(path: (string | number)[], previous: unknown): void {
-    this.patches.push({ op: 'remove', path });
-    this.undo.push({ op: 'add', path, value: previous });
+    this.record({ op: 'remove', path }, { op: 'add', path, value: previous });
   }
 
   /** The inverse patches, in the order that undoes the forward list. */
   get inversePatches(): Patch[] {
     return this.undo.slice().reverse();
   }
+
+  /** The write these patches make, after `earlier`'s patches when given (one write, undone in reverse). */
+  written(earlier?: Written): Written {
+    return earlier
+      ? {
+          patches: [...earlier.patches, ...this.patches],
+          inversePatches: [...this.inversePatches, ...earlier.inversePatches],
+        }
+      : { patches: this.patches, inversePatches: this.inversePatches };
+  }
+}
+
+/** Forward patches and their inverses. */
+export interface Written {
+  patches: Patch[];
+  inversePatches: Patch[];
 }
 
 /**

@@ -9,7 +9,7 @@ import { hasOwn } from '../base/dict.js';
 import type { Row } from '../base/state.js';
 import type { RowPolicy } from '../schema/contract.js';
 import { Entity } from '../schema/Entity.js';
-import { mergeChecked, mergeDefined, mergeInPlace, withoutUndefined } from './rowObjects.js';
+import { mergeDefined, withoutUndefined } from './rowObjects.js';
 
 /**
  * A row one write queued. `row` is `undefined` while its entity is placed but not yet written;
@@ -101,7 +101,7 @@ export class PendingRows {
       // The default merge, into a row this walk made and nobody else holds, is done in place:
       // a row repeated across a response (a shared author) then costs no new object per mention.
       if (earlier.owned && policy.merge === defaultMerge) {
-        mergeInPlace(before, incoming);
+        mergeDefined(before, incoming); // (incoming has no undefined field left)
         earlier.checked &&= checked;
       } else {
         earlier.row = policy.merge(before, incoming);
@@ -135,8 +135,7 @@ export class PendingRows {
       Array.isArray(row)
     )
       return false;
-    if (placed.checked) mergeChecked(row, input, (value, field) => checker.field(value, table, key, field));
-    else mergeDefined(row, input);
+    mergeDefined(row, input, placed.checked ? (value, field) => checker.field(value, table, key, field) : undefined);
     return true;
   }
 }

@@ -4,7 +4,7 @@
  */
 
 import { nextSerial } from '../base/serial.js';
-import { ErrorCode, inputError, isErrorLike } from '../base/errors.js';
+import { inputError, isErrorLike } from '../base/errors.js';
 import { stableStringify } from '../base/json.js';
 import type { Patch, WriteMeta } from '../base/patch.js';
 import type { CacheState, EndpointMeta, Row } from '../base/state.js';
@@ -70,7 +70,7 @@ export function normalize(
     const result = toJsonValue(walk.visit(schema, input, input, undefined), 'The result');
     const list = new PatchList();
     rowPatches(list, state, walk.pending.tables, meta, options.changedRowsOnly === true, options.overwrite === true);
-    return { result, patches: list.patches, inversePatches: list.inversePatches };
+    return { result, ...list.written() };
   } catch (caught) {
     throw isErrorLike(caught) ? caught : nonErrorThrown(caught);
   }
@@ -147,7 +147,7 @@ class WriteWalk implements NormalizeDelegate {
 
   private tooDeep(): never {
     throw inputError(
-      ErrorCode.MAX_DEPTH_EXCEEDED,
+      'MAX_DEPTH_EXCEEDED',
       process.env.NODE_ENV !== 'production' && [
         `The input nests deeper than ${this.depthLimit} schema levels (a circular input?).`,
         'Send finite, acyclic data; recursive schemas must end in entities, which stop cycles.',
@@ -231,7 +231,7 @@ class WriteWalk implements NormalizeDelegate {
     }
     if (this.entityDepth > this.maxEntityDepth) {
       throw inputError(
-        ErrorCode.MAX_DEPTH_EXCEEDED,
+        'MAX_DEPTH_EXCEEDED',
         process.env.NODE_ENV !== 'production' && [
           `Entities nest deeper than maxEntityDepth (${this.maxEntityDepth}): ${this.entityPath
             .slice(0, 3)

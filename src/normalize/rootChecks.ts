@@ -1,7 +1,7 @@
 /** The checks at the edges of a write walk: the response's root shape, and what a callback threw. */
 
 import { isObject, isRecord } from '../base/dict.js';
-import { describe, ErrorCode, inputError, jsonStringHint, setupError, type LensCacheError } from '../base/errors.js';
+import { describe, inputError, jsonStringHint, setupError, type LensCacheError } from '../base/errors.js';
 import type { RootInput } from '../schema/contract.js';
 
 /**
@@ -11,7 +11,7 @@ import type { RootInput } from '../schema/contract.js';
  */
 export function nonErrorThrown(thrown: unknown): LensCacheError {
   const error = setupError(
-    ErrorCode.NON_ERROR_THROWN,
+    'NON_ERROR_THROWN',
     process.env.NODE_ENV !== 'production' && [
       `Normalizing threw ${describe(thrown)}, not an Error: a schema callback (process, pk, merge, validate, a lens or argsKey) threw it.`,
       'Throw an Error (throw new Error("…")) from your callbacks, so that the failure has a message and a stack.',
@@ -40,7 +40,7 @@ export function checkRoot(expected: RootInput, input: unknown): void {
     (expected === 'object-or-pk' && (record || typeof input === 'string' || typeof input === 'number'));
   if (ok) return;
   throw inputError(
-    ErrorCode.UNEXPECTED_INPUT,
+    'UNEXPECTED_INPUT',
     process.env.NODE_ENV !== 'production' && [
       `The response does not fit the schema: expected ${WANTED[expected]}, but received ${describe(input)}.${jsonStringHint(input)}`,
       expected === 'list' && isObject(input)

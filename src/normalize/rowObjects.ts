@@ -2,33 +2,17 @@
 
 import { setOwn } from '../base/dict.js';
 
-/** `{ ...target, ...source }` written into `target` (the same fields, in the same order). */
-export function mergeInPlace(target: object, source: object): void {
-  const into = target as Record<string, unknown>;
-  const from = source as Record<string, unknown>;
-  const keys = Object.keys(from);
-  for (let i = 0; i < keys.length; i++) setOwn(into, keys[i]!, from[keys[i]!]);
-}
-
-/** `mergeInPlace(target, withoutUndefined(source))`, without the copy. */
-export function mergeDefined(target: object, source: object): void {
+/**
+ * `{ ...target, ...withoutUndefined(source) }` written into `target` (the same fields, in the same
+ * order), each value as `check` gives it when there is one (a checked copy: base/checkRow.ts).
+ */
+export function mergeDefined(target: object, source: object, check?: (value: unknown, field: string) => unknown): void {
   const into = target as Record<string, unknown>;
   const from = source as Record<string, unknown>;
   const keys = Object.keys(from);
   for (let i = 0; i < keys.length; i++) {
     const value = from[keys[i]!];
-    if (value !== undefined) setOwn(into, keys[i]!, value);
-  }
-}
-
-/** `mergeDefined`, with each value as `check` gives it (a checked copy: base/checkRow.ts). */
-export function mergeChecked(target: object, source: object, check: (value: unknown, field: string) => unknown): void {
-  const into = target as Record<string, unknown>;
-  const from = source as Record<string, unknown>;
-  const keys = Object.keys(from);
-  for (let i = 0; i < keys.length; i++) {
-    const value = from[keys[i]!];
-    if (value !== undefined) setOwn(into, keys[i]!, check(value, keys[i]!));
+    if (value !== undefined) setOwn(into, keys[i]!, check ? check(value, keys[i]!) : value);
   }
 }
 
@@ -37,10 +21,8 @@ export function withoutUndefined(row: object): object {
   const record = row as Record<string, unknown>;
   for (const key in record) {
     if (record[key] === undefined) {
-      const copy: Record<string, unknown> = {};
-      for (const field of Object.keys(record)) {
-        if (record[field] !== undefined) setOwn(copy, field, record[field]);
-      }
+      const copy = {};
+      mergeDefined(copy, record);
       return copy;
     }
   }

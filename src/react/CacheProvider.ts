@@ -4,7 +4,7 @@
  */
 
 import { createContext, createElement, useContext, type ReactNode } from 'react';
-import { ErrorCode, setupError } from '../base/errors.js';
+import { setupError } from '../base/errors.js';
 import type { Cache } from '../store/createCache.js';
 
 const CacheContext = createContext<Cache<string> | null>(null);
@@ -34,7 +34,7 @@ export function useCacheContext(hook: string): Cache<string> {
   const cache = useContext(CacheContext);
   if (!cache) {
     throw setupError(
-      ErrorCode.CACHE_PROVIDER_MISSING,
+      'CACHE_PROVIDER_MISSING',
       process.env.NODE_ENV !== 'production' && [
         `${hook} was called outside a <CacheProvider>, so it does not know which cache to read.`,
         "Wrap the tree in <CacheProvider cache={cache}> inside react-redux's <Provider store={store}>.",

@@ -1,7 +1,7 @@
 /** useDLE: an endpoint's data, loading state and error, without Suspense (docs/useDLE.md). */
 
 import { useCallback, useMemo, useSyncExternalStore } from 'react';
-import { ErrorCode, setupError } from '../base/errors.js';
+import { setupError } from '../base/errors.js';
 import type { ArgsOf, ResponseData } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';
 import { useCacheContext } from './CacheProvider.js';
@@ -45,7 +45,7 @@ export function useDLE(endpoint: EndpointLike, ...args: unknown[]): DLE<unknown>
   // request that cannot help"); useSuspense throws this error, useDLE returns it.
   if (!error && read.settledInvalid && current.expiryStatus === 'invalid') {
     error = setupError(
-      ErrorCode.STILL_INVALID,
+      'STILL_INVALID',
       process.env.NODE_ENV !== 'production' && [
         `useDLE fetched ${read.key}, and its response still reads as invalid, so fetching again would request it again without end.`,
         "Check what the response normalizes to and the endpoint's expiry lengths. controller.invalidate(endpoint, ...args) lets it fetch again.",

@@ -1,7 +1,7 @@
 /** useDebounce: a value that follows another once it has stopped changing (docs/useDebounce.md). */
 
 import { useEffect, useState } from 'react';
-import { describe, ErrorCode, setupError } from '../base/errors.js';
+import { describe, setupError } from '../base/errors.js';
 import { startTimer } from '../base/timers.js';
 
 /**
@@ -18,7 +18,7 @@ export function useDebounce<T>(value: T, delay: number, updatable = true): [valu
   // Checked in render, so a bad one reaches the error boundary rather than `setTimeout` (NaN: no wait).
   if (typeof delay !== 'number' || !(delay >= 0) || typeof updatable !== 'boolean') {
     throw setupError(
-      ErrorCode.INVALID_OPTION,
+      'INVALID_OPTION',
       process.env.NODE_ENV !== 'production' && [
         `useDebounce(value, delay, updatable) takes delay in milliseconds from 0 up and updatable true or false, but received delay ${describe(delay)} and updatable ${describe(updatable)}.`,
         'Write e.g. useDebounce(text, 300), or useDebounce(text, 300, false) to hold the value.',

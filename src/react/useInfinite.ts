@@ -3,7 +3,7 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useSelector } from 'react-redux';
 import { warnOnce } from '../base/env.js';
-import { describe, ErrorCode, setupError } from '../base/errors.js';
+import { describe, setupError } from '../base/errors.js';
 import { argsKey } from '../base/json.js';
 import type { ArgsOf, ResponseData } from '../store/createCache.js';
 import { requestKey, type EndpointLike } from '../store/endpoint.js';
@@ -53,7 +53,7 @@ export function useInfinite(endpoint: PagedEndpoint, ...args: unknown[]): Infini
   const field = endpoint.options?.paginationField;
   if (typeof field !== 'string' || field === '') {
     throw setupError(
-      ErrorCode.INVALID_SCHEMA,
+      'INVALID_SCHEMA',
       process.env.NODE_ENV !== 'production' && [
         `useInfinite was given ${describe(endpoint)}, which has no paginationField: it cannot tell how to ask for a page.`,
         "Give the list endpoint the param that names a page: new RestEndpoint({ ..., paginationField: 'cursor' }).",

@@ -7,7 +7,7 @@
 
 import { useEffect, useMemo, useRef } from 'react';
 import { useSelector, useStore } from 'react-redux';
-import { ErrorCode, setupError, describe } from '../base/errors.js';
+import { setupError, describe } from '../base/errors.js';
 import { argsKey, isSkipArgs } from '../base/json.js';
 import { internalsOf, type Cache } from '../store/createCache.js';
 import { requestKey, type EndpointLike } from '../store/endpoint.js';
@@ -64,7 +64,7 @@ export function useResponse(
 ): ResponseRead {
   if (fetch && endpoint.sideEffect) {
     throw setupError(
-      ErrorCode.MUTATION_IN_HOOK,
+      'MUTATION_IN_HOOK',
       process.env.NODE_ENV !== 'production' && [
         `${hook} was given ${describe(endpoint)}, a mutation: it would send a new request on every render.`,
         'Hooks read. Send mutations from an event handler with useMutation(endpoint), which gives a trigger and its pending and error state (or call useController().fetch(endpoint, ...args)).',

@@ -2,7 +2,7 @@
 
 import { useEffect } from 'react';
 import { useStore } from 'react-redux';
-import { describe, ErrorCode, setupError } from '../base/errors.js';
+import { describe, setupError } from '../base/errors.js';
 import { argsKey, isSkipArgs } from '../base/json.js';
 import type { ArgsOf } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';
@@ -38,7 +38,7 @@ export function useSubscribe(hook: string, endpoint: EndpointLike, args: readonl
   const store = useStore();
   if (endpoint.sideEffect) {
     throw setupError(
-      ErrorCode.MUTATION_IN_HOOK,
+      'MUTATION_IN_HOOK',
       process.env.NODE_ENV !== 'production' && [
         `${hook} was given ${describe(endpoint)}, a mutation: polling it would send the mutation again every period.`,
         'Subscribe to reads only. Send mutations from an event handler with useMutation(endpoint) (or useController().fetch(endpoint, ...args)).',

@@ -1,6 +1,6 @@
 /** useSuspense: an endpoint's data, suspending while it is missing or invalid (docs/useSuspense.md). */
 
-import { ErrorCode, setupError } from '../base/errors.js';
+import { setupError } from '../base/errors.js';
 import type { ArgsOf, ResponseData } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';
 import { useContext } from 'react';
@@ -41,7 +41,7 @@ export function useSuspense(endpoint: EndpointLike, ...args: unknown[]): unknown
       throw (
         current.error ??
         setupError(
-          ErrorCode.STILL_INVALID,
+          'STILL_INVALID',
           process.env.NODE_ENV !== 'production' && [
             `useSuspense fetched ${read.key}, and its response still reads as invalid, so suspending again would request it again without end.`,
             "Check what the response normalizes to (a root entity kept deleted by a newer delete cannot be shown) and the endpoint's expiry lengths. controller.invalidate(endpoint, ...args) lets it fetch again.",

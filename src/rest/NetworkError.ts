@@ -4,7 +4,7 @@
  */
 
 import { isObject } from '../base/dict.js';
-import { describe, ErrorCode, errorMessage, LensCacheError } from '../base/errors.js';
+import { describe, errorMessage, LensCacheError } from '../base/errors.js';
 
 /**
  * Rejects `endpoint.fetch` (and `cache.fetch`) when the response status is not 2xx. `status` is the
@@ -22,7 +22,7 @@ export class NetworkError extends LensCacheError {
   /** `unparsed`: the JSON parse error of a 2xx body (the error is then INVALID_RESPONSE, status 400). */
   constructor(method: string, url: string, response: Response, body: unknown, unparsed?: Error) {
     super(
-      unparsed ? ErrorCode.INVALID_RESPONSE : ErrorCode.NETWORK_ERROR,
+      unparsed ? 'INVALID_RESPONSE' : 'NETWORK_ERROR',
       unparsed ? unreadable(method, url, response, body, unparsed) : refused(method, url, response, body),
       unparsed ? 400 : response.status,
     );
@@ -35,7 +35,7 @@ export class NetworkError extends LensCacheError {
 function refused(method: string, url: string, response: Response, body: unknown): string {
   const answer = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
   return errorMessage(
-    ErrorCode.NETWORK_ERROR,
+    'NETWORK_ERROR',
     process.env.NODE_ENV !== 'production' && [
       `${method} ${url} answered ${answer}; a 2xx status was expected.${shown(body)}`,
       'Check the URL and args the endpoint was called with, and the server log for this request.',
@@ -46,7 +46,7 @@ function refused(method: string, url: string, response: Response, body: unknown)
 
 function unreadable(method: string, url: string, response: Response, body: unknown, error: Error): string {
   return errorMessage(
-    ErrorCode.INVALID_RESPONSE,
+    'INVALID_RESPONSE',
     process.env.NODE_ENV !== 'production' && [
       `${method} ${url} answered ${response.status} with a body that is not valid JSON (${error.message}): ${describe(body)}.`,
       'The server must send complete JSON; check it for truncated or mixed output.',

@@ -7,7 +7,7 @@ import { isRecord } from '../base/dict.js';
 import type { Collection } from '../schema/Collection.js';
 import type { CollectionOp, CollectionOpName } from '../schema/CollectionOp.js';
 import type { Query } from '../schema/Query.js';
-import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
+import { describe, inputError, setupError } from '../base/errors.js';
 import { stableStringify } from '../base/json.js';
 import {
   checkMethod,
@@ -119,7 +119,7 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     this.opOptions = opOptions;
     if (typeof options?.path !== 'string') {
       throw setupError(
-        ErrorCode.INVALID_SCHEMA,
+        'INVALID_SCHEMA',
         process.env.NODE_ENV !== 'production' && [
           `A RestEndpoint needs a path string; received ${describe(options?.path)}.`,
           "Pass one: new RestEndpoint({ path: '/users/:id', schema: User }).",
@@ -237,7 +237,7 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     const collection = findCollection(schema)?.collection;
     if (!collection) {
       throw setupError(
-        ErrorCode.INVALID_SCHEMA,
+        'INVALID_SCHEMA',
         process.env.NODE_ENV !== 'production' && [
           `endpoint.${name} needs a Collection schema, but ${this.method} ${this.path} has ${describe(schema)}.`,
           'Give the endpoint a Collection: new RestEndpoint({ path, schema: new Collection([Post]) }), or { results: new Collection([Post]) }.',
@@ -284,7 +284,7 @@ function paramsOf(params: unknown, path: string): Readonly<Record<string, unknow
   if (params === undefined || params === null) return {};
   if (isRecord(params)) return params;
   throw inputError(
-    ErrorCode.UNEXPECTED_INPUT,
+    'UNEXPECTED_INPUT',
     process.env.NODE_ENV !== 'production' && [
       `The first arg of the endpoint ${JSON.stringify(path)} must be its params object, but received ${describe(params)}.`,
       "Pass params by name: endpoint.url({ id: '1' }), not endpoint.url('1').",

@@ -5,7 +5,7 @@
  */
 
 import { isObject } from '../base/dict.js';
-import { describe, ErrorCode, inputError } from '../base/errors.js';
+import { describe, inputError } from '../base/errors.js';
 import type { Collection } from '../schema/Collection.js';
 import { withoutField } from '../schema/collectionKey.js';
 import { findCollection } from './pagination.js';
@@ -75,7 +75,7 @@ function combine(responses: readonly unknown[], at: string | undefined, where: s
       at === undefined ? response : isObject(response) ? (response as Record<string, unknown>)[at] : undefined;
     if (!Array.isArray(list)) {
       throw inputError(
-        ErrorCode.UNEXPECTED_INPUT,
+        'UNEXPECTED_INPUT',
         process.env.NODE_ENV !== 'production' && [
           `Page ${index + 1} of ${where}, refetched with the pages its list holds, has ${describe(list)}${at === undefined ? '' : ` at "${at}"`} where its items should be.`,
           'Answer every page of the list in the same shape as its first page.',

@@ -10,7 +10,7 @@ import { isCollection } from '../schema/CollectionLike.js';
 import { CollectionPage } from '../schema/CollectionPage.js';
 import type { Query } from '../schema/Query.js';
 import { isPlainObjectSchema } from '../schema/contract.js';
-import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
+import { describe, inputError, setupError } from '../base/errors.js';
 import { toJsonValue } from '../base/checkRow.js';
 import type { PagePagination } from './types.js';
 import type { PathTemplate } from './pathParams.js';
@@ -45,7 +45,7 @@ export function pageSchema(
   // A missing or empty field is refused by CollectionPage, after these checks.
   if (template.names.has(field)) {
     throw setupError(
-      ErrorCode.INVALID_SCHEMA,
+      'INVALID_SCHEMA',
       process.env.NODE_ENV !== 'production' && [
         `The paginationField "${field}" of ${where} is a path param, so the list without it has no URL.`,
         'Send the page or cursor in the query string: keep it out of the path.',
@@ -55,7 +55,7 @@ export function pageSchema(
   const found = findCollection(schema);
   if (!found) {
     throw setupError(
-      ErrorCode.INVALID_SCHEMA,
+      'INVALID_SCHEMA',
       process.env.NODE_ENV !== 'production' && [
         `endpoint.getPage needs a Collection schema (or an object schema with one Collection member), but ${where} has ${describe(schema)}.`,
         'Give the endpoint a list: schema: new Collection([Post]), or { results: new Collection([Post]), nextCursor: "" }.',
@@ -95,7 +95,7 @@ export function requirePageParam<E extends { url(...args: any[]): string }>(
       const value = isObject(params) ? (params as Record<string, unknown>)[field] : undefined;
       if (value === undefined || value === null) {
         throw inputError(
-          ErrorCode.UNEXPECTED_INPUT,
+          'UNEXPECTED_INPUT',
           process.env.NODE_ENV !== 'production' && [
             `${where}.getPage needs the page param "${field}" in its params, but received ${describe(params)}.`,
             `Pass the page to fetch: getPage({ ...params, ${field}: nextCursor }); the first page is the endpoint itself.`,
@@ -108,7 +108,7 @@ export function requirePageParam<E extends { url(...args: any[]): string }>(
       toJsonValue(value, `${where}.getPage's page param "${field}"`);
       if (namesNothing(value)) {
         throw inputError(
-          ErrorCode.UNEXPECTED_INPUT,
+          'UNEXPECTED_INPUT',
           process.env.NODE_ENV !== 'production' && [
             `${where}.getPage got the page param "${field}" = ${describe(value)}, which names no page: its request would be the list's own.`,
             `Pass the cursor or page number the previous page gave (a string or a number): getPage({ ...params, ${field}: nextCursor }).`,

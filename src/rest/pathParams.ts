@@ -8,7 +8,7 @@
 import { compileTokens, parseTemplate, type Token } from './pathTokens.js';
 import { hasOwn } from '../base/dict.js';
 import { Lru } from '../base/Lru.js';
-import { describe, ErrorCode, setupError, inputError } from '../base/errors.js';
+import { describe, setupError, inputError } from '../base/errors.js';
 
 type Strip<S extends string> = S extends `${infer Head}{${string}}${infer Tail}` ? `${Head}${Strip<Tail>}` : S;
 type Groups<S extends string> = S extends `${string}{${infer Group}}${infer Tail}` ? Group | Groups<Tail> : never;
@@ -45,7 +45,7 @@ export function pathTemplate(path: string): PathTemplate {
   if (template) return template;
   const tokens = parseTemplate(path, reason => {
     throw setupError(
-      ErrorCode.INVALID_SCHEMA,
+      'INVALID_SCHEMA',
       process.env.NODE_ENV !== 'production' && [
         `The RestEndpoint path ${JSON.stringify(path)} is not a valid template: ${reason}.`,
         "Write params as :name segments ('/:group/posts'), optional parts in braces ('/posts{/:id}').",
@@ -74,7 +74,7 @@ export function pathTemplate(path: string): PathTemplate {
       const { path: filled, missing } = toPath(values);
       if (missing.length === 0) return filled;
       throw inputError(
-        ErrorCode.UNEXPECTED_INPUT,
+        'UNEXPECTED_INPUT',
         process.env.NODE_ENV !== 'production' && [
           `The path ${JSON.stringify(path)} could not be filled from ${describe(params)}: Missing parameters: ${missing.join(', ')}.`,
           `Pass every :param of the path in args[0], e.g. endpoint.url({ ${[...names].map(name => `${name}: '…'`).join(', ')} }).`,
@@ -95,7 +95,7 @@ export function pathTemplate(path: string): PathTemplate {
 function checkedSegment(value: unknown, name: string, path: string): string {
   if (typeof value === 'object' || typeof value === 'function' || typeof value === 'symbol' || value === undefined) {
     throw inputError(
-      ErrorCode.UNEXPECTED_INPUT,
+      'UNEXPECTED_INPUT',
       process.env.NODE_ENV !== 'production' && [
         `The path param "${name}" of ${JSON.stringify(path)} must be a string or a number${isWildcard(path, name) ? ' (or a list of them, for a wildcard)' : ''}, but received ${describe(value)}.`,
         `Pass a plain value: { ${name}: '…' }.`,
@@ -105,7 +105,7 @@ function checkedSegment(value: unknown, name: string, path: string): string {
   const text = String(value);
   if (text === '' || hasDotSegment(text)) {
     throw inputError(
-      ErrorCode.UNEXPECTED_INPUT,
+      'UNEXPECTED_INPUT',
       process.env.NODE_ENV !== 'production' && [
         `The path param "${name}" of ${JSON.stringify(path)} is ${JSON.stringify(text)}, which would change the path rather than fill it (an empty, "." or ".." segment).`,
         `Pass a non-empty value for ${name} that is not "." or ".." (or leave an optional {…} part out by omitting it).`,

@@ -9,7 +9,7 @@ import type { EntityClass } from '../schema/Entity.js';
 import type { Invalidate } from '../schema/Invalidate.js';
 import type { Union } from '../schema/Union.js';
 import type { Denormalize } from '../schema/types.js';
-import { describe, ErrorCode, setupError } from '../base/errors.js';
+import { describe, setupError } from '../base/errors.js';
 import type { OptimisticSnapshot } from './OptimisticSnapshot.js';
 import { RestEndpoint, type RestEndpointOptions } from './RestEndpoint.js';
 import { Deletion } from './deletion.js';
@@ -110,7 +110,7 @@ export function resource<const O extends ResourceOptions>(options: O): Resource<
   if (paginationField !== undefined) list.paginationField = paginationField;
   if (optimistic !== undefined && typeof optimistic !== 'boolean') {
     throw setupError(
-      ErrorCode.INVALID_SCHEMA,
+      'INVALID_SCHEMA',
       process.env.NODE_ENV !== 'production' && [
         `resource({ optimistic }) takes true or false, but received ${describe(optimistic)}.`,
         'Pass optimistic: true to show each mutation at once, or leave it out (false).',
@@ -167,7 +167,7 @@ function collectionOptions(options: unknown): ResourceCollectionOptions {
     : undefined;
   if (others?.length === 0) return options as ResourceCollectionOptions;
   throw setupError(
-    ErrorCode.INVALID_SCHEMA,
+    'INVALID_SCHEMA',
     process.env.NODE_ENV !== 'production' && [
       others
         ? `resource({ collection }) takes argsKey and nonFilterArgumentKeys, but received ${others.map(name => JSON.stringify(name)).join(', ')}.`
@@ -180,7 +180,7 @@ function collectionOptions(options: unknown): ResourceCollectionOptions {
 function listPathOf(path: unknown): string {
   if (typeof path !== 'string' || !/\/:[^/{}]+$/.test(path)) {
     throw setupError(
-      ErrorCode.INVALID_SCHEMA,
+      'INVALID_SCHEMA',
       process.env.NODE_ENV !== 'production' && [
         `resource() needs the item's path, ending in its id param ('/posts/:id'), but received ${describe(path)}.`,
         "Pass the path of one item: resource({ path: '/:group/posts/:id', schema: Post }); the list's path is that without its last segment.",

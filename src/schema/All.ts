@@ -1,6 +1,6 @@
 /** All: every cached entity of a class (or of several). See docs/All.md. */
 
-import { describe, ErrorCode, setupError } from '../base/errors.js';
+import { describe, setupError } from '../base/errors.js';
 import { isDevelopment } from '../base/env.js';
 import {
   INVALID,
@@ -34,7 +34,7 @@ export class All<S = unknown> implements SchemaConstruct {
     const classes = attribute === undefined ? [schema] : Object.values((schema ?? {}) as object);
     if (classes.length === 0 || !classes.every(isEntityClass)) {
       throw setupError(
-        ErrorCode.INVALID_SCHEMA,
+        'INVALID_SCHEMA',
         process.env.NODE_ENV !== 'production' && [
           `new All() reads whole tables, so it takes Entity classes; received ${describe(schema)}.`,
           'Write new All(User), or new All({ cats: Cat, dogs: Dog }, attribute).',

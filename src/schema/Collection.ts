@@ -1,7 +1,7 @@
 /** Collection: a list (or map) of entities stored per args, that creates and moves reach. See docs/Collection.md. */
 
 import { isRecord } from '../base/dict.js';
-import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
+import { describe, inputError, setupError } from '../base/errors.js';
 import { isSkipArgs } from '../base/json.js';
 import type {
   DenormalizeDelegate,
@@ -86,7 +86,7 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
     this.isValues = schema instanceof Values;
     if (!this.isValues && !Array.isArray(schema)) {
       throw setupError(
-        ErrorCode.INVALID_SCHEMA,
+        'INVALID_SCHEMA',
         process.env.NODE_ENV !== 'production' && [
           `new Collection() takes [Entity] or new Values(Entity); received ${describe(schema)}.`,
           'Write new Collection([Post]) for a list, or new Collection(new Values(Post)) for a map keyed by pk.',
@@ -234,7 +234,7 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
     if (pk !== undefined) return pk;
     if (fn === defaultArgsKey) {
       throw inputError(
-        ErrorCode.UNEXPECTED_INPUT,
+        'UNEXPECTED_INPUT',
         process.env.NODE_ENV !== 'production' && [
           `Collection ${this.key} names its lists by the params object (args[0]), but received ${describe(args[0])}.`,
           'Pass the params as an object ({ group: "react" }), or give the Collection an argsKey option.',
@@ -243,7 +243,7 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
       );
     }
     throw inputError(
-      ErrorCode.UNEXPECTED_INPUT,
+      'UNEXPECTED_INPUT',
       process.env.NODE_ENV !== 'production' && [
         `Collection ${this.key} needs an object to name the list, but its ${name} returned ${describe(pkObject)}.`,
         `Make ${name} return an object, such as ${name === 'nestKey' ? '{ userId: parent.id }' : '{ group: params.group }'}.`,
@@ -255,7 +255,7 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
   private op<O extends CollectionOpName>(name: O, forValues: boolean | undefined): CollectionOp<S, O> {
     if (forValues !== undefined && forValues !== this.isValues) {
       throw setupError(
-        ErrorCode.INVALID_SCHEMA,
+        'INVALID_SCHEMA',
         process.env.NODE_ENV !== 'production' && [
           `Collection ${this.key} has no .${name}: ${forValues ? 'assign works on maps (Values)' : `${name} works on lists`}.`,
           forValues

@@ -4,7 +4,7 @@
  * every stored list of the collection's table that the args match. They never create a list.
  */
 
-import { describe, ErrorCode, inputError } from '../base/errors.js';
+import { describe, inputError } from '../base/errors.js';
 import { copyOwn, isObject, isRecord, setOwn } from '../base/dict.js';
 import type { DenormalizeDelegate, NormalizeDelegate, RootInput, SchemaConstruct } from './contract.js';
 import { hasNoDefinedKeys, parsePk, pkMatches } from './collectionKey.js';
@@ -134,7 +134,7 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
     for (const item of itemsOf(input, this.op)) {
       if (typeof item !== 'object') {
         throw inputError(
-          ErrorCode.UNEXPECTED_INPUT,
+          'UNEXPECTED_INPUT',
           process.env.NODE_ENV !== 'production' && [
             `Collection ${this.collection.key}.move expected the moved item (an object), but received ${describe(item)}.`,
             'Pass the item with its pk and its new values, e.g. { id: "10", group: "ten" }.',
@@ -202,7 +202,7 @@ function itemsOf(input: unknown, op: CollectionOpName): unknown[] {
     const ok = typeof item === 'object' || (op === 'remove' && (typeof item === 'string' || typeof item === 'number'));
     if (!ok || item === undefined) {
       throw inputError(
-        ErrorCode.UNEXPECTED_INPUT,
+        'UNEXPECTED_INPUT',
         process.env.NODE_ENV !== 'production' && [
           `Collection .${op} expected ${op === 'remove' ? 'an item, a pk' : 'an item'} or a list of them, but received ${describe(item)}.`,
           'Pass the created (or moved, or removed) item as the last argument.',

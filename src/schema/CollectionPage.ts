@@ -4,7 +4,7 @@
  * field. The page's own result is its list of refs.
  */
 
-import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
+import { describe, inputError, setupError } from '../base/errors.js';
 import type { DenormalizeDelegate, NormalizeDelegate, RootInput, SchemaConstruct } from './contract.js';
 import type { CollectionLike } from './CollectionLike.js';
 import { withoutField } from './collectionKey.js';
@@ -36,7 +36,7 @@ export class CollectionPage<S = unknown> implements SchemaConstruct {
     this.listKey = listKey;
     if (collection.isValues) {
       throw setupError(
-        ErrorCode.INVALID_SCHEMA,
+        'INVALID_SCHEMA',
         process.env.NODE_ENV !== 'production' && [
           `Pages append to a list, but Collection ${collection.key} is a map (a Values collection).`,
           'Paginate an array Collection: new Collection([Post]).',
@@ -45,7 +45,7 @@ export class CollectionPage<S = unknown> implements SchemaConstruct {
     }
     if (typeof field !== 'string' || field === '') {
       throw setupError(
-        ErrorCode.INVALID_SCHEMA,
+        'INVALID_SCHEMA',
         process.env.NODE_ENV !== 'production' && [
           `A page needs the paginationField option, the name of the page or cursor param, but it is ${describe(field)}.`,
           "Name the param: new RestEndpoint({ path, schema, paginationField: 'cursor' }).",
@@ -59,7 +59,7 @@ export class CollectionPage<S = unknown> implements SchemaConstruct {
   normalize(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
     if (!Array.isArray(input)) {
       throw inputError(
-        ErrorCode.UNEXPECTED_INPUT,
+        'UNEXPECTED_INPUT',
         process.env.NODE_ENV !== 'production' && [
           `A page of Collection ${this.collection.key} must be a list of items, but received ${describe(input)}.`,
           'If the items sit inside the response (e.g. { results: [...] }), give the endpoint the schema { results: collection }.',

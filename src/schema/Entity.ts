@@ -10,7 +10,8 @@ import { entityInfo } from './entityInfo.js';
 import { lookupIndex } from './entityIndexes.js';
 import { entityWriter, normalizeEntity } from './entityNormalize.js';
 import { isUsablePk } from './pk.js';
-import { ErrorCode, setupError } from '../base/errors.js';
+import { setupError } from '../base/errors.js';
+import { defineOwn } from '../base/dict.js';
 
 /**
  * The base class of every entity.
@@ -85,14 +86,7 @@ export abstract class Entity {
   /** An instance with the class defaults and the given fields, e.g. as a field initialiser. */
   static fromJS<T extends Entity>(this: new () => T, props: Partial<T> = {}): T {
     const instance = new this();
-    for (const key of Object.keys(props)) {
-      Object.defineProperty(instance, key, {
-        value: (props as Record<string, unknown>)[key],
-        writable: true,
-        enumerable: true,
-        configurable: true,
-      });
-    }
+    for (const key of Object.keys(props)) defineOwn(instance, key, (props as Record<string, unknown>)[key]);
     return instance;
   }
 
@@ -156,7 +150,7 @@ function isUsableClassName(name: string): boolean {
 
 function keyRequired(name: string): Error {
   return setupError(
-    ErrorCode.ENTITY_KEY_REQUIRED,
+    'ENTITY_KEY_REQUIRED',
     process.env.NODE_ENV !== 'production' && [
       `${
         name === ''

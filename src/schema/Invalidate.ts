@@ -1,7 +1,7 @@
 /** Invalidate: a response that deletes an entity. See docs/Invalidate.md. */
 
 import { isRecord } from '../base/dict.js';
-import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
+import { describe, inputError, setupError } from '../base/errors.js';
 import { warnOnce } from '../base/env.js';
 import type { DenormalizeDelegate, NormalizeDelegate, RootInput, SchemaConstruct } from './contract.js';
 import { infoOf, isEntityClass, type EntityClass } from './Entity.js';
@@ -27,7 +27,7 @@ export class Invalidate<E extends EntityClass | Union = EntityClass> implements 
   constructor(schema: E) {
     if (!isEntityClass(schema) && !(schema instanceof Union)) {
       throw setupError(
-        ErrorCode.INVALID_SCHEMA,
+        'INVALID_SCHEMA',
         process.env.NODE_ENV !== 'production' && [
           `new Invalidate() takes an Entity class or a Union; received ${describe(schema)}.`,
           'Write new Invalidate(Post).',
@@ -83,7 +83,7 @@ export class Invalidate<E extends EntityClass | Union = EntityClass> implements 
       rowKey = checkedPk(cls, info, cls.pk(processed, parent, key, delegate.args), processed);
     } else {
       throw inputError(
-        ErrorCode.UNEXPECTED_INPUT,
+        'UNEXPECTED_INPUT',
         process.env.NODE_ENV !== 'production' && [
           `Invalidate(${cls.key}) expected the deleted item or its pk, but received ${describe(input)}.`,
           'Send the pk (a string or number) or an object with it.',

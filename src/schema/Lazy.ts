@@ -1,6 +1,6 @@
 /** Lazy: a field schema resolved on demand, read back as its stored refs. See docs/Lazy.md. */
 
-import { describe, ErrorCode, setupError } from '../base/errors.js';
+import { describe, setupError } from '../base/errors.js';
 import {
   isConstruct,
   rootInputOf,
@@ -35,7 +35,7 @@ export class Lazy<S = unknown> implements SchemaConstruct {
   constructor(getSchema: () => S) {
     if (typeof getSchema !== 'function' || isEntityClass(getSchema)) {
       throw setupError(
-        ErrorCode.INVALID_SCHEMA,
+        'INVALID_SCHEMA',
         process.env.NODE_ENV !== 'production' && [
           `new Lazy() takes a function that returns the schema; received ${describe(getSchema)}.`,
           'Write new Lazy(() => [Building]).',

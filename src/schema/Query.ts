@@ -1,6 +1,6 @@
 /** Query: a programmatic read of the cache (sorts, counts, group-bys, joins). See docs/Query.md. */
 
-import { describe, ErrorCode, setupError } from '../base/errors.js';
+import { describe, setupError } from '../base/errors.js';
 import {
   INVALID,
   rootInputOf,
@@ -39,7 +39,7 @@ export class Query<S = unknown, R = unknown> implements SchemaConstruct {
     // (Not named `process`: the messages below read the global `process.env`.)
     if (typeof compute !== 'function') {
       throw setupError(
-        ErrorCode.INVALID_SCHEMA,
+        'INVALID_SCHEMA',
         process.env.NODE_ENV !== 'production' && [
           `new Query() needs a process function as its second argument; received ${describe(compute)}.`,
           'Write new Query(schema, (entries, ...args) => result); to read a schema as is, use selectQuery(state, schema) directly.',
@@ -48,7 +48,7 @@ export class Query<S = unknown, R = unknown> implements SchemaConstruct {
     }
     if (queryable === undefined || queryable === null) {
       throw setupError(
-        ErrorCode.INVALID_SCHEMA,
+        'INVALID_SCHEMA',
         process.env.NODE_ENV !== 'production' && [
           `new Query() needs a schema to read; received ${describe(queryable)}.`,
           'Pass an Entity, All, Collection, Union, Scalar, Query or an object of them.',

@@ -1,6 +1,6 @@
 /** Scalar: entity fields whose value depends on a request argument, the lens. See docs/Scalar.md. */
 
-import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
+import { describe, inputError, setupError } from '../base/errors.js';
 import { freezeInDevelopment } from '../base/env.js';
 import { copyOwn, hasOwn, isObject, isRecord, setOwn } from '../base/dict.js';
 import type {
@@ -104,7 +104,7 @@ export class Scalar<
       (entity !== undefined && !isEntityClass(entity))
     ) {
       throw setupError(
-        ErrorCode.INVALID_SCHEMA,
+        'INVALID_SCHEMA',
         process.env.NODE_ENV !== 'production' && [
           `new Scalar() needs { lens: function, key: non-empty string, entity?: Entity class }; received ${describe(options)}.`,
           "Write new Scalar({ lens: args => args[0]?.portfolio, key: 'portfolio', entity: Company }).",
@@ -141,7 +141,7 @@ export class Scalar<
       if (parent === entity.row && key !== undefined && entity.fields?.[key] === this)
         return this.normalizeField(input, entity.table, entity.key, key, delegate);
       throw setupError(
-        ErrorCode.INVALID_SCHEMA,
+        'INVALID_SCHEMA',
         process.env.NODE_ENV !== 'production' && [
           `${this.key} sits inside ${entity.table}.schema below a direct field${key === undefined ? '' : ` (at "${key}")`}; only direct entity fields can be Scalars.`,
           `Make each lens-dependent field a direct entry of ${entity.table}.schema, e.g. { pct_equity: scalar }.`,
@@ -223,7 +223,7 @@ export class Scalar<
     const entity = this.entity;
     if (entity === undefined) {
       throw setupError(
-        ErrorCode.SCALAR_ENTITY_REQUIRED,
+        'SCALAR_ENTITY_REQUIRED',
         process.env.NODE_ENV !== 'production' && [
           `${this.key} is used outside an entity (in Values, a list or a Collection) but names no entity for its cells.`,
           `Bind it: new Scalar({ lens, key: '${this.optionKey}', entity: Company }).`,
@@ -233,7 +233,7 @@ export class Scalar<
     }
     if (!isRecord(input)) {
       throw inputError(
-        ErrorCode.UNEXPECTED_INPUT,
+        'UNEXPECTED_INPUT',
         process.env.NODE_ENV !== 'production' && [
           `${this.key} expected an object of ${entity.key}'s lens-dependent fields${key === undefined ? '' : ` at "${key}"`}, but received ${describe(input)}.`,
           'Each item must be an object such as { pct_equity: 0.5 }; check the schema matches the response.',
@@ -244,7 +244,7 @@ export class Scalar<
     const pk = this.entityPk(input, parent, key, delegate.args);
     if (!isUsablePk(pk)) {
       throw inputError(
-        ErrorCode.SCALAR_PK_UNDERIVABLE,
+        'SCALAR_PK_UNDERIVABLE',
         process.env.NODE_ENV !== 'production' && [
           `${this.key} could not tell which ${entity.key} ${describe(input)} belongs to: entityPk() returned ${describe(pk)}.`,
           `Send the ${entity.key}'s id with each item, or override entityPk() to read the field that names it.`,
@@ -263,7 +263,7 @@ export class Scalar<
     const lens = (this.lens as LensFunction)(args);
     if (lens === undefined) {
       throw inputError(
-        ErrorCode.LENS_UNDEFINED,
+        'LENS_UNDEFINED',
         process.env.NODE_ENV !== 'production' && [
           `${this.key} has no lens for this write: lens(args) returned undefined for args ${describe(args)}.`,
           'Pass the lens in the args of the write (e.g. { portfolio: "A" }), as the lens function expects.',
@@ -273,7 +273,7 @@ export class Scalar<
     }
     if (!isValidLens(lens)) {
       throw inputError(
-        ErrorCode.INVALID_LENS,
+        'INVALID_LENS',
         process.env.NODE_ENV !== 'production' && [
           `${this.key} got the lens ${describe(lens)}; a lens must be a string without "|".`,
           'Return a string id from the lens function; "|" separates the parts of a cell key.',

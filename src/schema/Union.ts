@@ -1,7 +1,7 @@
 /** Union: one entity out of several types, picked by an attribute. See docs/Union.md. */
 
 import { isRecord } from '../base/dict.js';
-import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
+import { describe, inputError, setupError } from '../base/errors.js';
 import type { DenormalizeDelegate, NormalizeDelegate, QueryDelegate, RootInput, SchemaConstruct } from './contract.js';
 import type { EntityClass } from './Entity.js';
 import { Polymorphic, type SchemaAttribute } from './polymorphic.js';
@@ -25,7 +25,7 @@ export class Union<M extends Record<string, EntityClass> = Record<string, Entity
   constructor(members: M, attribute: SchemaAttribute) {
     if (attribute === undefined) {
       throw setupError(
-        ErrorCode.INVALID_SCHEMA,
+        'INVALID_SCHEMA',
         process.env.NODE_ENV !== 'production' && [
           'new Union() needs an attribute that says which member each item is.',
           "Pass a field name or a function as the second argument: new Union({ users: User, groups: Group }, 'type').",
@@ -40,7 +40,7 @@ export class Union<M extends Record<string, EntityClass> = Record<string, Entity
   normalize(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
     if (!isRecord(input)) {
       throw inputError(
-        ErrorCode.UNEXPECTED_INPUT,
+        'UNEXPECTED_INPUT',
         process.env.NODE_ENV !== 'production' && [
           `A Union expected an object with its type attribute, but received ${describe(input)}.`,
           'Check that the schema matches the response.',

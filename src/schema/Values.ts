@@ -1,6 +1,6 @@
 /** Values: a map of items keyed by entity pk (or any key). See docs/Values.md. */
 
-import { describe, ErrorCode, inputError } from '../base/errors.js';
+import { describe, inputError } from '../base/errors.js';
 import { isObject, isRecord, setOwn } from '../base/dict.js';
 import type { DenormalizeDelegate, NormalizeDelegate, RootInput, SchemaConstruct } from './contract.js';
 import { readMap } from './members.js';
@@ -31,7 +31,7 @@ export class Values<S = unknown> implements SchemaConstruct {
   normalize(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
     if (!isRecord(input)) {
       throw inputError(
-        ErrorCode.UNEXPECTED_INPUT,
+        'UNEXPECTED_INPUT',
         process.env.NODE_ENV !== 'production' && [
           `Values expected an object keyed by id, but received ${describe(input)}.`,
           Array.isArray(input)

@@ -7,7 +7,7 @@
  */
 
 import { hasOwn, isObject, isRecord } from '../base/dict.js';
-import { describe, ErrorCode, setupError } from '../base/errors.js';
+import { describe, setupError } from '../base/errors.js';
 import { ClearingMap } from '../base/Lru.js';
 
 export type NonFilterArgumentKeys = RegExp | readonly string[] | ((key: string) => boolean);
@@ -38,7 +38,7 @@ export function checkCollectionOptions(given: unknown): void {
 
 function badOption(name: string, value: unknown, expected: string): Error {
   return setupError(
-    ErrorCode.INVALID_SCHEMA,
+    'INVALID_SCHEMA',
     process.env.NODE_ENV !== 'production' && [
       `${name === 'object' ? "A Collection's options" : `The Collection option ${name}`} must be ${expected}, but received ${describe(value)}.`,
       "Pass it as docs/Collection.md shows, e.g. new Collection([Post], { argsKey: ({ group }) => ({ group }), nonFilterArgumentKeys: ['orderBy'] }).",

@@ -1,7 +1,7 @@
 /** What a Collection holds: its member's table key part, and the shape a response must have. */
 
 import { isObject, isRecord } from '../base/dict.js';
-import { describe, ErrorCode, inputError, setupError } from '../base/errors.js';
+import { describe, inputError, setupError } from '../base/errors.js';
 import { isEntityClass, type EntityClass } from './Entity.js';
 import { Polymorphic } from './polymorphic.js';
 import { Union } from './Union.js';
@@ -29,7 +29,7 @@ export function memberKeyOf(schema: unknown): string {
   const tableKey = (schema as { collectionMemberKey?: unknown } | null)?.collectionMemberKey;
   if (typeof tableKey === 'string') return tableKey;
   throw setupError(
-    ErrorCode.INVALID_SCHEMA,
+    'INVALID_SCHEMA',
     process.env.NODE_ENV !== 'production' && [
       `A Collection holds entities (or a Union of them); received ${describe(schema)} as its member.`,
       'Write new Collection([Post]), new Collection([new Union({ ... }, attribute)]) or new Collection(new Values(Post)).',
@@ -41,7 +41,7 @@ export function polymorphicKey(members: Readonly<Record<string, unknown>> | unde
   const classes = Object.values(members ?? {});
   if (classes.length > 0 && classes.every(isEntityClass)) return classes.map(cls => cls.key).join(';');
   throw setupError(
-    ErrorCode.INVALID_SCHEMA,
+    'INVALID_SCHEMA',
     process.env.NODE_ENV !== 'production' && [
       `A polymorphic Collection member must map names to Entity classes; received ${describe(members)}.`,
       "Write new Union({ users: User, groups: Group }, 'type').",
@@ -58,7 +58,7 @@ export function checkShape(
 ): void {
   if (list ? Array.isArray(input) : isRecord(input)) return;
   throw inputError(
-    ErrorCode.UNEXPECTED_INPUT,
+    'UNEXPECTED_INPUT',
     process.env.NODE_ENV !== 'production' && [
       `Collection ${collection.key}${key === undefined ? '' : ` at "${key}"`} expected ${list ? 'an array' : 'an object keyed by id'}, but received ${describe(input)}.`,
       list && isObject(input)

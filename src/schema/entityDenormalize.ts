@@ -1,7 +1,7 @@
 /** How an Entity row becomes an instance of its class (docs/Entity.md). */
 
 import { freezeInDevelopment, isDevelopment } from '../base/env.js';
-import { hasOwn, isRecord } from '../base/dict.js';
+import { defineOwn, hasOwn, isRecord } from '../base/dict.js';
 import { INVALID, type DenormalizeDelegate, type RowBuilder } from './contract.js';
 import {
   childInfo,
@@ -172,7 +172,7 @@ function defineField(
   if (info.defaultKeys.has(field) || (field !== '__proto__' && !(field in proto))) {
     instance[field] = value;
   } else {
-    Object.defineProperty(instance, field, { value, writable: true, enumerable: true, configurable: true });
+    defineOwn(instance, field, value);
   }
 }
 

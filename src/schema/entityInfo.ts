@@ -6,7 +6,7 @@
 import { warnOnce } from '../base/env.js';
 import { setOwn } from '../base/dict.js';
 import { Lru } from '../base/Lru.js';
-import { describe, ErrorCode, setupError } from '../base/errors.js';
+import { describe, setupError } from '../base/errors.js';
 import type { RowBuilder, RowPolicy, ValueWriter } from './contract.js';
 
 export interface EntityInfo {
@@ -71,7 +71,7 @@ const infos = new WeakMap<Function, EntityInfo>();
  * weakly, and bounded: an app has far fewer tables, and classes made on the fly (tests, hot
  * reloads) must not grow it without end. A twin seen more than this many keys ago goes unwarned.
  */
-const classesByKey = new Lru<string, WeakRef<Function>>(1_000);
+const classesByKey = /* @__PURE__ */ new Lru<string, WeakRef<Function>>(1_000);
 
 /** `base` is the Entity class itself, passed in to keep this module free of an import cycle. */
 export function entityInfo(cls: EntityLike, base: EntityLike): EntityInfo {
@@ -252,7 +252,7 @@ function checkKey(cls: EntityLike): void {
   const key: unknown = cls.key;
   if (typeof key === 'string' && key !== '') return;
   throw setupError(
-    ErrorCode.ENTITY_KEY_REQUIRED,
+    'ENTITY_KEY_REQUIRED',
     process.env.NODE_ENV !== 'production' && [
       `The Entity class ${cls.name ? `"${cls.name}"` : '(anonymous)'} has the static key ${describe(key)}; a key names its table, so it must be a non-empty string.`,
       "Set `static key` to the table name, e.g. `static key = 'User';`.",

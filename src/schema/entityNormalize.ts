@@ -1,6 +1,6 @@
 /** How an Entity turns input into a row and a ref (docs/Entity.md). */
 
-import { describe, ErrorCode, inputError } from '../base/errors.js';
+import { describe, inputError } from '../base/errors.js';
 import { hasOwn, isObject, isPlainRecord, isRecord, setOwn } from '../base/dict.js';
 import { isDevelopment, warnOnce } from '../base/env.js';
 import type { NormalizeDelegate, RowPolicy, ValueWriter } from './contract.js';
@@ -31,7 +31,7 @@ export function normalizeEntity(
   // `[price, size]` rows); the object check then applies to what `process` returns.
   if (!isObject(input) || (Array.isArray(input) && info.defaultProcess)) {
     throw inputError(
-      ErrorCode.UNEXPECTED_INPUT,
+      'UNEXPECTED_INPUT',
       process.env.NODE_ENV !== 'production' && [
         `${cls.key} expected an object${key === undefined ? '' : ` at "${key}"`}, but received ${describe(input)}.`,
         Array.isArray(input)
@@ -65,7 +65,7 @@ export function normalizeEntity(
   }
   if (!isRecord(processed)) {
     throw inputError(
-      ErrorCode.UNEXPECTED_INPUT,
+      'UNEXPECTED_INPUT',
       process.env.NODE_ENV !== 'production' && [
         `${cls.key}.process() returned ${describe(processed)}${Array.isArray(input) ? ` for the array ${describe(input)}` : ''}; expected an object (or undefined to delete).`,
         Array.isArray(input)
@@ -81,7 +81,7 @@ export function normalizeEntity(
     const message = cls.validate(processed);
     if (message) {
       throw inputError(
-        ErrorCode.VALIDATION_FAILED,
+        'VALIDATION_FAILED',
         process.env.NODE_ENV !== 'production' && [
           `${cls.key} "${rowKey}" failed validation: ${message}`,
           `Fix the data, or relax ${cls.key}.validate().`,
@@ -212,7 +212,7 @@ function unnamedDeletion(cls: EntityLike, input: readonly unknown[], pk: unknown
 export function checkedPk(cls: EntityLike, info: EntityInfo, pk: unknown, value: object): string {
   if (isUsablePk(pk)) return String(pk);
   throw inputError(
-    ErrorCode.MISSING_PK,
+    'MISSING_PK',
     process.env.NODE_ENV !== 'production' && [
       `${cls.key} has no usable pk: pk() returned ${describe(pk)} for ${describe(value)}.`,
       info.defaultPk
@@ -239,7 +239,7 @@ function checkedMergePolicy(cls: EntityLike, info: EntityInfo): RowPolicy {
       const merged: unknown = cls.merge(existing, incoming);
       if (isPlainRecord(merged)) return merged;
       throw inputError(
-        ErrorCode.UNEXPECTED_INPUT,
+        'UNEXPECTED_INPUT',
         process.env.NODE_ENV !== 'production' && [
           `${cls.key}.merge() returned ${describe(merged)}; a row is stored as a plain object (the store stays JSON).`,
           `Return a plain object from ${cls.key}.merge(), e.g. { ...existing, ...incoming }; reads build the ${cls.key} instance.`,

@@ -5,7 +5,7 @@
  */
 
 import { isObject, setOwn } from '../base/dict.js';
-import { describe, type DevText, ErrorCode, inputError } from '../base/errors.js';
+import { describe, type DevText, inputError } from '../base/errors.js';
 import { freezeInDevelopment } from '../base/env.js';
 import { INVALID } from './contract.js';
 
@@ -36,7 +36,7 @@ export function listItems(input: unknown, what: DevText): readonly unknown[] {
   if (Array.isArray(input)) return input;
   if (isObject(input)) return Object.values(input);
   throw inputError(
-    ErrorCode.UNEXPECTED_INPUT,
+    'UNEXPECTED_INPUT',
     process.env.NODE_ENV !== 'production' && [
       `${what} expected a list (an array), but received ${describe(input)}.`,
       'Check that the schema matches the response.',

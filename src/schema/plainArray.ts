@@ -1,6 +1,6 @@
 /** Plain array schemas, `[S]` (docs/plain-schemas.md): exactly one member schema. */
 
-import { ErrorCode, setupError } from '../base/errors.js';
+import { setupError } from '../base/errors.js';
 import { isDevelopment } from '../base/env.js';
 import type { DenormalizeDelegate, NormalizeDelegate } from './contract.js';
 import { listItems, readList } from './members.js';
@@ -10,7 +10,7 @@ import { readsMembers, writesMembers } from './Entity.js';
 export function memberOf(schema: readonly unknown[]): unknown {
   if (schema.length !== 1) {
     throw setupError(
-      ErrorCode.INVALID_SCHEMA,
+      'INVALID_SCHEMA',
       process.env.NODE_ENV !== 'production' && [
         `An array schema must hold exactly one member schema; received ${schema.length}.`,
         schema.length > 1

@@ -2,7 +2,7 @@
 
 import { hasOwn, isRecord, setOwn } from '../base/dict.js';
 import { freezeInDevelopment } from '../base/env.js';
-import { describe, ErrorCode, inputError } from '../base/errors.js';
+import { describe, inputError } from '../base/errors.js';
 import { INVALID, type DenormalizeDelegate, type NormalizeDelegate, type QueryDelegate } from './contract.js';
 
 /** A schema value that is a schema at all (`n: 3` in `{ a: A, n: 3 }` is not). */
@@ -18,7 +18,7 @@ export function normalizeObject(
 ): Record<string, unknown> {
   if (!isRecord(input)) {
     throw inputError(
-      ErrorCode.UNEXPECTED_INPUT,
+      'UNEXPECTED_INPUT',
       process.env.NODE_ENV !== 'production' && [
         `An object schema {${Object.keys(schema).join(', ')}} expected an object, but received ${describe(input)}.`,
         'Check that the schema matches the response.',

@@ -3,7 +3,7 @@
  * attribute (Union, and the polymorphic forms of Values and All): docs/Union.md.
  */
 
-import { describe, ErrorCode, setupError } from '../base/errors.js';
+import { describe, setupError } from '../base/errors.js';
 import { hasOwn, isObject, isRecord } from '../base/dict.js';
 import { isDevelopment, warn, warnOnce } from '../base/env.js';
 import type { DenormalizeDelegate, NormalizeDelegate } from './contract.js';
@@ -49,7 +49,7 @@ export class Polymorphic {
     }
     if (!isRecord(definition)) {
       throw setupError(
-        ErrorCode.INVALID_SCHEMA,
+        'INVALID_SCHEMA',
         process.env.NODE_ENV !== 'production' && [
           `${owner} with an attribute expected a map of member schemas, but received ${describe(definition)}.`,
           `Write new ${owner}({ users: User, groups: Group }, 'type').`,
@@ -58,7 +58,7 @@ export class Polymorphic {
     }
     if (typeof attribute !== 'string' && typeof attribute !== 'function') {
       throw setupError(
-        ErrorCode.INVALID_SCHEMA,
+        'INVALID_SCHEMA',
         process.env.NODE_ENV !== 'production' && [
           `${owner}'s attribute must be a field name or a function, but received ${describe(attribute)}.`,
           "Pass the name of the field that says each item's type, e.g. 'type'.",

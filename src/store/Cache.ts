@@ -4,7 +4,7 @@
  */
 
 import type { Middleware, Reducer } from '@reduxjs/toolkit';
-import { describe, ErrorCode, setupError } from '../base/errors.js';
+import { describe, setupError } from '../base/errors.js';
 import type { CacheState } from '../base/state.js';
 import type { CacheOperations } from './CacheOperations.js';
 import type { Controller } from './runtime/Controller.js';
@@ -106,7 +106,7 @@ export function internalsOf(cache: Cache<string>): CacheInternals {
   const found = internals.get(cache);
   if (!found) {
     throw setupError(
-      ErrorCode.CACHE_PROVIDER_MISSING,
+      'CACHE_PROVIDER_MISSING',
       process.env.NODE_ENV !== 'production' && [
         `Expected a cache made by createCache(), but received ${describe(cache)}.`,
         'Pass the object createCache() returned, e.g. <CacheProvider cache={cache}>.',

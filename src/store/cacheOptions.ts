@@ -4,7 +4,7 @@
  */
 
 import { checked } from '../base/endpointOptions.js';
-import { describe, ErrorCode, setupError, type DevMessage } from '../base/errors.js';
+import { describe, setupError, type DevMessage } from '../base/errors.js';
 import { DEFAULT_EXPIRY, type ExpiryDefaults } from './endpoint.js';
 import type { Controller } from './runtime/Controller.js';
 
@@ -16,7 +16,7 @@ export const DEFAULT_GC_TIME = 5 * 60_000;
  * the development `message()`. Every option below is one call.
  */
 function optionOf<T>(value: unknown, fallback: T, fine: boolean, message: false | (() => DevMessage)): T {
-  return value === undefined ? fallback : checked(value as T, fine, message, ErrorCode.INVALID_OPTION);
+  return value === undefined ? fallback : checked(value as T, fine, message, 'INVALID_OPTION');
 }
 
 /** `createCache`'s `gcTime`, checked: milliseconds from 0 up, `Infinity` included. */
@@ -100,7 +100,7 @@ export function featuresOf<F extends object>(features: readonly F[] | undefined)
   if (bad === -1 && list === features) return [...new Set(features)];
   const item = list[bad === -1 ? 0 : bad];
   throw setupError(
-    ErrorCode.INVALID_OPTION,
+    'INVALID_OPTION',
     process.env.NODE_ENV !== 'production' && [
       `createLeanCache({ features }) takes a list of the features lenscache exports (${FEATURES.join(', ')}), but ${list === features ? `item ${bad} is ${describe(item)}` : `it received ${describe(features)}`}.`,
       `Import the features and pass them, not their names: import { ${FEATURES[0]} } from 'lenscache'; createLeanCache({ features: [${FEATURES[0]}] }).`,
@@ -134,7 +134,7 @@ export function unauthorizedOf(options: {
   ] as const) {
     if (value === undefined || typeof value === 'function') continue;
     throw setupError(
-      ErrorCode.INVALID_OPTION,
+      'INVALID_OPTION',
       process.env.NODE_ENV !== 'production' && [
         `createCache({ ${name} }) takes a function, but received ${describe(value)}.`,
         'Write e.g. createCache({ onUnauthorized: (error, controller) => goToLogin() }), or leave it out.',
@@ -144,7 +144,7 @@ export function unauthorizedOf(options: {
   if (onUnauthorized === undefined) {
     if (isUnauthorized === undefined) return undefined;
     throw setupError(
-      ErrorCode.INVALID_OPTION,
+      'INVALID_OPTION',
       process.env.NODE_ENV !== 'production' && [
         'createCache({ isUnauthorized }) was given without onUnauthorized: alone it would reset nothing.',
         'Add onUnauthorized: (error, controller) => ... (what the app does once the store is reset), or leave isUnauthorized out.',

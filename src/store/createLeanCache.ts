@@ -5,7 +5,7 @@
  * createCache is this with every feature.
  */
 
-import { ErrorCode, setupError } from '../base/errors.js';
+import { setupError } from '../base/errors.js';
 import type { CacheState } from '../base/state.js';
 import { internals, type Cache, type CacheOptions } from './Cache.js';
 import { countOf, expiryDefaultsOf, featuresOf, gcTimeOf, reducerPathOf, unauthorizedOf } from './cacheOptions.js';
@@ -18,6 +18,21 @@ import { createReducer, SliceFacts } from './slice/reducer.js';
 import { createSliceReader } from './slice/sliceReader.js';
 import type { StoreLike } from './types.js';
 import type { EndpointLike } from './endpoint.js';
+import type { RequestKeys, ResponseState } from './reads/selectors.js';
+
+/** The Controller methods a cache also offers as thunks. */
+type ThunkName =
+  | 'set'
+  | 'setResponse'
+  | 'resolve'
+  | 'setError'
+  | 'fetch'
+  | 'fetchIfStale'
+  | 'invalidate'
+  | 'invalidateAll'
+  | 'expireAll'
+  | 'resetEntireStore'
+  | 'gc';
 
 /** createLeanCache's options: createCache's, and the features to build the cache with. */
 export interface LeanCacheOptions<P extends string = 'cache'> extends CacheOptions<P> {
@@ -60,7 +75,7 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
     const runtime = runtimes.get(getState);
     if (runtime) return runtime;
     throw setupError(
-      ErrorCode.MIDDLEWARE_MISSING,
+      'MIDDLEWARE_MISSING',
       process.env.NODE_ENV !== 'production' && [
         `The cache at ${reducerPath} was used in a store without its middleware: requests, subscriptions and guesses live there.`,
         'Add it: configureStore({ ..., middleware: getDefault => getDefault().concat(cache.middleware) }).',
@@ -73,7 +88,7 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
     normalizeOptions,
     gcTime: gcTimeOf(options.gcTime),
     expiry: expiryDefaultsOf(options),
-    timeout: checkTimeout(options.timeout, 'createCache', ErrorCode.INVALID_OPTION),
+    timeout: checkTimeout(options.timeout, 'createCache', 'INVALID_OPTION'),
     unauthorized: unauthorizedOf(options),
     features: featuresOf(options.features),
     slice,
@@ -112,6 +127,26 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
   /** A thunk of this cache, given the runtime of the store it is dispatched to. */
   const inStore = <R>(run: (runtime: StoreRuntime) => R): CacheThunk<R> =>
     thunk((_dispatch, getState) => run(runtimeOf(getState)));
+  /** The thunk-making method for the Controller method `name`: its thunk calls it with the same args. */
+  const thunkOf =
+    (name: ThunkName) =>
+    (...args: unknown[]) =>
+      inStore(runtime => (runtime.controller[name] as (...args: unknown[]) => unknown)(...args));
+
+  // (The internals' reads; `memoKey` and `keys` are the hooks', computed once per render.)
+  const query = (rootState: unknown, schema: unknown, args: readonly unknown[], memoKey?: string): unknown => {
+    const state = slice(rootState);
+    return memos.of(state).query(state, schema, args, memoKey);
+  };
+  const response = (
+    rootState: unknown,
+    endpoint: EndpointLike,
+    args: readonly unknown[],
+    keys?: RequestKeys,
+  ): ResponseState => {
+    const state = slice(rootState);
+    return memos.of(state).response(state, endpoint, args, Date.now(), keys);
+  };
 
   // Every write and fetch is the store's Controller's (runtime/Controller.ts): the thunks find the
   // store's runtime and call it.
@@ -119,26 +154,18 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
     reducerPath,
     reducer,
     middleware,
-    set: (schema, ...argsAndValue) => inStore(runtime => runtime.controller.set(schema, ...argsAndValue)),
-    setResponse: (endpoint, ...argsAndResponse) =>
-      inStore(runtime => runtime.controller.setResponse(endpoint, ...argsAndResponse)),
-    resolve: (endpoint, input) => inStore(runtime => runtime.controller.resolve(endpoint, input)),
-    setError: (endpoint, ...argsAndError) => inStore(runtime => runtime.controller.setError(endpoint, ...argsAndError)),
-    selectQuery(rootState, schema, ...args) {
-      const state = slice(rootState);
-      return memos.of(state).query(state, schema, args) as never;
-    },
-    selectResponse(rootState, endpoint, ...args) {
-      const state = slice(rootState);
-      return memos.of(state).response(state, endpoint, args, Date.now()) as never;
-    },
-    fetch: ((endpoint: EndpointLike, ...args: unknown[]) =>
-      inStore(runtime => runtime.controller.fetch(endpoint, ...(args as never[])))) as Cache<P>['fetch'],
-    fetchIfStale: (endpoint, ...args) => inStore(runtime => runtime.controller.fetchIfStale(endpoint, ...args)),
-    invalidate: (endpoint, ...args) => inStore(runtime => runtime.controller.invalidate(endpoint, ...args)),
-    invalidateAll: filter => inStore(runtime => runtime.controller.invalidateAll(filter)),
-    expireAll: filter => inStore(runtime => runtime.controller.expireAll(filter)),
-    resetEntireStore: () => inStore(runtime => runtime.controller.resetEntireStore()),
+    set: thunkOf('set') as Cache<P>['set'],
+    setResponse: thunkOf('setResponse') as Cache<P>['setResponse'],
+    resolve: thunkOf('resolve') as Cache<P>['resolve'],
+    setError: thunkOf('setError') as Cache<P>['setError'],
+    selectQuery: (rootState, schema, ...args) => query(rootState, schema, args) as never,
+    selectResponse: (rootState, endpoint, ...args) => response(rootState, endpoint, args) as never,
+    fetch: thunkOf('fetch') as Cache<P>['fetch'],
+    fetchIfStale: thunkOf('fetchIfStale') as Cache<P>['fetchIfStale'],
+    invalidate: thunkOf('invalidate') as Cache<P>['invalidate'],
+    invalidateAll: thunkOf('invalidateAll') as Cache<P>['invalidateAll'],
+    expireAll: thunkOf('expireAll') as Cache<P>['expireAll'],
+    resetEntireStore: thunkOf('resetEntireStore') as Cache<P>['resetEntireStore'],
     controller: store => runtimeOf(store.getState).controller as Controller<P>,
     subscribe(store, endpoint, ...args) {
       const controller = cache.controller(store);
@@ -148,19 +175,8 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
     },
     setupListeners: (store, options) => cache.controller(store).setupListeners(options),
     retain: (store, endpoint, ...args) => cache.controller(store).retain(endpoint, ...args),
-    gc: ((store?: StoreLike) =>
-      store ? cache.controller(store).gc() : inStore(runtime => runtime.controller.gc())) as Cache<P>['gc'],
+    gc: ((store?: StoreLike) => (store ? cache.controller(store).gc() : thunkOf('gc')())) as Cache<P>['gc'],
   };
-  internals.set(cache, {
-    slice,
-    query: (rootState, schema, args, memoKey) => {
-      const state = slice(rootState);
-      return memos.of(state).query(state, schema, args, memoKey);
-    },
-    response: (rootState, endpoint, args, keys) => {
-      const state = slice(rootState);
-      return memos.of(state).response(state, endpoint, args, Date.now(), keys);
-    },
-  });
+  internals.set(cache, { slice, query, response });
   return cache;
 }

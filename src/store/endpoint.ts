@@ -1,7 +1,7 @@
 /** What the cache needs of an endpoint: any object with `key(...args)` and (optionally) `schema`. */
 
 import { checkFlag, checkSharedOptions, type RetryOptions } from '../base/endpointOptions.js';
-import { describe, ErrorCode, setupError } from '../base/errors.js';
+import { describe, setupError } from '../base/errors.js';
 import type { OptimisticSnapshot } from '../rest/OptimisticSnapshot.js';
 import type { Pagination } from '../rest/types.js';
 
@@ -65,7 +65,7 @@ export const NEVER_EXPIRES = 8_640_000_000_000_000;
 export function expiryTime(now: number, length: number, option: string): number {
   if (typeof length !== 'number' || Number.isNaN(length) || length < 0) {
     throw setupError(
-      ErrorCode.INVALID_SCHEMA,
+      'INVALID_SCHEMA',
       process.env.NODE_ENV !== 'production' && [
         `${option} must be a number of milliseconds (0 or more, or Infinity), but it is ${describe(length)}.`,
         `Set ${option} to how long a stored answer stays valid, e.g. 60_000, or Infinity for never.`,
@@ -84,7 +84,7 @@ export function requestKey(endpoint: EndpointLike, args: readonly unknown[]): st
   const key = typeof endpoint?.key === 'function' ? endpoint.key(...args) : NO_KEY;
   if (typeof key === 'string') return key;
   throw setupError(
-    ErrorCode.INVALID_OPTION,
+    'INVALID_OPTION',
     process.env.NODE_ENV !== 'production' && [
       key === NO_KEY
         ? `${describe(endpoint)} was used as an endpoint, but it has no key(...args) method.`
@@ -116,7 +116,7 @@ export function checkEndpointOptions(endpoint: EndpointLike, key: string, instal
 /** The set-up error of a method or endpoint option whose feature the cache was built without. */
 export function featureMissing(name: string, use: string): Error {
   return setupError(
-    ErrorCode.FEATURE_MISSING,
+    'FEATURE_MISSING',
     process.env.NODE_ENV !== 'production' && [
       `${use} needs the ${name} feature, but this cache was built without it.`,
       `Add it where the cache is built: createLeanCache({ features: [${name}, ...] }) (import { ${name} } from 'lenscache'), or use createCache(), which has every feature.`,
@@ -141,7 +141,7 @@ export function checkStamp(value: unknown, name: string): void {
   const safe = typeof value === 'number' && Math.abs(value) <= Number.MAX_SAFE_INTEGER;
   if (safe && value <= Date.now() + STAMP_AHEAD) return;
   throw setupError(
-    ErrorCode.INVALID_OPTION,
+    'INVALID_OPTION',
     process.env.NODE_ENV !== 'production' && [
       safe
         ? `cache.resolve was given ${name}: ${value}, more than a day ahead of the clock (Date.now() is ${Date.now()}); it would outrank every write until then.`

@@ -24,12 +24,13 @@ export class MemoOwners {
   /** Original errors by their stored record: one map for every store (records are never shared between stores' writes). */
   private readonly errors = new WeakMap<ErrorRecord, Error>();
   /** For slices no store noted. */
-  readonly shared: Selectors;
+  declare readonly shared: Selectors;
+  declare private readonly options: MemoOptions;
+  declare private readonly facts: SliceFacts;
   /** `facts` keep each slice's memo owner and its count of unsure rows (slice/reducer.ts, SliceFacts). */
-  constructor(
-    private readonly options: MemoOptions,
-    private readonly facts: SliceFacts,
-  ) {
+  constructor(options: MemoOptions, facts: SliceFacts) {
+    this.options = options;
+    this.facts = facts;
     this.shared = this.make();
   }
 

@@ -92,7 +92,10 @@ export type { StoreLike } from '../types.js';
  * @see docs/RestEndpoint.md#the-controller-outside-react
  */
 export class Controller<P extends string = string> {
-  constructor(private readonly runtime: ControllerRuntime) {}
+  declare private readonly runtime: ControllerRuntime;
+  constructor(runtime: ControllerRuntime) {
+    this.runtime = runtime;
+  }
 
   /** `cache.selectQuery` on the current state. */
   readonly get = <S>(schema: S, ...args: unknown[]): Queried<S> | undefined =>

@@ -5,7 +5,7 @@
  * nor a feature: a feature is `FeatureOf<R>` for its runtime `R` (StoreRuntime.ts names it `Feature`).
  */
 
-import { ErrorCode, setupError } from '../../base/errors.js';
+import { setupError } from '../../base/errors.js';
 import { featureMissing } from '../endpoint.js';
 import type { CacheState } from '../../base/state.js';
 import type { NormalizeOptions } from '../../normalize/normalize.js';
@@ -114,7 +114,7 @@ export class Installed<R> {
   readonly hooks: FeatureHooks[] = [];
   readonly names = new Set<FeatureName>();
   /** How confirmed writes are computed, when a feature (optimistic updates) says; else against the slice itself. */
-  readonly writer: ConfirmedWriter | undefined;
+  declare readonly writer: ConfirmedWriter | undefined;
   private readonly apis = new Map<FeatureName, unknown>();
 
   constructor(features: readonly FeatureOf<R>[], runtime: R) {
@@ -141,7 +141,7 @@ export class Installed<R> {
 /** Two features that compute confirmed writes (a store has one writer): INVALID_OPTION as the store mounts. */
 function twoWriters(name: FeatureName): Error {
   return setupError(
-    ErrorCode.INVALID_OPTION,
+    'INVALID_OPTION',
     process.env.NODE_ENV !== 'production' && [
       `The feature ${name} computes confirmed writes, but another feature of this cache does already; a cache can have one.`,
       'Build the cache with only one of them.',

@@ -27,8 +27,11 @@ export class ReadMarks {
   private readonly watched = new WeakSet<Promise<unknown>>();
   private readonly quiet = new WeakMap<Promise<unknown>, Promise<unknown>>();
 
-  /** `slice` reads the store's slice now. */
-  constructor(private readonly slice: () => CacheState) {}
+  /** Reads the store's slice now. */
+  declare private readonly slice: () => CacheState;
+  constructor(slice: () => CacheState) {
+    this.slice = slice;
+  }
 
   /** Notes the meta record `request` leaves for `key` when it settles (once per request). */
   watch(key: string, request: Promise<unknown>): void {

@@ -9,7 +9,7 @@
  * is no failure of its key.
  */
 
-import { describe, ErrorCode, setupError } from '../../base/errors.js';
+import { describe, setupError } from '../../base/errors.js';
 import { startTimer } from '../../base/timers.js';
 import type { EndpointLike } from '../endpoint.js';
 
@@ -140,7 +140,7 @@ export function runnerOf(endpoint: EndpointLike): (args: readonly unknown[], sig
   if (typeof endpoint.request === 'function') return (args, signal) => endpoint.request!(args, signal);
   if (typeof endpoint.fetch === 'function') return args => endpoint.fetch!(...args);
   throw setupError(
-    ErrorCode.INVALID_SCHEMA,
+    'INVALID_SCHEMA',
     process.env.NODE_ENV !== 'production' && [
       `cache.fetch needs an endpoint that can fetch, but received ${describe(endpoint)} without fetch().`,
       'Use a RestEndpoint, or give the endpoint a fetch(...args) method returning a promise of the response.',
@@ -186,7 +186,7 @@ export function withTimeout<T>(
 
 function timedOut(key: string, ms: number): Error {
   return setupError(
-    ErrorCode.TIMEOUT,
+    'TIMEOUT',
     process.env.NODE_ENV !== 'production' && [
       `The request ${key} had no answer after ${ms} ms, so it was aborted.`,
       'Raise the timeout of the endpoint or of createCache if the server is slow, or find why it does not answer; reads with retry are sent again.',
@@ -218,7 +218,7 @@ export function tryOf(
 /** The error a request rejected with nothing (`undefined`, `null`) is stored as. */
 export function noReason(key: string, error: unknown): Error {
   return setupError(
-    ErrorCode.NETWORK_ERROR,
+    'NETWORK_ERROR',
     process.env.NODE_ENV !== 'production' && [
       `The request ${key} failed without a reason: it was rejected with ${describe(error)}.`,
       'Make the endpoint reject with an Error that says what went wrong.',

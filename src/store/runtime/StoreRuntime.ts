@@ -52,20 +52,21 @@ export class StoreRuntime {
   readonly requests = new Requests();
   /** What readers need remembered between renders (ReadMarks.ts). */
   readonly marks = new ReadMarks(() => this.state());
-  readonly controller: Controller;
+  declare readonly controller: Controller;
   /** This store's read memo: a reset or sweep here never touches another store's. */
-  readonly selectors: Selectors;
+  declare readonly selectors: Selectors;
   /** The cache's features, installed into this store (Feature.ts). */
-  readonly features: Installed<StoreRuntime>;
+  declare readonly features: Installed<StoreRuntime>;
+  declare readonly parts: CacheParts;
+  declare readonly store: StoreLike;
   /** The last start stamp given (docs/architecture.md, "Ordering"). */
   private last = -Infinity;
   /** An unauthorized failure reset the store, and no request succeeded since (docs/store.md, "Reset on 401"). */
   private signedOut = false;
 
-  constructor(
-    readonly parts: CacheParts,
-    readonly store: StoreLike,
-  ) {
+  constructor(parts: CacheParts, store: StoreLike) {
+    this.parts = parts;
+    this.store = store;
     this.selectors = parts.memo();
     this.controller = new Controller(this);
     this.features = new Installed(parts.features, this);

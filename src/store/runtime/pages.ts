@@ -132,11 +132,7 @@ export function withHeldPages(
       list.set(['entities', table], Object.freeze(rows), undefined);
     } else list.set(['entities', table, place.row], record, previous);
   }
-  return {
-    ...resolved,
-    patches: [...resolved.patches, ...list.patches],
-    inversePatches: [...list.inversePatches, ...resolved.inversePatches],
-  };
+  return { ...resolved, ...list.written(resolved) };
 }
 
 /**

@@ -16,8 +16,8 @@
  */
 
 import { isDevelopment } from '../../base/env.js';
-import { copyDict, setOwn } from '../../base/dict.js';
-import { describe, type DevText, ErrorCode, setupError } from '../../base/errors.js';
+import { copyDict, isRecord, setOwn } from '../../base/dict.js';
+import { describe, type DevText, setupError } from '../../base/errors.js';
 import type { Patch } from '../../base/patch.js';
 import type { CacheState } from '../../base/state.js';
 import { recordTableDiff } from '../../base/tableDiffs.js';
@@ -64,7 +64,7 @@ export function applyPatches<S>(state: S, patches: readonly Patch[]): S {
 
 function refuse(what: DevText): never {
   throw setupError(
-    ErrorCode.INVALID_ACTION,
+    'INVALID_ACTION',
     process.env.NODE_ENV !== 'production' && [
       `A cache action could not be applied: ${what}. The state was left as it was.`,
       'Dispatch writes through the cache (cache.set, cache.fetch, ...); an action replayed out of order (a skipped action in DevTools) can leave later ones without what they patch.',
@@ -111,7 +111,7 @@ function checkPatch(patch: Patch): Patch['path'] {
     return path;
   }
   const { value } = patch;
-  const isMap = typeof value === 'object' && value !== null && !Array.isArray(value);
+  const isMap = isRecord(value);
   const tables = name === 'entities' || name === 'entitiesMeta';
   if (path.length === 1) checkMap(name as string, value, refuse);
   else if (path.length === 2 && tables && !isMap)
@@ -223,8 +223,7 @@ function toLiveMap(value: unknown, path: Patch['path']): unknown {
 }
 
 function toDict(value: unknown, mapValue: (item: unknown) => unknown = item => item): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.getPrototypeOf(value) === null)
-    return value;
+  if (!isRecord(value) || Object.getPrototypeOf(value) === null) return value;
   const dict: Record<string, unknown> = Object.create(null);
   for (const key of Object.keys(value)) dict[key] = mapValue((value as Record<string, unknown>)[key]);
   return dict;
@@ -248,23 +247,21 @@ function deepFreeze(value: unknown): void {
  * `lastReset`); otherwise `refuse` is called with what is wrong.
  */
 function checkSliceShape(value: unknown, refuse: (what: DevText) => never): CacheState {
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    refuse(process.env.NODE_ENV !== 'production' && `the slice would become ${describe(value)}`);
+  if (!isRecord(value)) refuse(process.env.NODE_ENV !== 'production' && `the slice would become ${describe(value)}`);
   const slice = value as Record<string, unknown>;
   for (const name of MAP_NAMES) checkMap(name, slice[name], refuse);
   if (typeof slice.lastReset !== 'number' || !Number.isFinite(slice.lastReset))
     refuse(process.env.NODE_ENV !== 'production' && `lastReset would become ${describe(slice.lastReset)}`);
-  return value as CacheState;
+  return value as unknown as CacheState;
 }
 
 /** `map` as the slice's map `name` (an object; for `entities` and `entitiesMeta`, of objects), or `refuse`. */
 function checkMap(name: string, map: unknown, refuse: (what: DevText) => never): void {
-  if (typeof map !== 'object' || map === null || Array.isArray(map))
-    refuse(process.env.NODE_ENV !== 'production' && `"${name}" would become ${describe(map)}`);
+  if (!isRecord(map)) refuse(process.env.NODE_ENV !== 'production' && `"${name}" would become ${describe(map)}`);
   if (!TABLE_MAPS.has(name)) return;
   for (const key of Object.keys(map)) {
     const table = (map as Record<string, unknown>)[key];
-    if (typeof table !== 'object' || table === null || Array.isArray(table))
+    if (!isRecord(table))
       refuse(process.env.NODE_ENV !== 'production' && `the table ${name}.${key} would become ${describe(table)}`);
   }
 }

@@ -5,7 +5,7 @@
  */
 
 import type { Middleware, MiddlewareAPI, UnknownAction } from '@reduxjs/toolkit';
-import { type DevText, ErrorCode, setupError } from '../../base/errors.js';
+import { type DevText, setupError } from '../../base/errors.js';
 
 /** A thunk of a cache: dispatch it with `store.dispatch(...)`. */
 export type CacheThunk<R = void> = (dispatch: (action: UnknownAction) => unknown, getState: () => unknown) => R;
@@ -100,7 +100,7 @@ function claimed(owner: object, reducerPath: string, middleware: Middleware): Mi
 
 function conflict(reducerPath: string, what: DevText): Error {
   return setupError(
-    ErrorCode.DUPLICATE_REDUCER_PATH,
+    'DUPLICATE_REDUCER_PATH',
     process.env.NODE_ENV !== 'production' && [
       `${what} (${JSON.stringify(reducerPath)}): their write actions and reads would mix, each applying the other's writes.`,
       `Give each cache its own reducerPath and mount it there: createCache({ reducerPath: 'other' }) with ` +

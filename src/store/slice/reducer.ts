@@ -10,7 +10,7 @@
 
 import type { Reducer, UnknownAction } from '@reduxjs/toolkit';
 import { warn } from '../../base/env.js';
-import { type DevText, ErrorCode, setupError, type LensCacheError } from '../../base/errors.js';
+import { type DevText, setupError, type LensCacheError } from '../../base/errors.js';
 import type { Patch, WriteMeta } from '../../base/patch.js';
 import type { CacheState } from '../../base/state.js';
 import { applyPatches, toLiveShape } from './applyPatches.js';
@@ -89,7 +89,7 @@ export function isWriteAction(action: unknown, reducerPath: string): action is W
 export function createReducer(reducerPath: string, facts: SliceFacts, mount: Mount): Reducer<CacheState> {
   const refuseState = (what: DevText): never => {
     throw setupError(
-      ErrorCode.INVALID_ACTION,
+      'INVALID_ACTION',
       process.env.NODE_ENV !== 'production' && [
         `The state given to the cache reducer at ${reducerPath} is not a cache slice: ${what}. It is left as it is, and reads will fail.`,
         'Restore only state this cache made (a JSON copy of it is fine), or leave the slice out of preloadedState.',

@@ -3,7 +3,7 @@
  * to the exported `normalize` and `denormalize`, in the live shape.
  */
 
-import { describe, type DevText, ErrorCode, setupError } from '../../base/errors.js';
+import { describe, type DevText, setupError } from '../../base/errors.js';
 import type { CacheState } from '../../base/state.js';
 import type { Mount } from './middleware.js';
 import { liveSlice } from './reducer.js';
@@ -17,7 +17,7 @@ export function createSliceReader(reducerPath: string, mount: Mount): (rootState
   const read = new WeakMap<object, CacheState>();
   const notASlice = (what: DevText): never => {
     throw setupError(
-      ErrorCode.CACHE_NOT_MOUNTED,
+      'CACHE_NOT_MOUNTED',
       process.env.NODE_ENV !== 'production' && [
         `The cache slice at state.${reducerPath} is not a cache slice: ${what}.`,
         'Mount cache.reducer there, and restore only state it made (a JSON copy of it is fine).',
@@ -33,7 +33,7 @@ export function createSliceReader(reducerPath: string, mount: Mount): (rootState
     // same code and detail (docs/production.md).
     if (process.env.NODE_ENV !== 'production' && (!state || typeof state !== 'object' || !state.entities)) {
       throw setupError(
-        ErrorCode.CACHE_NOT_MOUNTED,
+        'CACHE_NOT_MOUNTED',
         process.env.NODE_ENV !== 'production' && [
           `The cache slice was not found at state.${reducerPath}.`,
           `Mount it: configureStore({ reducer: { ${reducerPath}: cache.reducer, ... } }).`,
@@ -52,7 +52,7 @@ export function createSliceReader(reducerPath: string, mount: Mount): (rootState
 export function givenSlice(state: CacheState, caller: string): CacheState {
   return liveSlice(state, what => {
     throw setupError(
-      ErrorCode.CACHE_NOT_MOUNTED,
+      'CACHE_NOT_MOUNTED',
       process.env.NODE_ENV !== 'production' && [
         `${caller}() expected a cache slice as its state, but received ${describe(state)}: ${what}.`,
         'Pass the slice itself, e.g. store.getState().cache (or a JSON copy of it).',

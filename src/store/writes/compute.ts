@@ -80,7 +80,7 @@ export function computeResolve(
     const expiresAt = expiryTime(now, endpoint.errorExpiryLength ?? expiry.errorExpiryLength, 'errorExpiryLength');
     list.set(['meta', key], { fetchedAt, date: now, expiresAt, error: record }, state.meta[key]);
   }
-  return { key, patches: list.patches, inversePatches: list.inversePatches, error, record };
+  return { key, ...list.written(), error, record };
 }
 
 /** An older response's rows still merge row by row, but it never replaces the entry. */
@@ -100,10 +100,7 @@ function withEndpoint(
   if (result === undefined) list.remove(['endpoints', key], stored);
   else if (stored === undefined || !jsonEqual(stored, result)) list.set(['endpoints', key], result, stored);
   list.set(['meta', key], meta, state.meta[key]);
-  return {
-    patches: [...normalized.patches, ...list.patches],
-    inversePatches: [...list.inversePatches, ...normalized.inversePatches],
-  };
+  return list.written(normalized);
 }
 
 /**
@@ -120,7 +117,7 @@ export function computeInvalidate(state: CacheState, keys: Iterable<string>, now
     // earlier than every one that starts after, whatever the wall clocks (StoreRuntime.stamp).
     list.set(['meta', key], { fetchedAt: start, date: now, expiresAt: 0, invalidated: true }, previous);
   }
-  return { patches: list.patches, inversePatches: list.inversePatches };
+  return list.written();
 }
 
 /** `expireAll`: present responses become stale (refetched without suspense). */
@@ -131,7 +128,7 @@ export function computeExpire(state: CacheState, testKey: (key: string) => boole
     if (testKey(key) && previous.expiresAt !== 1 && !previous.invalidated)
       list.set(['meta', key], { ...previous, expiresAt: 1 }, previous);
   }
-  return { patches: list.patches, inversePatches: list.inversePatches };
+  return list.written();
 }
 
 /** `resetEntireStore`: the initial state, remembering its start stamp, so older requests are dropped. */

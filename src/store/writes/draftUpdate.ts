@@ -12,8 +12,8 @@
  * (docs/benchmarks.md, "Immer in the reducer and for updaters").
  */
 
-import { hasOwn } from '../../base/dict.js';
-import { ErrorCode, inputError } from '../../base/errors.js';
+import { dataField, defineOwn, hasOwn, isObject, isPlainRecord } from '../../base/dict.js';
+import { inputError } from '../../base/errors.js';
 import { Entity } from '../../schema/Entity.js';
 
 /**
@@ -45,7 +45,7 @@ function synchronous(returned: unknown): unknown {
   // Its rejection (the revoked draft, used after the await) is this error's consequence.
   (then as (ok: unknown, fail: () => void) => unknown).call(returned, undefined, () => {});
   throw inputError(
-    ErrorCode.UNEXPECTED_INPUT,
+    'UNEXPECTED_INPUT',
     process.env.NODE_ENV !== 'production' && [
       'The updater passed to cache.set returned a promise (an async function?); an updater runs synchronously, on a draft that is gone once it returns. Nothing was written.',
       'Await what you need first, then call cache.set with a synchronous updater (or with the value itself).',
@@ -55,26 +55,14 @@ function synchronous(returned: unknown): unknown {
 
 /** Arrays, plain objects and entities are drafted; other objects (a Date) are kept as they are. */
 function isDraftable(value: unknown): value is object {
-  if (typeof value !== 'object' || value === null) return false;
-  if (Array.isArray(value) || value instanceof Entity) return true;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
-/** An own, writable, enumerable data property (also for keys such as `__proto__`). */
-function define(target: object, key: string, value: unknown): void {
-  Object.defineProperty(target, key, dataField(value));
-}
-
-function dataField(value: unknown): PropertyDescriptor {
-  return { value, writable: true, enumerable: true, configurable: true };
+  return isObject(value) && (Array.isArray(value) || value instanceof Entity || isPlainRecord(value));
 }
 
 /** A new, unfrozen object of the same kind (array, or the same prototype) and own fields as `value`. */
 function shallowCopy(value: object): object {
   if (Array.isArray(value)) return value.slice();
   const copy = Object.create(Object.getPrototypeOf(value) as object | null) as object;
-  for (const key of Object.keys(value)) define(copy, key, (value as Record<string, unknown>)[key]);
+  for (const key of Object.keys(value)) defineOwn(copy, key, (value as Record<string, unknown>)[key]);
   return copy;
 }
 
@@ -91,7 +79,7 @@ class Drafts {
   /** Each draft's copy (its proxy target). */
   private readonly copies = new Map<object, object>();
   private readonly revokers: (() => void)[] = [];
-  private readonly handler: ProxyHandler<object>;
+  declare private readonly handler: ProxyHandler<object>;
 
   constructor() {
     const drafts = this;
@@ -102,7 +90,7 @@ class Drafts {
         if (typeof key !== 'string' || !isDraftable(value) || drafts.copies.has(value) || !hasOwn(target, key))
           return value;
         const draft = drafts.of(value);
-        define(target, key, draft);
+        defineOwn(target, key, draft);
         return draft;
       },
       set(target, key, value) {
@@ -205,7 +193,7 @@ function writable(value: unknown, drafts: Drafts): unknown {
       continue;
     }
     for (const key of Object.keys(source)) {
-      if (skip === undefined || !hasOwn(skip, key)) define(out, key, emit(fields[key], chain));
+      if (skip === undefined || !hasOwn(skip, key)) defineOwn(out, key, emit(fields[key], chain));
     }
   }
   return top;

@@ -4,7 +4,7 @@
  * checked, and reads a slice restored from JSON as the live one (docs/store.md, "Writing once").
  */
 
-import { describe, ErrorCode, setupError } from '../../base/errors.js';
+import { describe, setupError } from '../../base/errors.js';
 import type { WriteMeta } from '../../base/patch.js';
 import type { CacheState } from '../../base/state.js';
 import { normalize as normalizePlain, type Normalized, type NormalizeOptions } from '../../normalize/normalize.js';
@@ -34,7 +34,7 @@ export function normalize(
   const live = givenSlice(state, 'normalize');
   if (!Array.isArray(args)) {
     throw setupError(
-      ErrorCode.INVALID_OPTION,
+      'INVALID_OPTION',
       process.env.NODE_ENV !== 'production' && [
         `normalize(schema, input, args, state) takes args as an array, but received ${describe(args)}.`,
         'Pass the request\'s args as a list, e.g. normalize(getPost.schema, response, [{ id: "1" }], slice), or [] for none.',
@@ -54,7 +54,7 @@ function metaOf(meta: WriteMeta | undefined): WriteMeta {
   if ([fetchedAt, date, expiresAt].every(value => typeof value === 'number' && Number.isSafeInteger(value)))
     return meta;
   throw setupError(
-    ErrorCode.INVALID_OPTION,
+    'INVALID_OPTION',
     process.env.NODE_ENV !== 'production' && [
       `normalize() was given the meta ${describe(meta)}; the meta of a write is { fetchedAt, date, expiresAt }, each a whole number of milliseconds.`,
       'Leave it out (now, expiring in a minute), or pass e.g. { fetchedAt: startedAt, date: Date.now(), expiresAt: Date.now() + 60_000 }.',

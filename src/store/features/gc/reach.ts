@@ -49,13 +49,17 @@ export class Reached {
 }
 
 class ReachRead extends PlainRead {
+  declare private readonly reached: Reached;
+  declare private readonly walked: WeakMap<object, WeakSet<object>>;
   constructor(
     entities: Entities,
     args: readonly unknown[],
-    private readonly reached: Reached,
-    private readonly walked: WeakMap<object, WeakSet<object>>,
+    reached: Reached,
+    walked: WeakMap<object, WeakSet<object>>,
   ) {
     super(entities, args, Infinity);
+    this.reached = reached;
+    this.walked = walked;
   }
 
   override unvisit(schema: unknown, input: unknown): unknown {

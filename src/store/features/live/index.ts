@@ -6,7 +6,7 @@
  * the Controller.
  */
 
-import { describe, ErrorCode, setupError } from '../../../base/errors.js';
+import { describe, setupError } from '../../../base/errors.js';
 import type { ListenerOptions } from '../../runtime/Feature.js';
 import { featureMissing } from '../../endpoint.js';
 import type { Feature, StoreRuntime } from '../../runtime/StoreRuntime.js';
@@ -48,7 +48,7 @@ export function subscribe<E extends EndpointLike>(
   const live = liveIn(store.dispatch, 'subscribe');
   if (live.length > 1) {
     throw setupError(
-      ErrorCode.INVALID_OPTION,
+      'INVALID_OPTION',
       process.env.NODE_ENV !== 'production' && [
         `subscribe(store, ${describe(endpoint)}) found ${live.length} caches with live data in the store, and cannot tell which one to subscribe in.`,
         'Use the cache’s own: cache.subscribe(store, endpoint, ...args).',
@@ -79,7 +79,7 @@ function liveIn(dispatch: StoreLike['dispatch'], use: string): StoreRuntime[] {
   if (live.length > 0) return live;
   if (runtimes.length > 0) throw featureMissing('liveData', use);
   throw setupError(
-    ErrorCode.MIDDLEWARE_MISSING,
+    'MIDDLEWARE_MISSING',
     process.env.NODE_ENV !== 'production' && [
       `${use} found no cache middleware in the store it was given.`,
       'Add the cache’s middleware: configureStore({ ..., middleware: getDefault => getDefault().concat(cache.middleware) }).',

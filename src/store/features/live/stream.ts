@@ -5,7 +5,7 @@
  */
 
 import { warnOnce } from '../../../base/env.js';
-import { describe, ErrorCode, inputError, setupError } from '../../../base/errors.js';
+import { describe, inputError, setupError } from '../../../base/errors.js';
 import { Collection } from '../../../schema/Collection.js';
 import { Union } from '../../../schema/Union.js';
 import type { Controller } from '../../runtime/Controller.js';
@@ -63,7 +63,7 @@ export function connectStream(controller: Controller, options: StreamOptions): (
   const { open, schema, endpoint, args = [], parse = parseJson } = options ?? ({} as StreamOptions);
   if (typeof open !== 'function' || (schema === undefined) === (endpoint === undefined)) {
     throw setupError(
-      ErrorCode.INVALID_SCHEMA,
+      'INVALID_SCHEMA',
       process.env.NODE_ENV !== 'production' && [
         `connectStream needs an open(emit, fail, end) function and exactly one of schema or endpoint, but received ${describe(options)}.`,
         "Pass e.g. { schema: Ticker, open: fromEventSource('/api/stream/tickers') }.",
@@ -136,7 +136,7 @@ function checkTypes(schema: unknown, value: unknown): void {
     const type = union.poly.attributeOf(item, undefined, undefined);
     if (union.poly.memberSchema(type) !== undefined) continue;
     throw inputError(
-      ErrorCode.UNEXPECTED_INPUT,
+      'UNEXPECTED_INPUT',
       process.env.NODE_ENV !== 'production' && [
         `A stream message has an item of type ${describe(type)}, which its Union does not know (known: ${Object.keys(union.schema).join(', ')}); the message was not written.`,
         "Add the type to the Union, or skip such messages in the stream's parse (return undefined).",

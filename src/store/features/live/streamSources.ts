@@ -4,7 +4,14 @@
  * connection; a clean close by the server ends the stream).
  */
 
-import { describe, ErrorCode, errorMessage, LensCacheError, setupError, type DevText } from '../../../base/errors.js';
+import {
+  describe,
+  type ErrorCode,
+  errorMessage,
+  LensCacheError,
+  setupError,
+  type DevText,
+} from '../../../base/errors.js';
 import { checkDelay, defaultRetryDelay } from '../../../base/endpointOptions.js';
 import { startTimer } from '../../../base/timers.js';
 import type { StreamSource } from './stream.js';
@@ -19,7 +26,7 @@ export function fromEventSource(url: string, init?: EventSourceInit): StreamSour
       if (source.readyState === EventSource.CLOSED)
         fail(
           streamError(
-            ErrorCode.STREAM_FAILED,
+            'STREAM_FAILED',
             url,
             process.env.NODE_ENV !== 'production' && `The event stream ${url} closed for good`,
           ),
@@ -82,7 +89,7 @@ export function fromWebSocket(
           const tries = reconnect ? ` after ${reconnect.attempts} reconnects` : '';
           return fail(
             streamError(
-              ErrorCode.STREAM_FAILED,
+              'STREAM_FAILED',
               url,
               process.env.NODE_ENV !== 'production' && `The WebSocket ${url} closed (code ${code})${tries}`,
             ),
@@ -96,7 +103,7 @@ export function fromWebSocket(
         }
         fail(
           streamError(
-            ErrorCode.STREAM_DROPPED,
+            'STREAM_DROPPED',
             url,
             process.env.NODE_ENV !== 'production' &&
               `The WebSocket ${url} dropped (code ${code}); it is reconnected in ${ms} ms`,
@@ -136,7 +143,7 @@ function reconnectOf(option: unknown, url: string): Reconnect | undefined {
     typeof delay === 'function';
   if (!fine) {
     throw setupError(
-      ErrorCode.INVALID_SCHEMA,
+      'INVALID_SCHEMA',
       process.env.NODE_ENV !== 'production' && [
         `fromWebSocket(${JSON.stringify(url)}) takes reconnect: false or { attempts?, delay? } with a whole number of attempts (0 or more, or Infinity) and delay(attempt) a function, but received ${describe(option)} (attempts: ${describe(attempts)}, delay: ${describe(delay)}).`,
         'Write e.g. fromWebSocket(url, undefined, { reconnect: { attempts: 10, delay: attempt => 1_000 * attempt } }), or leave reconnect out for the default.',
@@ -149,7 +156,7 @@ function reconnectOf(option: unknown, url: string): Reconnect | undefined {
 /** A browser source's failure, with its URL as the production detail. */
 function streamError(code: ErrorCode, url: string, what: DevText): LensCacheError {
   const next =
-    code === ErrorCode.STREAM_DROPPED
+    code === 'STREAM_DROPPED'
       ? 'Nothing to do unless it keeps happening: then check the server and the network.'
       : 'Check the server and the network, then connect the stream again.';
   return new LensCacheError(
@@ -158,7 +165,7 @@ function streamError(code: ErrorCode, url: string, what: DevText): LensCacheErro
       code,
       process.env.NODE_ENV !== 'production' &&
         what !== false && [
-          code === ErrorCode.STREAM_DROPPED ? `${what}.` : `${what}; no more messages will arrive from it.`,
+          code === 'STREAM_DROPPED' ? `${what}.` : `${what}; no more messages will arrive from it.`,
           next,
         ],
       url,

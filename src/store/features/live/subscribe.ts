@@ -6,7 +6,7 @@
  */
 
 import { warnOnce } from '../../../base/env.js';
-import { describe, ErrorCode, setupError } from '../../../base/errors.js';
+import { describe, setupError } from '../../../base/errors.js';
 import { isSkipArgs } from '../../../base/json.js';
 import { checkFlag, checkPollFrequency } from '../../../base/endpointOptions.js';
 import { checkEndpointOptions, requestKey, type EndpointLike } from '../../endpoint.js';
@@ -30,7 +30,7 @@ export function subscribe(
   if (isSkipArgs(args)) return ignore;
   if (endpoint.sideEffect) {
     throw setupError(
-      ErrorCode.MUTATION_IN_HOOK,
+      'MUTATION_IN_HOOK',
       process.env.NODE_ENV !== 'production' && [
         `A subscription was asked for ${describe(endpoint)}, a mutation: polling it would send the mutation again every period.`,
         'Subscribe to reads only. Send mutations when they happen: with useMutation(endpoint) in a component (or useController().fetch), with controller.fetch(endpoint, ...args) elsewhere.',
@@ -43,7 +43,7 @@ export function subscribe(
   checkEndpointOptions(endpoint, key, runtime.features.names);
   if (frequency !== undefined && !canFetch(endpoint)) {
     throw setupError(
-      ErrorCode.INVALID_SCHEMA,
+      'INVALID_SCHEMA',
       process.env.NODE_ENV !== 'production' && [
         `${key} has pollFrequency but cannot fetch: it has neither request() nor fetch().`,
         'Poll a RestEndpoint, or give the endpoint a fetch(...args) method returning a promise of the response.',
@@ -85,7 +85,7 @@ export function subscribe(
  */
 export function setupListeners(runtime: StoreRuntime, options: ListenerOptions = {}): () => void {
   const flag = (option: 'refetchOnFocus' | 'refetchOnReconnect'): boolean =>
-    checkFlag(options?.[option], option, 'setupListeners', ErrorCode.INVALID_OPTION, true) ?? true;
+    checkFlag(options?.[option], option, 'setupListeners', 'INVALID_OPTION', true) ?? true;
   const refetchOnFocus = flag('refetchOnFocus');
   const refetchOnReconnect = flag('refetchOnReconnect');
   const target = (globalThis as { window?: EventTarget }).window;

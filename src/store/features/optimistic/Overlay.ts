@@ -9,7 +9,7 @@
  */
 
 import { createDict, hasOwn, type Dict } from '../../../base/dict.js';
-import { ErrorCode, setupError } from '../../../base/errors.js';
+import { setupError } from '../../../base/errors.js';
 import { jsonEqual } from '../../../base/json.js';
 import type { Patch } from '../../../base/patch.js';
 import type { CacheState, Row } from '../../../base/state.js';
@@ -130,7 +130,7 @@ export class Overlay {
       // (Writes patch tables and rows; nothing replaces a whole map but a reset, which clears the ledger first.)
       if (table === undefined) {
         throw setupError(
-          ErrorCode.INVALID_ACTION,
+          'INVALID_ACTION',
           process.env.NODE_ENV !== 'production' && [
             `A write replaced the whole ${map} map while optimistic guesses were pending.`,
             'Writes patch tables and rows; reset the store with cache.resetEntireStore(), which drops the guesses first.',

@@ -7,7 +7,7 @@
  */
 
 import type { UnknownAction } from '@reduxjs/toolkit';
-import { describe, ErrorCode, isErrorLike, setupError } from '../../../base/errors.js';
+import { describe, isErrorLike, setupError } from '../../../base/errors.js';
 import { nonErrorThrown } from '../../../normalize/rootChecks.js';
 import { ActionTypes, writeAction, type WriteAction } from '../../slice/reducer.js';
 import { expiryTime, requestKey, type EndpointLike, type OptimisticSnapshot } from '../../endpoint.js';
@@ -103,7 +103,7 @@ function synchronous<T>(value: T, what: string): T {
   if (typeof value !== 'object' || value === null || typeof (value as { then?: unknown }).then !== 'function')
     return value;
   throw setupError(
-    ErrorCode.INVALID_OPTION,
+    'INVALID_OPTION',
     process.env.NODE_ENV !== 'production' && [
       `${what} returned a promise: its result is needed at once, inside one write.`,
       'Return the value itself (read what you need first, or with snap.get in a guess); await anything slow before dispatching.',
