@@ -1,0 +1,148 @@
+/**
+ * A seeded model test of a list read at several lenses (docs/pagination.md, "A list read at
+ * several lenses"): random schedules of first reads, "load more" and refetches at three
+ * portfolios, answered in random order by a simulated server whose weights differ per
+ * portfolio. Once every request has settled and the mounted reads have fetched what they find
+ * not fresh (`fetchIfStale` at every portfolio, as `useSuspense` does, until nothing more is
+ * sent), every portfolio's read shows every row of the list with that portfolio's own weight,
+ * never a row without one, and a further round sends nothing (no refetch without end).
+ */
+import { configureStore } from '@reduxjs/toolkit';
+import { Collection, createCache, Entity, RestEndpoint, Scalar, type LensArgs } from '../../src/index';
+
+const SCHEDULES = Number(process.env.MODEL_SCHEDULES ?? 300);
+const PORTFOLIOS = ['A', 'B', 'C'] as const;
+const PAGE = 2;
+const ROWS = 8;
+
+class Bond extends Entity {
+  id = '';
+  weight = 0;
+  static override key = 'ModelBond';
+  declare static schema: { weight: Scalar };
+}
+const weightScalar = new Scalar({
+  lens: (args: LensArgs<{ portfolio?: string }>) => args[0]?.portfolio,
+  key: 'modelBondWeight',
+});
+Bond.schema = { weight: weightScalar };
+
+/** The server's weight of a bond at a portfolio. */
+const weight = (portfolio: string, id: string) => Number(id) * 10 + PORTFOLIOS.indexOf(portfolio as never);
+
+/** A seeded generator (the same schedule for the same seed). */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+}
+
+interface Pending {
+  url: URL;
+  resolve: (response: Response) => void;
+}
+
+function makeApp() {
+  const pending: Pending[] = [];
+  const fetchStub = (input: RequestInfo | URL): Promise<Response> => {
+    const url = new URL(String(input));
+    return new Promise(resolve => pending.push({ url, resolve }));
+  };
+  const answer = ({ url, resolve }: Pending) => {
+    const portfolio = url.searchParams.get('portfolio') ?? '';
+    const start = Number(url.searchParams.get('cursor') ?? 0);
+    const results = Array.from({ length: PAGE }, (_, i) => String(start + i + 1)).map(id => ({
+      id,
+      weight: weight(portfolio, id),
+    }));
+    const body = { results, nextCursor: start + PAGE < ROWS ? String(start + PAGE) : null };
+    resolve(new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } }));
+  };
+  const getBonds = new RestEndpoint({
+    urlPrefix: 'http://model.test',
+    path: '/bonds',
+    searchParams: {} as { portfolio: string; cursor?: string },
+    schema: { results: new Collection([Bond], { argsKey: () => ({}) }), nextCursor: null as string | null },
+    paginationField: 'cursor',
+  });
+  const cache = createCache();
+  const store = configureStore({
+    reducer: { cache: cache.reducer },
+    middleware: getDefault => getDefault({ serializableCheck: false, immutableCheck: false }).concat(cache.middleware),
+  });
+  return { pending, fetchStub, answer, getBonds, cache, store };
+}
+
+type App = ReturnType<typeof makeApp>;
+
+/** Lets the cache's promise chains run, so answers released are written and next requests sent. */
+const settle = async () => {
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+  await new Promise(resolve => setImmediate(resolve));
+};
+
+async function runSchedule(seed: number): Promise<{ sent: number }> {
+  const rand = random(seed);
+  const app: App = makeApp();
+  const { pending, answer, getBonds, cache, store } = app;
+  const original = globalThis.fetch;
+  globalThis.fetch = app.fetchStub as typeof fetch;
+  const running: Promise<unknown>[] = [];
+  const track = (value: unknown) => running.push(Promise.resolve(value).catch(() => undefined));
+  try {
+    for (let step = 0; step < 12; step++) {
+      const portfolio = PORTFOLIOS[Math.floor(rand() * PORTFOLIOS.length)]!;
+      const roll = rand();
+      const response = cache.selectResponse(store.getState(), getBonds, { portfolio });
+      if (roll < 0.35) track(store.dispatch(cache.fetchIfStale(getBonds, { portfolio })));
+      else if (roll < 0.65) {
+        // "Load more" at this portfolio, when its read offers a next page.
+        const next = response.data?.nextCursor;
+        if (typeof next === 'string') track(store.dispatch(cache.fetch(getBonds.getPage, { portfolio, cursor: next })));
+      } else if (roll < 0.8) track(store.dispatch(cache.fetch(getBonds, { portfolio })));
+      // Answer some of what is waiting, in random order.
+      while (pending.length > 0 && rand() < 0.6) answer(pending.splice(Math.floor(rand() * pending.length), 1)[0]!);
+      await settle();
+    }
+    // Everything settles: every answer given, then the mounted reads fetch what is not fresh.
+    let sent = 0;
+    for (let round = 0; round < 10; round++) {
+      while (pending.length > 0) {
+        answer(pending.splice(Math.floor(rand() * pending.length), 1)[0]!);
+        sent++;
+        await settle();
+      }
+      await Promise.all(running.splice(0));
+      const before = sent;
+      for (const portfolio of PORTFOLIOS) track(store.dispatch(cache.fetchIfStale(getBonds, { portfolio })));
+      await settle();
+      if (pending.length === 0 && sent === before) break;
+    }
+    expect(pending).toHaveLength(0);
+    for (const portfolio of PORTFOLIOS) {
+      const { data, expiryStatus } = cache.selectResponse(store.getState(), getBonds, { portfolio });
+      expect(expiryStatus).toBe('valid');
+      const rows = data!.results.map(bond => [bond.id, bond.weight]);
+      // Every row the list holds, with this portfolio's weight.
+      expect(rows).toEqual(rows.map(([id]) => [id, weight(portfolio, id as string)]));
+      expect(rows.length).toBeGreaterThanOrEqual(PAGE);
+    }
+    // Nothing more is fetched: the reads are fresh.
+    for (const portfolio of PORTFOLIOS) await store.dispatch(cache.fetchIfStale(getBonds, { portfolio }));
+    expect(pending).toHaveLength(0);
+    return { sent };
+  } finally {
+    globalThis.fetch = original;
+  }
+}
+
+test(`a list at three portfolios, pages and refetches answered in any order: ${SCHEDULES} seeded schedules`, async () => {
+  let requests = 0;
+  for (let seed = 1; seed <= SCHEDULES; seed++) {
+    try {
+      requests += (await runSchedule(seed)).sent;
+    } catch (error) {
+      throw new Error(`schedule ${seed} failed: ${(error as Error).message}`);
+    }
+  }
+  expect(requests).toBeGreaterThan(SCHEDULES);
+}, 120_000);
