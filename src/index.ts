@@ -31,7 +31,13 @@ export {
   type PageEndpoint,
 } from './rest/RestEndpoint.js';
 export { isNetworkError, NetworkError } from './rest/NetworkError.js';
-export { resource, type Resource, type ResourceOptions, type ListPath } from './rest/resource.js';
+export {
+  resource,
+  type Resource,
+  type ResourceOptions,
+  type ListPath,
+  type RestEndpointClass,
+} from './rest/resource.js';
 export type { PageSchema } from './rest/paginationTypes.js';
 export { CollectionPage } from './schema/CollectionPage.js';
 export type { PathParams, PathValue } from './rest/pathParams.js';

@@ -3,11 +3,8 @@
  * the cache to fetch, key and store it. See docs/RestEndpoint.md.
  */
 
-import { isRecord } from '../base/dict.js';
-import type { Collection } from '../schema/Collection.js';
-import type { CollectionOp, CollectionOpName } from '../schema/CollectionOp.js';
-import type { Query } from '../schema/Query.js';
-import { describe, inputError, setupError } from '../base/errors.js';
+import type { CollectionOpName } from '../schema/CollectionOp.js';
+import { describe, setupError } from '../base/errors.js';
 import { stableStringify } from '../base/json.js';
 import {
   checkMethod,
@@ -23,15 +20,16 @@ import { findCollection, pageSchema, requirePageParam } from './pagination.js';
 import { listPagination, pagePagination } from './listPages.js';
 import type { PageOptions } from './paginationTypes.js';
 import type { OptimisticSnapshot } from './OptimisticSnapshot.js';
-import { pathTemplate, type PathTemplate } from './pathParams.js';
+import { paramsOf, pathTemplate, type PathTemplate } from './pathParams.js';
 import type {
   Extended,
   HttpMethod,
-  IsMutation,
+  OpOf,
   Pagination,
   RestArgs,
   RestEndpointOptions,
   SchemaOption,
+  SideEffectOf,
 } from './types.js';
 
 export type { Extended, HttpMethod, RestArgs, RestEndpointOptions, RestParams } from './types.js';
@@ -39,29 +37,9 @@ export type { Extended, HttpMethod, RestArgs, RestEndpointOptions, RestParams } 
 /** @internal Options for the endpoints a Collection endpoint derives, by op. */
 export type OpOptions = { readonly [N in CollectionOpName]?: Partial<RestEndpointOptions> };
 
-/** `sideEffect`'s type: `true` for a mutation method, `false` for a read (or no method), `boolean` for a wider method type. */
-type SideEffectOf<O> =
-  IsMutation<O> extends true
-    ? true
-    : O extends { method: infer M }
-      ? [M] extends [undefined | 'GET' | 'HEAD' | 'OPTIONS']
-        ? false
-        : boolean
-      : false;
-
 /** `endpoint.getPage`: the list endpoint with the page schema and the page field in its params. */
 export type PageEndpoint<O extends RestEndpointOptions> = RestEndpoint<Extended<O, PageOptions<O>>>;
 
-/** The Collection of a schema: the schema itself, a member of an object schema (`{ results: collection }`), or a Query's. */
-type CollectionIn<S> =
-  S extends Collection<any>
-    ? S
-    : S extends Query<infer Q, any>
-      ? CollectionIn<Q>
-      : S extends object
-        ? { [K in keyof S]: S[K] extends Collection<any> ? S[K] : never }[keyof S]
-        : never;
-type OpOf<S, N extends CollectionOpName> = CollectionIn<S> extends Collection<infer C> ? CollectionOp<C, N> : never;
 type OpEndpoint<O extends RestEndpointOptions, N extends CollectionOpName, M extends HttpMethod> = RestEndpoint<
   Extended<O, { method: M; schema: OpOf<SchemaOption<O>, N> }>
 >;
@@ -151,7 +129,7 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     for (const name of Object.keys(params).sort()) {
       const value = params[name];
       // null and undefined mean "not given", as for path params.
-      if (this.template.names.has(name) || value === undefined || value === null) continue;
+      if (value === undefined || value === null || this.template.names.has(name)) continue;
       for (const item of Array.isArray(value) ? value : [value]) {
         if (item === undefined || item === null) continue;
         const plain = typeof item !== 'object' && typeof item !== 'function' && typeof item !== 'symbol';
@@ -175,34 +153,56 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
   }
 
   /**
-   * The request behind `fetch`, with an AbortSignal. A non-2xx answer rejects with NetworkError; a
-   * 2xx answer that claims JSON but does not parse rejects with INVALID_RESPONSE.
+   * The request behind `fetch`, with an AbortSignal: the steps below, each of which a subclass may
+   * override (sync or async), then `process`. The signal is set on the init after `getRequestInit`.
    */
   async request(args: readonly unknown[], signal?: AbortSignal): Promise<unknown> {
-    const url = this.url(...(args as RestArgs<O>));
-    // Headers compares names case-insensitively: a user's content-type replaces ours.
-    const headers = new Headers({ Accept: 'application/json' });
-    for (const [name, value] of Object.entries(this.options.headers ?? {})) headers.set(name, value);
-    const init: RequestInit = { method: this.method, headers };
-    if (signal) init.signal = signal;
-    const body = args[1];
-    // A form, a file or bytes go as they are, with the content type fetch gives them.
-    if (this.sideEffect && isRawBody(body)) init.body = body as BodyInit;
-    else if (this.sideEffect && body !== undefined) {
-      // The text the key holds: canonical, bounded, and BigInt values as their decimal text.
-      init.body = stableStringify(body);
-      if (!headers.has('Content-Type')) headers.set('Content-Type', 'application/json');
-    }
-    const response = await fetch(url, init);
-    const text = await response.text();
-    if (!response.ok) throw new NetworkError(this.method, url, response, parseLoosely(text));
-    const value = parseBody(text, response, this.method, url);
+    // A read sends no body, whatever its args hold.
+    const init = await this.getRequestInit(this.sideEffect ? args[1] : undefined);
+    const response = await this.fetchResponse(this.url(...(args as RestArgs<O>)), { ...init, signal });
+    const value = await this.parseResponse(response);
     return this.options.process ? this.options.process(value, ...args) : value;
+  }
+
+  /** The headers to send, from those the endpoint would send (a plain object, names in lower case). */
+  getHeaders(headers: HeadersInit): HeadersInit | Promise<HeadersInit> {
+    return headers;
+  }
+
+  /** The fetch init: `method`, `headers` (through `getHeaders`), and the body as JSON text, or a form, file or bytes as they are. */
+  getRequestInit(body: unknown): RequestInit | Promise<RequestInit> {
+    // Lower-case names: a user's content-type replaces ours.
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const given = this.options.headers ?? {};
+    for (const name in given) headers[name.toLowerCase()] = given[name]!;
+    // A form, a file or bytes go as they are, with the content type fetch gives them; anything
+    // else as the text the key holds: canonical, bounded, and BigInt values as their decimal text.
+    if (body !== undefined && !isRawBody(body)) {
+      body = stableStringify(body);
+      headers['content-type'] ??= 'application/json';
+    }
+    return (async () => ({ method: this.method, headers: await this.getHeaders(headers), body: body as BodyInit }))();
+  }
+
+  /** Sends the request with the global `fetch`; a non-2xx answer rejects with NetworkError. */
+  async fetchResponse(input: RequestInfo, init: RequestInit): Promise<Response> {
+    const response = await fetch(input, init);
+    // request() passes the URL string; the error names it.
+    if (!response.ok)
+      throw new NetworkError(this.method, input as string, response, parseLoosely(await response.text()));
+    return response;
+  }
+
+  /** The body of a 2xx answer: JSON when it claims or looks like JSON (else INVALID_RESPONSE), else text; `null` when empty. */
+  async parseResponse(response: Response): Promise<unknown> {
+    return parseBody(await response.text(), response, this.method, response.url);
   }
 
   /** A new endpoint with these options changed; its `push`, `unshift`, ... are derived as this one's are. */
   extend<const E extends Partial<RestEndpointOptions>>(options: E): RestEndpoint<Extended<O, E>> {
-    return new RestEndpoint({ ...this.options, ...options } as unknown as Extended<O, E>, this.opOptions);
+    // A subclass's endpoints derive instances of it, so its request steps apply to them too.
+    const Endpoint = this.constructor as typeof RestEndpoint;
+    return new Endpoint({ ...this.options, ...options } as unknown as Extended<O, E>, this.opOptions);
   }
 
   /** POSTs an item, then appends it to every cached list its args match (docs/Collection.md). */
@@ -278,16 +278,4 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     this.pageEndpoint = requirePageParam(this.extend({ schema }), field as string, where, page);
     return this.pageEndpoint as never;
   }
-}
-
-function paramsOf(params: unknown, path: string): Readonly<Record<string, unknown>> {
-  if (params === undefined || params === null) return {};
-  if (isRecord(params)) return params;
-  throw inputError(
-    'UNEXPECTED_INPUT',
-    process.env.NODE_ENV !== 'production' && [
-      `The first arg of the endpoint ${JSON.stringify(path)} must be its params object, but received ${describe(params)}.`,
-      "Pass params by name: endpoint.url({ id: '1' }), not endpoint.url('1').",
-    ],
-  );
 }

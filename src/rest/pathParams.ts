@@ -6,7 +6,7 @@
  */
 
 import { compileTokens, parseTemplate, type Token } from './pathTokens.js';
-import { hasOwn } from '../base/dict.js';
+import { hasOwn, isRecord } from '../base/dict.js';
 import { Lru } from '../base/Lru.js';
 import { describe, setupError, inputError } from '../base/errors.js';
 
@@ -130,4 +130,17 @@ function collectNames(tokens: readonly Token[], names: Set<string>): void {
     if (token.type === 'param' || token.type === 'wildcard') names.add(token.name);
     else if (token.type === 'group') collectNames(token.tokens, names);
   }
+}
+
+/** The params object of an endpoint's args (`{}` for none); anything else is UNEXPECTED_INPUT. */
+export function paramsOf(params: unknown, path: string): Readonly<Record<string, unknown>> {
+  if (params === undefined || params === null) return {};
+  if (isRecord(params)) return params;
+  throw inputError(
+    'UNEXPECTED_INPUT',
+    process.env.NODE_ENV !== 'production' && [
+      `The first arg of the endpoint ${JSON.stringify(path)} must be its params object, but received ${describe(params)}.`,
+      "Pass params by name: endpoint.url({ id: '1' }), not endpoint.url('1').",
+    ],
+  );
 }

@@ -36,7 +36,15 @@ export interface ResourceOptions extends Omit<
    * params, `nonFilterArgumentKeys` the params that sort or page rather than filter.
    */
   collection?: ResourceCollectionOptions | undefined;
+  /**
+   * The class the five endpoints are made with: a subclass of RestEndpoint that overrides its
+   * request steps (`getHeaders`, ...). Default `RestEndpoint`.
+   */
+  Endpoint?: RestEndpointClass | undefined;
 }
+
+/** RestEndpoint or a subclass of it, made as `new Endpoint(options)`. */
+export type RestEndpointClass = new (options: any, ...rest: any[]) => RestEndpoint<any>;
 
 /** The Collection options that apply to a top-level list (`nestKey` is for a list inside an entity). */
 export type ResourceCollectionOptions = Pick<CollectionOptions, 'argsKey' | 'nonFilterArgumentKeys'>;
@@ -50,7 +58,12 @@ export type ListPath<P extends string> = P extends `${infer Head}/${infer Tail}`
       : Head
   : P;
 
-type Shared<O> = Omit<O, 'path' | 'schema' | 'searchParams' | 'paginationField' | 'optimistic' | 'collection'>;
+type Shared<O> = Omit<
+  O,
+  'path' | 'schema' | 'searchParams' | 'paginationField' | 'optimistic' | 'collection' | 'Endpoint'
+>;
+/** An endpoint of `resource({ Endpoint })`: the members the subclass adds come along (overrides change no type). */
+type Of<O, T> = O extends { Endpoint: infer C extends RestEndpointClass } ? T & Omit<InstanceType<C>, keyof T> : T;
 type Fields<S> = S extends EntityClass ? Partial<Omit<Denormalize<S>, 'pk'>> : Record<string, unknown>;
 
 type ItemOptions<O extends ResourceOptions, M extends string | undefined, S> = Shared<O> & {
@@ -68,21 +81,22 @@ type ListOptions<O extends ResourceOptions> = Shared<O> & {
 /** The endpoints `resource()` returns. */
 export interface Resource<O extends ResourceOptions> {
   /** GET the item. */
-  get: RestEndpoint<ItemOptions<O, undefined, O['schema']>>;
+  get: Of<O, RestEndpoint<ItemOptions<O, undefined, O['schema']>>>;
   /** GET the list, a Collection: `getList.push` creates, `getList.getPage` pages. */
-  getList: RestEndpoint<ListOptions<O>>;
+  getList: Of<O, RestEndpoint<ListOptions<O>>>;
   /** PUT the item. */
-  update: RestEndpoint<ItemOptions<O, 'PUT', O['schema']>>;
+  update: Of<O, RestEndpoint<ItemOptions<O, 'PUT', O['schema']>>>;
   /** PATCH some of the item's fields. */
-  partialUpdate: RestEndpoint<ItemOptions<O, 'PATCH', O['schema']>>;
+  partialUpdate: Of<O, RestEndpoint<ItemOptions<O, 'PATCH', O['schema']>>>;
   /** DELETE the item; it is then removed from the cache (Invalidate), and the call resolves to the item the answer named. */
-  delete: RestEndpoint<ItemOptions<O, 'DELETE', Invalidate<O['schema']>>>;
+  delete: Of<O, RestEndpoint<ItemOptions<O, 'DELETE', Invalidate<O['schema']>>>>;
 }
 
 /**
  * The endpoints of a REST resource: `get`, `getList` (a Collection, so `getList.push` creates),
  * `update` (PUT), `partialUpdate` (PATCH) and `delete` (DELETE, read as `Invalidate(schema)`).
- * Every other option (`urlPrefix`, expiry lengths, headers) applies to all five.
+ * Every other option (`urlPrefix`, expiry lengths, headers) applies to all five; `Endpoint` names
+ * the class they are made with (a RestEndpoint subclass with its own request steps).
  *
  * @example
  * ```ts
@@ -95,7 +109,28 @@ export interface Resource<O extends ResourceOptions> {
  * @see docs/resource.md
  */
 export function resource<const O extends ResourceOptions>(options: O): Resource<O> {
-  const { path, schema, searchParams, paginationField, optimistic, collection, ...shared } = options ?? ({} as O);
+  const {
+    path,
+    schema,
+    searchParams,
+    paginationField,
+    optimistic,
+    collection,
+    Endpoint = RestEndpoint,
+    ...shared
+  } = options ?? ({} as O);
+  if (
+    Endpoint !== RestEndpoint &&
+    !((Endpoint as unknown as { prototype?: unknown })?.prototype instanceof RestEndpoint)
+  ) {
+    throw setupError(
+      'INVALID_OPTION',
+      process.env.NODE_ENV !== 'production' && [
+        `resource({ Endpoint }) takes RestEndpoint or a class that extends it, but received ${describe(Endpoint)}.`,
+        'Pass the class itself: class AuthedEndpoint extends RestEndpoint { ... }; resource({ path, schema, Endpoint: AuthedEndpoint }).',
+      ],
+    );
+  }
   const listPath = listPathOf(path);
   const item = { ...shared, path, schema };
   const list: RestEndpointOptions = {
@@ -121,11 +156,11 @@ export function resource<const O extends ResourceOptions>(options: O): Resource<
   // The guesses of creates go with the list, so `getList.extend(...).push` keeps them.
   const creates = guess && { getOptimisticResponse: guess.create };
   return {
-    get: new RestEndpoint(item),
-    getList: new RestEndpoint(list, creates && { push: creates, unshift: creates }),
-    update: new RestEndpoint({ ...item, method: 'PUT', ...(guess && { getOptimisticResponse: guess.edit }) }),
-    partialUpdate: new RestEndpoint({ ...item, method: 'PATCH', ...(guess && { getOptimisticResponse: guess.edit }) }),
-    delete: new RestEndpoint({
+    get: new Endpoint(item),
+    getList: new Endpoint(list, creates && { push: creates, unshift: creates }),
+    update: new Endpoint({ ...item, method: 'PUT', ...(guess && { getOptimisticResponse: guess.edit }) }),
+    partialUpdate: new Endpoint({ ...item, method: 'PATCH', ...(guess && { getOptimisticResponse: guess.edit }) }),
+    delete: new Endpoint({
       ...item,
       method: 'DELETE',
       schema: new Deletion(schema),

@@ -6,6 +6,9 @@
  */
 
 import type { RetryOptions } from '../base/endpointOptions.js';
+import type { Collection } from '../schema/Collection.js';
+import type { CollectionOp, CollectionOpName } from '../schema/CollectionOp.js';
+import type { Query } from '../schema/Query.js';
 import type { OptimisticSnapshot } from './OptimisticSnapshot.js';
 import type { PathParams } from './pathParams.js';
 
@@ -119,3 +122,25 @@ export interface PagePagination {
 
 /** How the cache pages a list (`kind: 'list'`) or records a page (`kind: 'page'`). */
 export type Pagination = ListPagination | PagePagination;
+
+/** `sideEffect`'s type: `true` for a mutation method, `false` for a read (or no method), `boolean` for a wider method type. */
+export type SideEffectOf<O> =
+  IsMutation<O> extends true
+    ? true
+    : O extends { method: infer M }
+      ? [M] extends [undefined | 'GET' | 'HEAD' | 'OPTIONS']
+        ? false
+        : boolean
+      : false;
+
+/** The Collection of a schema: the schema itself, a member of an object schema (`{ results: collection }`), or a Query's. */
+export type CollectionIn<S> =
+  S extends Collection<any>
+    ? S
+    : S extends Query<infer Q, any>
+      ? CollectionIn<Q>
+      : S extends object
+        ? { [K in keyof S]: S[K] extends Collection<any> ? S[K] : never }[keyof S]
+        : never;
+export type OpOf<S, N extends CollectionOpName> =
+  CollectionIn<S> extends Collection<infer C> ? CollectionOp<C, N> : never;
