@@ -34,11 +34,6 @@ export interface CachedValue extends Recorded {
   readonly lenses: readonly LensFn[] | undefined | null;
   /** The tables `deps` reads (with what it names), found when a later read first reuses the value. */
   tables: readonly string[] | undefined;
-  /**
-   * The key of the lens values it was built under, set when it is cached with a list of lenses:
-   * a read at other lens values passes over it without checking its record.
-   */
-  lensKey: unknown;
 }
 
 /** The views of one row under different lens values, by the values of the lenses they read. */
@@ -88,13 +83,11 @@ export class EntityCache {
   ): CachedValue | undefined {
     const slot = this.rowsOf(owner).get(row);
     if (slot === undefined) return undefined;
-    if (!isViews(slot)) {
-      if (slot.lensKey !== undefined && slot.lensKey !== lensKey(slot.lenses!, lensOf)) return undefined;
-      // A value's record starts with its own row, and `row` is that very row: checks start after it.
+    // A value's record starts with its own row, and `row` is that very row: checks start after it.
+    if (!isViews(slot))
       return slot.read === read || depsValid(slot.deps, entities, lensOf, undefined, read, 0, 3, since(slot, changes))
         ? slot
         : undefined;
-    }
     // One lookup by the current lens values, not a scan over every lens ever read.
     const key = lensKey(slot.lenses, lensOf);
     const view = slot.byLens.get(key);
@@ -110,7 +103,6 @@ export class EntityCache {
   set(owner: object, row: object, cached: CachedValue, entities: Entities, lensOf: LensOf): void {
     const byRow = this.rowsOf(owner);
     const slot = byRow.get(row);
-    if (cached.lenses) cached.lensKey = lensKey(cached.lenses, lensOf);
     // The first value of a row (every value of a cold read) is stored without looking at its lenses.
     const lenses = slot === undefined ? [] : cached.lenses === null ? lensesIn(cached.deps) : (cached.lenses ?? []);
     if (slot === undefined || lenses.length === 0) {
@@ -124,15 +116,12 @@ export class EntityCache {
     } else {
       views = new Views(lenses, new Lru(this.viewsPerRow));
       const previous = isViews(slot) ? undefined : slot;
-      // A view that knows its lenses keeps its place unchecked (a view is checked when read).
-      if (previous?.lensKey !== undefined) {
-        if (sameLenses(previous.lenses!, lenses)) views.byLens.set(previous.lensKey, previous);
-      } else if (previous && depsValid(previous.deps, entities) && sameLenses(lensesIn(previous.deps), lenses)) {
+      if (previous && depsValid(previous.deps, entities) && sameLenses(lensesIn(previous.deps), lenses)) {
         views.byLens.set(lensKey(lenses, recordedLens(previous.deps)), previous);
       }
       byRow.set(row, views);
     }
-    views.byLens.set(cached.lensKey ?? lensKey(lenses, recordedLens(cached.deps)), cached);
+    views.byLens.set(lensKey(lenses, cached.lenses === null ? recordedLens(cached.deps) : lensOf), cached);
   }
 }
 

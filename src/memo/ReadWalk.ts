@@ -28,7 +28,6 @@ interface Entry {
   read: number;
   tables: readonly string[] | undefined;
   validIn: number;
-  lensKey: unknown;
 }
 
 export class ReadWalk extends PlainRead {
@@ -166,7 +165,6 @@ export class ReadWalk extends PlainRead {
       read: this.serial,
       tables: undefined,
       validIn: this.mapId,
-      lensKey: undefined,
     };
     const linksBefore = this.links;
     const lensesBefore = this.lensesRead;
