@@ -104,3 +104,26 @@ test('a refetch at lens B that started before a page was appended at lens A stil
   await store.dispatch(cache.fetchIfStale(getBonds, { portfolio: 'A' }));
   expect(sent()).toHaveLength(2);
 });
+
+test('what each lens holds survives a server render: the browser store fetches only the lens that lacks a page', async () => {
+  const ssr = setup();
+  await ssr.store.dispatch(ssr.cache.fetch(ssr.getBonds, { portfolio: 'A' }));
+  await ssr.store.dispatch(ssr.cache.fetch(ssr.getBonds, { portfolio: 'B' }));
+  await ssr.store.dispatch(ssr.cache.fetch(ssr.getBonds.getPage, { portfolio: 'B', cursor: '4' }));
+  // The page's HTML carries the state as JSON; the browser's store starts from it.
+  const preloadedState = JSON.parse(JSON.stringify(ssr.store.getState()));
+  const { cache, store } = makeStore({}, { preloadedState });
+  const status = (portfolio: string) =>
+    cache.selectResponse(store.getState(), ssr.getBonds, { portfolio }).expiryStatus;
+  expect(status('B')).toBe('valid');
+  expect(status('A')).toBe('invalid');
+  const sent = requestsSince(server);
+  await store.dispatch(cache.fetchIfStale(ssr.getBonds, { portfolio: 'B' }));
+  expect(sent()).toEqual([]);
+  await store.dispatch(cache.fetchIfStale(ssr.getBonds, { portfolio: 'A' }));
+  expect(sent()).toEqual(['/bonds?portfolio=A', '/bonds?cursor=4&portfolio=A']);
+  const weights = cache
+    .selectResponse(store.getState(), ssr.getBonds, { portfolio: 'A' })
+    .data?.results.map(bond => bond.weight);
+  expect(weights).toEqual(weightsAt('A', 8));
+});
