@@ -200,3 +200,15 @@ test('headers are not part of the key', () => {
   expect(authed.key({ id: '1' })).toBe(plain.key({ id: '1' }));
   expect(authed.key({ id: '1' })).toBe(`GET ${server.origin}/items/1`);
 });
+
+test('a direct fetch (no signal of its own) keeps the signal getRequestInit sets', async () => {
+  const stop = new AbortController();
+  stop.abort(new Error('stopped by the init'));
+  class Stopped<const O extends RestEndpointOptions = RestEndpointOptions> extends RestEndpoint<O> {
+    override async getRequestInit(body: unknown): Promise<RequestInit> {
+      return { ...(await super.getRequestInit(body)), signal: stop.signal };
+    }
+  }
+  const getItems = new Stopped({ urlPrefix: server.origin, path: '/items', schema: [Item] });
+  await expect(getItems.fetch()).rejects.toThrow('stopped by the init');
+});

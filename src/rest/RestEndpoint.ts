@@ -159,7 +159,7 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
   async request(args: readonly unknown[], signal?: AbortSignal): Promise<unknown> {
     // A read sends no body, whatever its args hold.
     const init = await this.getRequestInit(this.sideEffect ? args[1] : undefined);
-    const response = await this.fetchResponse(this.url(...(args as RestArgs<O>)), { ...init, signal });
+    const response = await this.fetchResponse(this.url(...(args as RestArgs<O>)), signal ? { ...init, signal } : init);
     const value = await this.parseResponse(response);
     return this.options.process ? this.options.process(value, ...args) : value;
   }
