@@ -50,7 +50,7 @@ export interface FeatureHooks {
    * the in-flight join and the option checks, before the network). A throw fails the call, and
    * nothing is sent.
    */
-  starting?(request: OutgoingRequest): void;
+  guessing?(request: OutgoingRequest): void;
   /**
    * Fetch path: sends a read whose endpoint has `retry` (`send` sends it once, or through the
    * features listed before this one; any of `stop` aborting ends it). Features that fill it wrap

@@ -95,9 +95,9 @@ export class StoreRuntime {
     const send = runnerOf(endpoint);
     // Stamp: a request is as old as its start, so a slow answer never overwrites a newer one.
     const request: OutgoingRequest = { endpoint, args, key, start: this.stamp() };
-    // Before sending: an endpoint's guess is written (the features' `starting`); a throw fails the call.
+    // Before sending: an endpoint's guess is written (the features' `guessing`); a throw fails the call.
     try {
-      if (endpoint.getOptimisticResponse) for (const hooks of this.features.hooks) hooks.starting?.(request);
+      if (endpoint.getOptimisticResponse) for (const hooks of this.features.hooks) hooks.guessing?.(request);
     } catch (error) {
       return Object.assign(Promise.reject(error), { abort: () => {} });
     }

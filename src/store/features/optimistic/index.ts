@@ -20,7 +20,7 @@ export const optimisticUpdates: Feature<'optimisticUpdates'> = {
       replaced: () => {
         if (ledger.active) runtime.write(ActionTypes.optimistic, () => undefined);
       },
-      starting: dispatchGuess.bind(null, runtime, ledger),
+      guessing: dispatchGuess.bind(null, runtime, ledger),
       settling: ledger.settle.bind(ledger),
       reset: ledger.clear.bind(ledger),
       api: ledger,
