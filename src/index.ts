@@ -42,6 +42,7 @@ export type { PageSchema } from './rest/paginationTypes.js';
 export { CollectionPage } from './schema/CollectionPage.js';
 export type { PathParams, PathValue } from './rest/pathParams.js';
 export type { OptimisticSnapshot } from './rest/OptimisticSnapshot.js';
+export type { RequestApi, RequestContext, RequestOptions } from './rest/requestContext.js';
 
 export {
   createCache,

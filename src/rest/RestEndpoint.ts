@@ -16,6 +16,7 @@ import {
 import { NetworkError } from './NetworkError.js';
 import { parseBody, parseLoosely } from './responseBody.js';
 import { isRawBody } from '../base/rawBody.js';
+import { forStore, type RequestContext } from './requestContext.js';
 import { findCollection, pageSchema, requirePageParam } from './pagination.js';
 import { listPagination, pagePagination } from './listPages.js';
 import type { PageOptions } from './paginationTypes.js';
@@ -153,13 +154,16 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
   }
 
   /**
-   * The request behind `fetch`, with an AbortSignal: the steps below, each of which a subclass may
-   * override (sync or async), then `process`. The signal is set on the init after `getRequestInit`.
+   * The request behind `fetch`, with an AbortSignal and the store's request options
+   * (docs/authentication.md): the steps below, each of which a subclass may override (sync or
+   * async), then `process`. The signal is set on the init after `getRequestInit`.
    */
-  async request(args: readonly unknown[], signal?: AbortSignal): Promise<unknown> {
+  async request(args: readonly unknown[], signal?: AbortSignal, context?: RequestContext): Promise<unknown> {
     // A read sends no body, whatever its args hold.
     const init = await this.getRequestInit(this.sideEffect ? args[1] : undefined);
-    const response = await this.fetchResponse(this.url(...(args as RestArgs<O>)), signal ? { ...init, signal } : init);
+    const url = this.url(...(args as RestArgs<O>));
+    const [input, sent, send] = context ? await forStore(url, init, context) : [url, init];
+    const response = await this.fetchResponse(input, signal ? { ...sent, signal } : sent, send);
     const value = await this.parseResponse(response);
     return this.options.process ? this.options.process(value, ...args) : value;
   }
@@ -184,10 +188,17 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     return (async () => ({ method: this.method, headers: await this.getHeaders(headers), body: body as BodyInit }))();
   }
 
-  /** Sends the request with the global `fetch`; a non-2xx answer rejects with NetworkError. */
-  async fetchResponse(input: RequestInfo, init: RequestInit): Promise<Response> {
-    const response = await fetch(input, init);
+  /**
+   * Sends the request with `send`: the store's `fetch` when it has one, else the global `fetch`
+   * (an override passes `send` on to `super`). A non-2xx answer rejects with NetworkError.
+   */
+  async fetchResponse(
+    input: RequestInfo,
+    init: RequestInit,
+    send: (input: string, init: RequestInit) => Promise<Response> = fetch,
+  ): Promise<Response> {
     // request() passes the URL string; the error names it.
+    const response = await send(input as string, init);
     if (!response.ok)
       throw new NetworkError(this.method, input as string, response, parseLoosely(await response.text()));
     return response;

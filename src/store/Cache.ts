@@ -7,6 +7,7 @@ import type { Middleware, Reducer } from '@reduxjs/toolkit';
 import { describe, setupError } from '../base/errors.js';
 import type { CacheState } from '../base/state.js';
 import type { CacheOperations } from './CacheOperations.js';
+import type { RequestOptions } from '../rest/requestContext.js';
 import type { Controller } from './runtime/Controller.js';
 import type { EndpointLike } from './endpoint.js';
 import type { CacheThunk } from './slice/middleware.js';
@@ -17,7 +18,7 @@ import type { ArgsOf, StoreLike } from './types.js';
 export type { CacheOperations } from './CacheOperations.js';
 export type { ArgsOf, KeyFilter, ResponseData } from './types.js';
 
-export interface CacheOptions<P extends string = 'cache'> {
+export interface CacheOptions<P extends string = 'cache'> extends RequestOptions {
   /** Where the slice is mounted in the root state (default `'cache'`). */
   reducerPath?: P;
   /** Entity nesting deeper than this is rejected on write and left unresolved on read (default 64). */
@@ -39,11 +40,6 @@ export interface CacheOptions<P extends string = 'cache'> {
   /** How long a stored error stays valid, in ms, for endpoints without their own `errorExpiryLength` (default 1 000). */
   errorExpiryLength?: number | undefined;
   /**
-   * ms each try of a request may take, for endpoints without their own `timeout`: then it is
-   * aborted and fails with TIMEOUT, which retries treat as a network failure (default: none).
-   */
-  timeout?: number | undefined;
-  /**
    * Turns on the reset on 401 (data-client's `LogoutManager`): when a request the cache sent fails
    * as unauthorized (answered 401, or what `isUnauthorized` accepts), its failure is stored, the
    * store is reset (`resetEntireStore`), then this is called, to take the user to the login page.
@@ -61,7 +57,14 @@ export interface CacheOptions<P extends string = 'cache'> {
 export interface Cache<P extends string = 'cache'> extends CacheOperations {
   readonly reducerPath: P;
   readonly reducer: Reducer<CacheState>;
+  /** The middleware to mount in a store, with the cache's request options. */
   readonly middleware: Middleware;
+  /**
+   * The middleware for one store, with request options of its own over the cache's: a server
+   * render's store fetches `http://api.internal`, the browser's its page's origin, with the same
+   * keys (docs/authentication.md). Mount it instead of `middleware`.
+   */
+  middlewareWith(options: RequestOptions): Middleware;
   /** A Controller bound to `store`, for code outside React (the same object per store). */
   controller(store: StoreLike): Controller<P>;
   /**

@@ -3,7 +3,8 @@
  * bad one is INVALID_OPTION, and nothing is created.
  */
 
-import { checked } from '../base/endpointOptions.js';
+import { checked, checkTimeout } from '../base/endpointOptions.js';
+import type { RequestOptions } from '../rest/requestContext.js';
 import { describe, setupError, type DevMessage } from '../base/errors.js';
 import { DEFAULT_EXPIRY, type ExpiryDefaults } from './endpoint.js';
 import type { Controller } from './runtime/Controller.js';
@@ -155,4 +156,60 @@ export function unauthorizedOf(options: {
     isUnauthorized: (isUnauthorized as UnauthorizedPolicy['isUnauthorized'] | undefined) ?? answered401,
     onUnauthorized: onUnauthorized as UnauthorizedPolicy['onUnauthorized'],
   };
+}
+
+const isFunction = (value: unknown) => typeof value === 'function';
+/** An `http:` or `https:` URL that parses. */
+function isHttpUrl(value: unknown): boolean {
+  try {
+    return /^https?:$/.test(new URL(value as string).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/** Each request option but `timeout`: its name, its check, and (development) what it takes. */
+const REQUEST_OPTIONS: readonly [keyof RequestOptions, (value: unknown) => boolean, string | false][] = [
+  [
+    'baseUrl',
+    value => isHttpUrl(value) || (typeof value === 'string' && value.startsWith('/')),
+    process.env.NODE_ENV !== 'production' && "an http(s) URL or a path, e.g. baseUrl: 'http://api.internal'",
+  ],
+  ['prepareHeaders', isFunction, process.env.NODE_ENV !== 'production' && 'a function (headers, api) => headers'],
+  ['fetch', isFunction, process.env.NODE_ENV !== 'production' && 'a function (input, init, api) => Promise<Response>'],
+  [
+    'credentials',
+    value => ['omit', 'same-origin', 'include'].includes(value as string),
+    process.env.NODE_ENV !== 'production' && "'omit', 'same-origin' or 'include'",
+  ],
+  [
+    'trustedOrigins',
+    value => Array.isArray(value) && value.every(isHttpUrl),
+    process.env.NODE_ENV !== 'production' &&
+      "a list of http(s) URLs, e.g. trustedOrigins: ['https://auth.example.com']",
+  ],
+];
+
+/**
+ * The request options given to `where` (createCache, cache.middlewareWith), checked: only those
+ * given, so a store's own replace the cache's and leave the rest. See docs/authentication.md.
+ */
+export function requestOptionsOf(options: RequestOptions, where: string): RequestOptions {
+  const given: Record<string, unknown> = {};
+  for (const [name, fine, takes] of REQUEST_OPTIONS) {
+    const value = options[name];
+    if (value === undefined) continue;
+    given[name] = checked(
+      value,
+      fine(value),
+      process.env.NODE_ENV !== 'production' &&
+        (() => [
+          `${where}({ ${name} }) takes ${takes}, but received ${describe(value)}.`,
+          `Pass ${takes}, or leave it out.`,
+        ]),
+      'INVALID_OPTION',
+    );
+  }
+  if (options.timeout !== undefined) given.timeout = checkTimeout(options.timeout, where, 'INVALID_OPTION');
+  return given;
 }

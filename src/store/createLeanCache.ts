@@ -8,8 +8,15 @@
 import { setupError } from '../base/errors.js';
 import type { CacheState } from '../base/state.js';
 import { internals, type Cache, type CacheOptions } from './Cache.js';
-import { countOf, expiryDefaultsOf, featuresOf, gcTimeOf, reducerPathOf, unauthorizedOf } from './cacheOptions.js';
-import { checkTimeout } from '../base/endpointOptions.js';
+import {
+  countOf,
+  expiryDefaultsOf,
+  featuresOf,
+  gcTimeOf,
+  reducerPathOf,
+  requestOptionsOf,
+  unauthorizedOf,
+} from './cacheOptions.js';
 import { MemoOwners } from './reads/MemoOwners.js';
 import type { Controller } from './runtime/Controller.js';
 import { StoreRuntime, type CacheParts, type Feature } from './runtime/StoreRuntime.js';
@@ -17,6 +24,8 @@ import { createMiddleware, mountCheck, thunk, type CacheThunk } from './slice/mi
 import { createReducer, SliceFacts } from './slice/reducer.js';
 import { createSliceReader } from './slice/sliceReader.js';
 import type { StoreLike } from './types.js';
+import type { Middleware } from '@reduxjs/toolkit';
+import type { RequestOptions } from '../rest/requestContext.js';
 import type { EndpointLike } from './endpoint.js';
 import type { RequestKeys, ResponseState } from './reads/selectors.js';
 
@@ -88,7 +97,7 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
     normalizeOptions,
     gcTime: gcTimeOf(options.gcTime),
     expiry: expiryDefaultsOf(options),
-    timeout: checkTimeout(options.timeout, 'createCache', 'INVALID_OPTION'),
+    request: requestOptionsOf(options, 'createCache'),
     unauthorized: unauthorizedOf(options),
     features: featuresOf(options.features),
     slice,
@@ -97,32 +106,34 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
     memo: () => memos.make(),
     readState,
   };
-  // The middleware claims the path (slice/middleware.ts), makes the store's runtime, and notes the store's slices.
-  const middleware = mount.claiming(
-    createMiddleware(api => {
-      const runtime = new StoreRuntime(parts, api);
-      runtimes.set(api.getState, runtime);
-      let noted: unknown; // (most actions leave the slice, or the reducer passed its owner on)
-      let line: object | undefined;
-      const after = (): void => {
-        let replaced = false;
-        try {
-          const state = slice(api.getState());
-          if (state === noted) return;
-          facts.note((noted = state), runtime.selectors);
-          // A slice no action of the cache made (HYDRATE, REHYDRATE, a DevTools import): the
-          // features rebase on it.
-          const token = facts.lineage(state);
-          replaced = line !== undefined && token !== line;
-          line = token;
-        } catch {
-          // No cache slice at reducerPath (yet): reads will say so where they happen.
-        }
-        if (replaced) runtime.replaced();
-      };
-      return { runtime, after };
-    }),
-  );
+  // The middleware claims the path (slice/middleware.ts), makes the store's runtime with the
+  // store's request options, and notes the store's slices.
+  const middlewareWith = (request: RequestOptions): Middleware =>
+    mount.claiming(
+      createMiddleware(api => {
+        const runtime = new StoreRuntime(parts, api, request);
+        runtimes.set(api.getState, runtime);
+        let noted: unknown; // (most actions leave the slice, or the reducer passed its owner on)
+        let line: object | undefined;
+        const after = (): void => {
+          let replaced = false;
+          try {
+            const state = slice(api.getState());
+            if (state === noted) return;
+            facts.note((noted = state), runtime.selectors);
+            // A slice no action of the cache made (HYDRATE, REHYDRATE, a DevTools import): the
+            // features rebase on it.
+            const token = facts.lineage(state);
+            replaced = line !== undefined && token !== line;
+            line = token;
+          } catch {
+            // No cache slice at reducerPath (yet): reads will say so where they happen.
+          }
+          if (replaced) runtime.replaced();
+        };
+        return { runtime, after };
+      }),
+    );
 
   /** A thunk of this cache, given the runtime of the store it is dispatched to. */
   const inStore = <R>(run: (runtime: StoreRuntime) => R): CacheThunk<R> =>
@@ -153,7 +164,8 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
   const cache: Cache<P> = {
     reducerPath,
     reducer,
-    middleware,
+    middleware: middlewareWith({}),
+    middlewareWith: options => middlewareWith(requestOptionsOf(options, 'cache.middlewareWith')),
     set: thunkOf('set') as Cache<P>['set'],
     setResponse: thunkOf('setResponse') as Cache<P>['setResponse'],
     resolve: thunkOf('resolve') as Cache<P>['resolve'],

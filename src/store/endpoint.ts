@@ -4,6 +4,7 @@ import { checkFlag, checkSharedOptions, type RetryOptions } from '../base/endpoi
 import { describe, setupError } from '../base/errors.js';
 import type { OptimisticSnapshot } from '../rest/OptimisticSnapshot.js';
 import type { Pagination } from '../rest/types.js';
+import type { RequestContext } from '../rest/requestContext.js';
 
 export type { OptimisticSnapshot };
 
@@ -22,8 +23,11 @@ export interface EndpointLike<S = unknown, A extends readonly unknown[] = any[]>
   invalidIfStale?: boolean | undefined;
   /** Mutations: never shared between callers (default: false). */
   sideEffect?: boolean | undefined;
-  /** Performs the request (needed by `cache.fetch`); RestEndpoint passes the signal on to `fetch`. */
-  request?(args: readonly unknown[], signal?: AbortSignal): Promise<unknown>;
+  /**
+   * Performs the request (needed by `cache.fetch`), given the signal and the store's request
+   * options with the request's api (docs/authentication.md); RestEndpoint passes both on to `fetch`.
+   */
+  request?(args: readonly unknown[], signal?: AbortSignal, context?: RequestContext): Promise<unknown>;
   fetch?(...args: A): Promise<unknown>;
   /** ms between refetches while something subscribes (docs/live-data.md). */
   pollFrequency?: number | undefined;

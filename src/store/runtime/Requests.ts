@@ -12,6 +12,8 @@
 import { describe, setupError } from '../../base/errors.js';
 import { startTimer } from '../../base/timers.js';
 import type { EndpointLike } from '../endpoint.js';
+import type { RequestOptions } from '../../rest/requestContext.js';
+import type { StoreLike } from '../types.js';
 
 /** What `cache.fetch` resolves to, with `abort()`: shared requests are aborted for every caller. */
 export type FetchPromise<T> = Promise<T> & { abort(reason?: unknown): void };
@@ -135,9 +137,24 @@ export function isCancellation(error: unknown): boolean {
   return (error as { name?: unknown } | null)?.name === 'AbortError';
 }
 
-/** How `endpoint` sends: its `request(args, signal)`, else its `fetch(...args)`; INVALID_SCHEMA without either. */
-export function runnerOf(endpoint: EndpointLike): (args: readonly unknown[], signal: AbortSignal) => Promise<unknown> {
-  if (typeof endpoint.request === 'function') return (args, signal) => endpoint.request!(args, signal);
+/**
+ * How `endpoint` sends: its `request(args, signal, context)` with the store's request options,
+ * else its `fetch(...args)`; INVALID_SCHEMA without either.
+ */
+export function runnerOf(
+  endpoint: EndpointLike,
+  options: RequestOptions,
+  store: StoreLike,
+): (args: readonly unknown[], signal: AbortSignal) => Promise<unknown> {
+  if (typeof endpoint.request === 'function')
+    return (args, signal) =>
+      endpoint.request!(args, signal, {
+        ...options,
+        getState: store.getState,
+        dispatch: store.dispatch,
+        endpoint,
+        args,
+      });
   if (typeof endpoint.fetch === 'function') return args => endpoint.fetch!(...args);
   throw setupError(
     'INVALID_SCHEMA',

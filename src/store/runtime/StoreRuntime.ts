@@ -12,6 +12,7 @@ import type { CacheState } from '../../base/state.js';
 import { checkEndpointOptions, hasSchema, requestKey, type EndpointLike } from '../endpoint.js';
 import type { NormalizeOptions } from '../../normalize/normalize.js';
 import type { UnauthorizedPolicy } from '../cacheOptions.js';
+import type { RequestOptions } from '../../rest/requestContext.js';
 import type { ExpiryDefaults } from '../endpoint.js';
 import type { Selectors } from '../reads/selectors.js';
 import { ActionTypes, writeAction, type ActionMeta, type ActionType, type WritePayload } from '../slice/reducer.js';
@@ -34,7 +35,8 @@ export interface CacheParts {
   /** createCache's options, checked. */
   readonly gcTime: number;
   readonly expiry: ExpiryDefaults;
-  readonly timeout: number | undefined;
+  /** createCache's request options, checked (docs/authentication.md). */
+  readonly request: RequestOptions;
   readonly unauthorized: UnauthorizedPolicy | undefined;
   readonly features: readonly Feature[];
   slice(rootState: unknown): CacheState;
@@ -59,14 +61,17 @@ export class StoreRuntime {
   declare readonly features: Installed<StoreRuntime>;
   declare readonly parts: CacheParts;
   declare readonly store: StoreLike;
+  /** The cache's request options, with this store's own over them (`cache.middlewareWith`). */
+  declare readonly request: RequestOptions;
   /** The last start stamp given (docs/architecture.md, "Ordering"). */
   private last = -Infinity;
   /** An unauthorized failure reset the store, and no request succeeded since (docs/store.md, "Reset on 401"). */
   private signedOut = false;
 
-  constructor(parts: CacheParts, store: StoreLike) {
+  constructor(parts: CacheParts, store: StoreLike, request: RequestOptions) {
     this.parts = parts;
     this.store = store;
+    this.request = { ...parts.request, ...request };
     this.selectors = parts.memo();
     this.controller = new Controller(this);
     this.features = new Installed(parts.features, this);
@@ -92,7 +97,7 @@ export class StoreRuntime {
     // Args no key can tell apart, options out of range and missing features are refused before sending.
     stableStringify(args);
     checkEndpointOptions(endpoint, key, this.features.names);
-    const send = runnerOf(endpoint);
+    const send = runnerOf(endpoint, this.request, this.store);
     // Stamp: a request is as old as its start, so a slow answer never overwrites a newer one.
     const request: OutgoingRequest = { endpoint, args, key, start: this.stamp() };
     // Before sending: an endpoint's guess is written (the features' `guessing`); a throw fails the call.
@@ -136,7 +141,7 @@ export class StoreRuntime {
             all => (pages = all),
           )
         : send;
-    const once = tryOf(run, args, controller.signal, endpoint.timeout ?? this.parts.timeout, key);
+    const once = tryOf(run, args, controller.signal, endpoint.timeout ?? this.request.timeout, key);
     try {
       // Send: a read with `retry` is sent again by the features that wrap sending (retries),
       // still as this one request.
