@@ -9,6 +9,7 @@ import { act, fireEvent, screen } from '@testing-library/react';
 import { Suspense, useState } from 'react';
 import { useCancelling, useDebounce, useSuspense } from '../../src/react/index';
 import { Boundary, quietErrors, renderWithCache } from '../fixtures/render';
+import { makeStore } from '../fixtures/store';
 
 /** A search endpoint whose requests answer when the test says, and record their aborts. */
 function search() {
@@ -178,4 +179,27 @@ test('useDebounce refuses a delay that is not milliseconds from 0 up, or an upda
   } finally {
     quiet.mockRestore();
   }
+});
+
+test("useCancelling passes the store's request options on with the request", async () => {
+  const contexts: Array<{ baseUrl?: string; endpoint?: unknown } | undefined> = [];
+  const endpoint = {
+    key: (params: { query: string }) => `GET /search?q=${params.query}`,
+    request: async (_args: readonly unknown[], _signal?: AbortSignal, context?: { baseUrl?: string }) => {
+      contexts.push(context);
+      return { hits: 'found' };
+    },
+  };
+  function Results() {
+    const data = useSuspense(useCancelling(endpoint, { query: 'a' }), { query: 'a' }) as { hits: string };
+    return <p>{data.hits}</p>;
+  }
+  renderWithCache(
+    <Suspense fallback={null}>
+      <Results />
+    </Suspense>,
+    { setup: makeStore({ baseUrl: 'https://api.example.com' }) },
+  );
+  await screen.findByText('found');
+  expect(contexts).toEqual([expect.objectContaining({ baseUrl: 'https://api.example.com', args: [{ query: 'a' }] })]);
 });

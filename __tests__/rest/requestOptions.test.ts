@@ -7,6 +7,7 @@
  */
 import { configureStore, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import {
+  Collection,
   createCache,
   Entity,
   resource,
@@ -230,4 +231,35 @@ describe('bad request options are refused where they are given, and nothing is m
     expect(() => cache.middlewareWith({ credentials: 'always' as RequestCredentials })).toThrow(/credentials/);
     expect(snapshot(store.getState())).toEqual(before);
   });
+});
+
+test("a refetch of a list that holds pages sends every page with the store's options", async () => {
+  class Row extends Entity {
+    id = '';
+    static override key = 'Row';
+  }
+  own.on('GET /rows', (_, url) =>
+    url.searchParams.get('cursor')
+      ? { json: { results: [{ id: 'b' }], next: null } }
+      : { json: { results: [{ id: 'a' }], next: '1' } },
+  );
+  const getRows = new RestEndpoint({
+    path: '/rows',
+    schema: { results: new Collection([Row]), next: null as string | null },
+    paginationField: 'cursor',
+  });
+  const cache = createCache({ prepareHeaders: bearer });
+  const store = storeOf(cache, { baseUrl: own.origin });
+  const since = own.requests.length;
+  await store.dispatch(cache.fetch(getRows));
+  await store.dispatch(cache.fetch(getRows.getPage, { cursor: '1' }));
+  store.dispatch(cache.invalidate(getRows));
+  await store.dispatch(cache.fetch(getRows));
+  const sent = own.requests.slice(since).map(request => [request.url, request.headers.authorization]);
+  expect(sent).toEqual([
+    ['/rows', 'Bearer a'],
+    ['/rows?cursor=1', 'Bearer a'],
+    ['/rows', 'Bearer a'],
+    ['/rows?cursor=1', 'Bearer a'],
+  ]);
 });

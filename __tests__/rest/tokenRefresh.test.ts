@@ -9,6 +9,8 @@ import { cache, makeStore, session } from '../../docs/examples/authentication';
 import { startServer, type TestServer } from '../fixtures/server';
 
 let server: TestServer;
+/** Another site, which answers 401 to everything. */
+let other: TestServer;
 /** The tokens the server accepts now, and the refresh tokens it will exchange. */
 const valid = new Set<string>();
 const refreshable = new Set<string>();
@@ -17,7 +19,8 @@ let refreshWorks = true;
 let issued = 0;
 
 beforeAll(async () => {
-  server = await startServer();
+  [server, other] = await Promise.all([startServer(), startServer()]);
+  other.on('GET /tiles/:id', () => ({ status: 401, json: { message: 'no key' } }));
   server.on('GET /me/items/:id', request => {
     const token = (request.headers.authorization ?? '').replace('Bearer ', '');
     if (!valid.has(token)) return { status: 401, json: { message: 'token expired' } };
@@ -32,7 +35,7 @@ beforeAll(async () => {
     return { json: { token, refreshToken: `r${issued}` } };
   });
 });
-afterAll(() => server.close());
+afterAll(() => Promise.all([server.close(), other.close()]));
 
 beforeEach(() => {
   valid.clear();
@@ -88,4 +91,13 @@ test('a refused refresh ends the session; the request fails with its 401 and the
   expect(sends('g')).toBe(1);
   await expect(store.dispatch(cache.fetch(getMine, { id: 'h' }))).rejects.toMatchObject({ status: 401 });
   expect(server.requests[server.requests.length - 1]!.headers.authorization).toBeUndefined();
+});
+
+test("a 401 from another site is that site's answer: no refresh, and the token is not sent there on a second try", async () => {
+  const store = loggedInWithExpiredToken();
+  const before = refreshes();
+  const getTile = new RestEndpoint({ urlPrefix: other.origin, path: '/tiles/:id' });
+  await expect(store.dispatch(cache.fetch(getTile, { id: '1' }))).rejects.toMatchObject({ status: 401 });
+  expect(other.requests.map(request => request.headers.authorization)).toEqual([undefined]);
+  expect(refreshes()).toBe(before);
 });

@@ -22,7 +22,8 @@ const sessionOf = (api: Pick<RequestApi, 'getState'>) => (api.getState() as { se
 let refreshing: Promise<void> | undefined;
 
 async function refresh(url: string, api: RequestApi): Promise<void> {
-  const response = await fetch(new URL('/auth/refresh', url), {
+  // The API's origin: the request's, or the page's for a relative URL (a browser store without baseUrl).
+  const response = await fetch(new URL('/auth/refresh', new URL(url, globalThis.location?.href)), {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ refreshToken: sessionOf(api).refreshToken }),
@@ -37,7 +38,8 @@ async function refresh(url: string, api: RequestApi): Promise<void> {
  */
 export async function fetchWithRefresh(input: string, init: RequestInit, api: RequestApi): Promise<Response> {
   const response = await fetch(input, init);
-  if (response.status !== 401) return response;
+  // Only a request that carried the session answers for it: a 401 from another site is that site's.
+  if (response.status !== 401 || !api.trusted) return response;
   // A token refreshed while this request was out is used as it is, without another refresh.
   if (new Headers(init.headers).get('authorization') === `Bearer ${sessionOf(api).token}`) {
     refreshing ??= refresh(input, api).finally(() => (refreshing = undefined));

@@ -33,8 +33,9 @@ export function useCancelling<E extends EndpointLike>(endpoint: E, ...args: Args
     if (typeof request !== 'function') return endpoint;
     const own = new AbortController();
     const wrapped = Object.create(endpoint) as E & { request: NonNullable<EndpointLike['request']> };
-    wrapped.request = (requestArgs, signal) =>
-      request.call(endpoint, requestArgs, signal ? either(signal, own.signal) : own.signal);
+    // The store's request options (the third argument) go on with the request.
+    wrapped.request = (requestArgs, signal, context) =>
+      request.call(endpoint, requestArgs, signal ? either(signal, own.signal) : own.signal, context);
     last.current = { endpoint, memoKey, cancelling: wrapped, abort: () => own.abort() };
     return wrapped as E;
     // `args` is represented by its memo key.

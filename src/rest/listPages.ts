@@ -34,9 +34,9 @@ export function listPagination(list: Requestable, page: () => Requestable, where
   return {
     kind: 'list',
     place: args => placeOf(list, collection, args),
-    requestPage(args, param, signal) {
+    pageRequest(args, param) {
       const params = (args[0] ?? {}) as Record<string, unknown>;
-      return page().request([{ ...params, [field]: param }, ...args.slice(1)], signal);
+      return [page(), [{ ...params, [field]: param }, ...args.slice(1)]];
     },
     combine: responses => combine(responses, at, where),
     next: response => nextOf(list, field, response),

@@ -4,16 +4,19 @@
  * it is part of a key, and headers and credentials go only to the store's own origin.
  */
 
-import type { EndpointLike } from '../store/endpoint.js';
-
 /** What the store's request options are given with each request. */
 export interface RequestApi {
   /** The store's state now: read a token from it. */
   getState(): unknown;
   dispatch(action: any): any;
-  /** The endpoint being sent, and its args. */
-  endpoint: EndpointLike;
+  /** The endpoint being sent (a RestEndpoint, or any endpoint object), and its args. */
+  endpoint: { key(...args: any[]): string; readonly sideEffect?: boolean | undefined; readonly schema?: unknown };
   args: readonly unknown[];
+  /**
+   * Whether the store's headers and credentials go with this request (its URL is relative, or on
+   * the store's origin or a trusted one): a `fetch` option tells a 401 of its own from another site's.
+   */
+  trusted?: boolean;
 }
 
 /** Request options of a cache (`createCache`) and of one store (`cache.middlewareWith`). */
@@ -73,6 +76,7 @@ export async function forStore(
   context: RequestContext,
 ): Promise<[input: string, init: RequestInit, send: Send | undefined]> {
   const [input, trusted] = placeOf(url, context);
+  context.trusted = trusted;
   const { prepareHeaders, credentials, fetch } = context;
   if (trusted && (prepareHeaders || credentials)) {
     const headers = new Headers(init.headers);

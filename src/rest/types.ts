@@ -11,6 +11,7 @@ import type { CollectionOp, CollectionOpName } from '../schema/CollectionOp.js';
 import type { Query } from '../schema/Query.js';
 import type { OptimisticSnapshot } from './OptimisticSnapshot.js';
 import type { PathParams } from './pathParams.js';
+import type { RequestContext } from './requestContext.js';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
@@ -96,13 +97,19 @@ export interface ListPlace {
   readonly row: string;
 }
 
+/** What sends a page: the list's `getPage`, sent by the store as any endpoint is (with its request options). */
+export interface PageRequestable {
+  key(...args: any[]): string;
+  request(args: readonly unknown[], signal?: AbortSignal, context?: RequestContext): Promise<unknown>;
+}
+
 /** A list endpoint with `paginationField`. */
 export interface ListPagination {
   readonly kind: 'list';
   /** Where the list that a request with `args` writes is stored. */
   place(args: readonly unknown[]): ListPlace;
-  /** Requests the page `param` of the list that `args` name: its `getPage` request. */
-  requestPage(args: readonly unknown[], param: unknown, signal?: AbortSignal): Promise<unknown>;
+  /** The request of the page `param` of the list that `args` name: its `getPage` endpoint and args. */
+  pageRequest(args: readonly unknown[], param: unknown): [endpoint: PageRequestable, args: readonly unknown[]];
   /** One response of the list: every response's items, in order, with the first one's other members. */
   combine(responses: readonly unknown[]): unknown;
   /** The param of the page after the one `response` answered: `null` when none, `undefined` when it cannot tell. */

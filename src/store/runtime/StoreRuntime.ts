@@ -139,6 +139,7 @@ export class StoreRuntime {
             send,
             place => listRecord(this.state(), place)?.pages,
             all => (pages = all),
+            page => runnerOf(page, this.request, this.store),
           )
         : send;
     const once = tryOf(run, args, controller.signal, endpoint.timeout ?? this.request.timeout, key);

@@ -35,8 +35,9 @@ export function listRecord(state: CacheState, place: Omit<ListPlace, 'key'>): Li
 
 /**
  * The request of `endpoint`: `run` itself, unless the endpoint is a paginated list that holds
- * pages when the request starts (`held`). Then the first page, and each held page in order,
- * joined into one response of the list, and told to `joined`. Pages that the list comes to hold
+ * pages when the request starts (`held`). Then the first page, and each held page in order (sent
+ * as the store sends any endpoint: `runnerOf`, with its request options), joined into one
+ * response of the list, and told to `joined`. Pages that the list comes to hold
  * while these are fetched (a "load more" answered meanwhile) are fetched too.
  */
 export function pagedRunner(
@@ -44,6 +45,7 @@ export function pagedRunner(
   run: Runner,
   held: (place: ListPlace) => readonly unknown[] | undefined,
   joined: (pages: JoinedPages) => void,
+  runnerOf: (endpoint: EndpointLike) => Runner,
 ): Runner {
   const paging = endpoint.pagination;
   if (paging?.kind !== 'list') return run;
@@ -58,7 +60,8 @@ export function pagedRunner(
       for (const param of next) {
         asked.add(stableStringify(param));
         signal.throwIfAborted();
-        responses.push(await paging.requestPage(args, param, signal));
+        const [page, pageArgs] = paging.pageRequest(args, param);
+        responses.push(await runnerOf(page)(pageArgs, signal));
         params.push(param);
       }
       next = (held(place) ?? []).filter(param => !asked.has(stableStringify(param)));
