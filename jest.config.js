@@ -13,6 +13,7 @@ const base = {
     // The docs' examples import the package by name, as users do.
     '^lenscache$': '<rootDir>/src/index.ts',
     '^lenscache/react$': '<rootDir>/src/react/index.ts',
+    '^lenscache/test$': '<rootDir>/src/test/index.ts',
   },
   transform: {
     '^.+\\.tsx?$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }],
