@@ -4,7 +4,15 @@
  * failures are stored as a real request's are; an unmatched request fails with FIXTURE_MISSING.
  */
 import { configureStore } from '@reduxjs/toolkit';
-import { createCache, Entity, isNetworkError, LensCacheError, RestEndpoint, type Cache } from '../../src/index';
+import {
+  createCache,
+  Entity,
+  isNetworkError,
+  LensCacheError,
+  RestEndpoint,
+  type Cache,
+  type RequestContext,
+} from '../../src/index';
 import { mockFetch, mockInitialState, type FixtureLike } from '../../src/test/index';
 
 class Post extends Entity {
@@ -171,4 +179,17 @@ describe('mockInitialState', () => {
     // No fixture would answer a request: the stored answer is used.
     expect(controller.fetchIfStale(getPost, { id: '1' })).toMatchObject({ title: 'hi' });
   });
+});
+
+test("an endpoint of one's own is answered when its request sends with the store's fetch", async () => {
+  const getUser = {
+    key: (id: string) => `user ${id}`,
+    async request(args: readonly unknown[], _signal?: AbortSignal, context?: RequestContext) {
+      const send = context?.fetch ?? fetch;
+      // text(), not json(): Node's Response parses in its own realm, which Jest's sandbox tells apart.
+      return JSON.parse(await (await send(`/users/${String(args[0])}`, {}, context!)).text()) as unknown;
+    },
+  };
+  const { controller } = storeWith([{ endpoint: getUser, response: (id: string) => ({ id, name: `user ${id}` }) }]);
+  await expect(controller.fetch(getUser, '7')).resolves.toEqual({ id: '7', name: 'user 7' });
 });
