@@ -13,6 +13,7 @@ const base = {
     // The docs' examples import the package by name, as users do.
     '^lenscache$': '<rootDir>/src/index.ts',
     '^lenscache/react$': '<rootDir>/src/react/index.ts',
+    '^lenscache/test$': '<rootDir>/src/test/index.ts',
   },
   transform: {
     '^.+\\.tsx?$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }],
@@ -33,11 +34,11 @@ module.exports = {
     },
     {
       ...base,
-      // The hook tests again, with react and react-dom 18 in place of 19 (react-redux and
+      // The hook tests and lenscache/test's again, with react and react-dom 18 in place of 19 (react-redux and
       // @testing-library/react support both).
       displayName: 'react 18',
       globals: { EXPECTED_REACT_MAJOR: '18' },
-      testMatch: ['**/__tests__/react/*.test.tsx'],
+      testMatch: ['**/__tests__/react/*.test.tsx', '**/__tests__/testing/*.test.tsx'],
       moduleNameMapper: {
         ...base.moduleNameMapper,
         '^react$': `${react18}/react`,

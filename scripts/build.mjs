@@ -1,4 +1,5 @@
-// Builds dist/esm (ES modules) and dist/cjs (CommonJS) with tsc, each with its own .d.ts files.
+// Builds dist/esm (ES modules) and dist/cjs (CommonJS) with tsc, each with its own .d.ts files:
+// every entry (lenscache, lenscache/react, lenscache/test) is a folder of src/ built alongside.
 // Each folder gets a package.json naming its module type, so Node loads the .js files and
 // TypeScript reads the .d.ts files beside them as the same format (ESM types for `import`, CJS
 // types for `require`: no types "masquerading" as the other format). The same package.json says

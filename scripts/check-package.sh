@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm run check:package`: checks the package as a user receives it. Packs the repository (the
 # prepack script builds dist/), lints the tarball with publint and @arethetypeswrong/cli, installs
-# it with its peers into a scratch project in a temporary folder, loads both entry points from an
+# it with its peers into a scratch project in a temporary folder, loads the entry points from an
 # ES module and from CommonJS with Node, type-checks a small consumer under the node10, node16,
 # nodenext and bundler module resolutions with this repository's TypeScript, type-checks an app's
 # use of every public construct under strict settings (exactOptionalPropertyTypes,
@@ -22,7 +22,8 @@ tarball="$work/$(tail -n 1 "$work/pack.txt")"
 tar -tzf "$tarball" >"$work/files.txt"
 for required in package/LICENSE package/README.md package/dist/esm/index.js package/dist/esm/index.d.ts \
   package/dist/cjs/index.js package/dist/cjs/index.d.ts package/dist/esm/react/index.js \
-  package/dist/cjs/react/index.d.ts package/react/package.json package/docs/errors.md; do
+  package/dist/cjs/react/index.d.ts package/react/package.json package/docs/errors.md \
+  package/dist/esm/test/index.js package/dist/cjs/test/index.d.ts package/test/package.json; do
   grep -qx "$required" "$work/files.txt" || { echo "the tarball lacks ${required#package/}"; exit 1; }
 done
 echo "$(basename "$tarball"): $(wc -l <"$work/files.txt") files"
@@ -39,7 +40,10 @@ step "install the tarball into a scratch project"
 # The peers at the versions this repository tests with, so the npm cache usually has them.
 peer_version() { node -p "require('$1/package.json').version"; }
 peers=("@reduxjs/toolkit@$(peer_version @reduxjs/toolkit)" "immer@$(peer_version immer)" "react@$(peer_version react)"
-  "react-redux@$(peer_version react-redux)" "@types/react@$(peer_version @types/react)")
+  "react-redux@$(peer_version react-redux)" "@types/react@$(peer_version @types/react)"
+  # The optional peers of lenscache/test, and what React Testing Library itself needs.
+  "@testing-library/react@$(peer_version @testing-library/react)" "@testing-library/dom@$(peer_version @testing-library/dom)"
+  "react-dom@$(peer_version react-dom)" "@types/react-dom@$(peer_version @types/react-dom)")
 consumer="$work/consumer"
 mkdir -p "$consumer"
 cat >"$consumer/package.json" <<'JSON'
@@ -60,6 +64,16 @@ cp scripts/package-check/tsconfig.*.json "$consumer/"
 for resolution in node10 node16 nodenext bundler; do
   (cd "$consumer" && node "$repo/node_modules/typescript/bin/tsc" -p "tsconfig.$resolution.json")
   echo "$resolution: no type errors"
+done
+
+step "type-check lenscache/test's helpers under node10, node16 and bundler resolution"
+# skipLibCheck on: React Testing Library's own declarations are not this package's to check.
+cp scripts/package-check/testing.ts "$consumer/testing.ts"
+for resolution in node10 node16 bundler; do
+  printf '{ "extends": "./tsconfig.%s.json", "compilerOptions": { "skipLibCheck": true }, "files": ["testing.ts"] }\n' \
+    "$resolution" >"$consumer/tsconfig.testing-$resolution.json"
+  (cd "$consumer" && node "$repo/node_modules/typescript/bin/tsc" -p "tsconfig.testing-$resolution.json")
+  echo "lenscache/test, $resolution: no type errors"
 done
 
 step "type-check an app under strict, exactOptionalPropertyTypes and noUncheckedIndexedAccess"

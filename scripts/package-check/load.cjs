@@ -2,6 +2,7 @@
 const assert = require('node:assert/strict');
 const { createCache, Entity, RestEndpoint } = require('lenscache');
 const react = require('lenscache/react');
+const testing = require('lenscache/test');
 
 class User extends Entity {
   id = '';
@@ -23,4 +24,7 @@ for (const hook of [
 ]) {
   assert.equal(typeof react[hook], 'function', `lenscache/react exports ${hook}`);
 }
-console.log('CJS: lenscache and lenscache/react load');
+for (const helper of ['mockFetch', 'mockInitialState', 'renderWithCache', 'renderCacheHook']) {
+  assert.equal(typeof testing[helper], 'function', `lenscache/test exports ${helper}`);
+}
+console.log('CJS: lenscache, lenscache/react and lenscache/test load');

@@ -1,6 +1,7 @@
 // Loads both entry points of the installed package as an ES module (scripts/check-package.sh).
 import { createCache, Entity, RestEndpoint } from 'lenscache';
 import * as react from 'lenscache/react';
+import * as testing from 'lenscache/test';
 import assert from 'node:assert/strict';
 
 class User extends Entity {
@@ -23,4 +24,7 @@ for (const hook of [
 ]) {
   assert.equal(typeof react[hook], 'function', `lenscache/react exports ${hook}`);
 }
-console.log('ESM: lenscache and lenscache/react load');
+for (const helper of ['mockFetch', 'mockInitialState', 'renderWithCache', 'renderCacheHook']) {
+  assert.equal(typeof testing[helper], 'function', `lenscache/test exports ${helper}`);
+}
+console.log('ESM: lenscache, lenscache/react and lenscache/test load');

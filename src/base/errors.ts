@@ -30,6 +30,7 @@ const CODES = [
   'FEATURE_MISSING',
   'MIDDLEWARE_MISSING',
   'TIMEOUT',
+  'FIXTURE_MISSING',
 ] as const;
 
 export type ErrorCode = (typeof CODES)[number];
