@@ -6,17 +6,18 @@ import { Provider } from 'react-redux';
 import { createLeanCache, garbageCollection, liveData, optimisticUpdates, retries, setupListeners } from 'lenscache';
 import { CacheProvider } from 'lenscache/react';
 import { App } from './App';
+import { setStoreContext } from './endpoint';
 import { loggedFetch, requests } from './requestLog';
 import { fetchWithRefresh, prepareHeaders, session } from './session';
 
 // The features this page uses, listed (docs/features.md): createCache() is the same with all of
 // them. A feature left out that an endpoint needs (the polled stats retry) is a set-up error.
+// Every request carries the session's token, and goes through the request log; a 401 is
+// answered by one refresh and one more try (session.ts).
+const requestOptions = { prepareHeaders, fetch: fetchWithRefresh(loggedFetch) };
 const cache = createLeanCache({
   features: [garbageCollection, liveData, optimisticUpdates, retries],
-  // Every request carries the session's token, and goes through the request log; a 401 is
-  // answered by one refresh and one more try (session.ts).
-  prepareHeaders,
-  fetch: fetchWithRefresh(loggedFetch),
+  ...requestOptions,
   // A 401 that stands (the refresh was refused, or did not help) empties the store and ends the
   // session: the page shows the login form, which reads nothing protected.
   onUnauthorized: () => store.dispatch(session.actions.loggedOut()),
@@ -27,6 +28,7 @@ export const store = configureStore({
   // Redux DevTools: on by default with configureStore; every cache write shows as one action.
   devTools: { name: 'lenscache example' },
 });
+setStoreContext({ ...requestOptions, getState: store.getState, dispatch: store.dispatch });
 export type RootState = ReturnType<typeof store.getState>;
 export type AppDispatch = typeof store.dispatch;
 // Coming back to the tab, or back online: refetch what the page shows that is stale or invalid.
