@@ -20,9 +20,11 @@ before(async () => {
   app = await launchApp();
   ({ url, browser, page, pageErrors } = app);
   await page.goto(url);
-  // The page asks for a login first; every API request after it carries the token.
+  // The page asks for a login first; every API request after it carries the token. The panels'
+  // reads may reach the server before the login form is gone: counts start right after the login.
   await logIn(page);
-  afterLogin = (await serverLog()).length;
+  afterLogin = (await logOf(url)).findIndex(entry => entry.path === '/api/auth/login' && entry.status === 200) + 1;
+  assert.ok(afterLogin > 0, 'the page logged in');
 });
 
 after(async () => {
@@ -662,6 +664,15 @@ test('bonds read at two portfolios are one list: a switch keeps every page, show
     assert.equal((await bondRequests(mark)).length, 3, 'the third portfolio holds every page: nothing more');
     await panel.screenshot({ path: 'e2e/artifacts/bonds-first-again.png' });
   });
+});
+
+test('every API request since the login carried a valid token, and none met a 401', async () => {
+  const reads = (await serverLog()).filter(entry => !entry.path.startsWith('/api/auth/'));
+  assert.ok(reads.length > 50, `the run's requests (${reads.length})`);
+  assert.deepEqual(
+    reads.filter(entry => entry.auth !== 'valid' || entry.status === 401),
+    [],
+  );
 });
 
 test('the page logged no errors', () => {
