@@ -2,75 +2,40 @@
 // Chromium (Debian's chromium, through playwright-core). Requests are counted at the app's server,
 // which also has test-only routes here (EXAMPLE_TEST_ROUTES=1: example/overlap.mjs); a failing step
 // leaves a screenshot in e2e/artifacts/, where the bonds test also saves its panel when it passes.
-import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+// The page logs in first; the counts start after its login (the session itself: session.e2e.test.mjs).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium } from 'playwright-core';
 import { BONDS, bondHolding, holding, PORTFOLIOS } from '../example/server.mjs';
+import { launchApp, logIn, PASSWORD, serverLog as logOf, step as stepOf } from './harness.mjs';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 let app;
 let url;
 let browser;
 let page;
-const pageErrors = [];
+let pageErrors;
+/** Where the server's log stood once the page had logged in: counts start there. */
+let afterLogin;
 
 before(async () => {
-  // The real start command, on a free port.
-  app = spawn(process.execPath, ['example/start.mjs'], {
-    env: { ...process.env, PORT: '0', EXAMPLE_TEST_ROUTES: '1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  url = await new Promise((resolve, reject) => {
-    let out = '';
-    app.stdout.on('data', chunk => {
-      out += chunk;
-      const found = out.match(/http:\/\/\S+\//);
-      if (found) resolve(found[0]);
-    });
-    app.on('exit', code => reject(new Error(`example/start.mjs exited with ${code}: ${out}`)));
-  });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.on('pageerror', error => pageErrors.push(String(error)));
-  page.on('console', message => {
-    if (message.type() === 'error') pageErrors.push(message.text());
-  });
+  app = await launchApp();
+  ({ url, browser, page, pageErrors } = app);
   await page.goto(url);
+  // The page asks for a login first; every API request after it carries the token. The panels'
+  // reads may reach the server before the login form is gone: counts start right after the login.
+  await logIn(page);
+  afterLogin = (await logOf(url)).findIndex(entry => entry.path === '/api/auth/login' && entry.status === 200) + 1;
+  assert.ok(afterLogin > 0, 'the page logged in');
 });
 
 after(async () => {
-  await browser?.close();
-  app?.kill();
+  await app?.close();
 });
 
 /** Runs a step; on failure, saves a screenshot named after it, then fails. */
-async function step(name, run) {
-  try {
-    await run();
-  } catch (error) {
-    mkdirSync('e2e/artifacts', { recursive: true });
-    await page?.screenshot({ path: `e2e/artifacts/${name}.png`, fullPage: true }).catch(() => undefined);
-    throw error;
-  }
-}
+const step = (name, run) => stepOf(page, name, run);
 
-async function serverLog() {
-  const response = await fetch(new URL('/api/_log', url));
-  return response.json();
-}
+/** The requests the server answered since the login (the login request is not among them). */
+const serverLog = async () => (await logOf(url)).slice(afterLogin ?? 0);
 const count = (log, path) => log.filter(entry => entry.path === path).length;
 
 /** The % equity column as shown, and as the portfolio's holdings say it should be. */
@@ -151,6 +116,10 @@ test('posts stay sorted by title after a create, with one POST and no list refet
     // One request for the create (the POST), none to refetch the list.
     assert.equal(count(log, '/api/react/posts'), before + 1);
     assert.equal(log.filter(entry => entry.method === 'POST').length, 1);
+    assert.ok(
+      log.filter(entry => !entry.path.startsWith('/api/auth/')).every(entry => entry.auth === 'valid'),
+      'every request since the login carried a valid token',
+    );
     // The create also shows up in the group-by of the users panel.
     await page.waitForFunction(() =>
       document.querySelector('[data-testid=panel-users]')?.textContent?.includes('Aardvark patterns'),
@@ -205,6 +174,8 @@ test('a refetch on focus, once the list is stale, fetches every page again and k
     await other.clock.install();
     const start = (await serverLog()).length;
     await other.goto(url);
+    // A page of its own is a session of its own.
+    await logIn(other);
     const titles = () => other.locator('[data-testid=posts] li strong').allTextContents();
     await step('focus-pages-loaded', async () => {
       await other.waitForSelector('[data-testid=load-more]');
@@ -367,9 +338,22 @@ async function overlapSwitch(action) {
   return response.json();
 }
 
+/** A token of the test's own, for reads of the server's data outside the page. */
+let ownToken;
 /** What the server holds for a post: its status, and its title when there is one. */
 async function serverPost(group, id) {
-  const response = await fetch(new URL(`/api/${group}/posts/${id}`, url));
+  ownToken ??= (
+    await (
+      await fetch(new URL('/api/auth/login', url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Bo', password: PASSWORD }),
+      })
+    ).json()
+  ).token;
+  const response = await fetch(new URL(`/api/${group}/posts/${id}`, url), {
+    headers: { authorization: `Bearer ${ownToken}` },
+  });
   return { status: response.status, title: response.ok ? (await response.json()).title : undefined };
 }
 
@@ -680,6 +664,15 @@ test('bonds read at two portfolios are one list: a switch keeps every page, show
     assert.equal((await bondRequests(mark)).length, 3, 'the third portfolio holds every page: nothing more');
     await panel.screenshot({ path: 'e2e/artifacts/bonds-first-again.png' });
   });
+});
+
+test('every API request since the login carried a valid token, and none met a 401', async () => {
+  const reads = (await serverLog()).filter(entry => !entry.path.startsWith('/api/auth/'));
+  assert.ok(reads.length > 50, `the run's requests (${reads.length})`);
+  assert.deepEqual(
+    reads.filter(entry => entry.auth !== 'valid' || entry.status === 401),
+    [],
+  );
 });
 
 test('the page logged no errors', () => {

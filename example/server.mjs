@@ -1,10 +1,13 @@
 // The example app's server: the bundled React page and a small JSON API on one port, with a
 // log of the API requests it answered (GET /api/_log, which is not logged itself) and a stream
-// of ticker updates (server-sent events). State lives in memory; every server starts afresh.
+// of ticker updates (server-sent events). The API wants a token (example/auth.mjs) but for its
+// login and refresh routes, the log, the test-only routes and the stream (an EventSource sends no
+// headers; the prices are public). State lives in memory; every server starts afresh.
 import http from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { createAuth } from './auth.mjs';
 import { createOverlap } from './overlap.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -112,7 +115,9 @@ const POST_PATH = /^\/api\/(react|vue)\/posts\/([^/]+)$/;
 
 /**
  * Starts the example server. `delay` (ms) slows API answers so loading states are visible.
- * `testRoutes` adds the test-only switch of example/overlap.mjs under /api/_test/.
+ * `testRoutes` adds the test-only switches of example/overlap.mjs and example/auth.mjs under
+ * /api/_test/. Each entry of the log is `{ method, path, search, auth, status }`: `auth` is what
+ * the request's token was (`'valid'`, `'invalid'` or `'none'`), `status` the answer's, once sent.
  * Resolves to `{ url, close(), log }`; rejects with Node's listen error (`code: 'EADDRINUSE'` for
  * a port in use).
  */
@@ -127,6 +132,7 @@ export async function startExample({
   const log = [];
   const streams = new Set();
   const overlap = testRoutes ? createOverlap() : undefined;
+  const auth = createAuth(db.users);
   const json = (res, status, body) => {
     if (body === undefined) {
       res.writeHead(status, { 'Cache-Control': 'no-store' });
@@ -287,6 +293,12 @@ export async function startExample({
       if (overlap && req.method === 'POST' && url.pathname === '/api/_test/release') {
         return json(res, 200, { released: overlap.release() });
       }
+      if (testRoutes && req.method === 'POST' && url.pathname === '/api/_test/expire-tokens') {
+        return json(res, 200, { expired: auth.expireTokens() });
+      }
+      if (testRoutes && req.method === 'POST' && url.pathname === '/api/_test/end-sessions') {
+        return json(res, 200, { ended: auth.endSessions() });
+      }
       if (url.pathname === '/api/stream/tickers') {
         res.writeHead(200, {
           'Content-Type': 'text/event-stream',
@@ -300,15 +312,30 @@ export async function startExample({
       }
       let text = '';
       for await (const chunk of req) text += chunk;
+      const body = text ? JSON.parse(text) : undefined;
+      const entry = {
+        method: req.method,
+        path: url.pathname,
+        search: url.search,
+        auth: auth.check(req.headers.authorization),
+      };
+      log.push(entry);
+      const reply = (status, answer) => {
+        entry.status = status;
+        json(res, status, answer);
+      };
+      if (req.method === 'POST' && url.pathname === '/api/auth/login') return reply(...auth.login(body));
+      if (req.method === 'POST' && url.pathname === '/api/auth/refresh') return reply(...auth.refresh(body));
       const route = routes.find(([method, pattern]) => method === req.method && pattern.test(url.pathname));
-      log.push({ method: req.method, path: url.pathname, search: url.search });
-      if (!route) return json(res, 404, { message: `No route for ${req.method} ${url.pathname}` });
-      const answer = () => route[2](url.pathname.match(route[1]).slice(1), url, text ? JSON.parse(text) : undefined);
-      if (overlap && POST_PATH.test(url.pathname)) {
+      if (!route) return reply(404, { message: `No route for ${req.method} ${url.pathname}` });
+      const answer = () => route[2](url.pathname.match(route[1]).slice(1), url, body);
+      // Checked on arrival, answered after the usual delay: requests sent together meet it together.
+      const allowed = entry.auth === 'valid';
+      if (allowed && overlap && POST_PATH.test(url.pathname)) {
         if (req.method === 'GET' && overlap.holds(url.pathname)) {
           // Served now, from the post as it is before the mutation it overlaps; sent on release.
-          const [status, body] = answer();
-          overlap.hold(url.pathname, () => json(res, status, body));
+          const [status, held] = answer();
+          overlap.hold(url.pathname, () => reply(status, held));
           return;
         }
         if (req.method !== 'GET') await overlap.beforeMutation(url.pathname);
@@ -316,8 +343,8 @@ export async function startExample({
       // A search takes longer, so typing on aborts the request of a query typed past.
       const wait = url.pathname === '/api/search' ? delay + SEARCH_DELAY : delay;
       if (wait) await new Promise(resolve => setTimeout(resolve, wait));
-      const [status, body] = answer();
-      json(res, status, body);
+      if (!allowed) return reply(401, { message: entry.auth === 'none' ? 'Log in first.' : 'Your token has expired.' });
+      reply(...answer());
     } catch (error) {
       json(res, 500, { message: String(error) });
     }

@@ -1,9 +1,10 @@
 /** The example page: one panel per example of the spec, each reading the one cache. */
 import { Suspense, useState, type FormEvent, type ReactNode } from 'react';
-import { useSelector } from 'react-redux';
+import { useDispatch, useSelector } from 'react-redux';
 import {
   AsyncBoundary,
   useCancelling,
+  useController,
   useDebounce,
   useFetch,
   useInfinite,
@@ -35,13 +36,15 @@ import {
   type Group,
   type OrderBy,
 } from './api';
-import type { LoggedRequest, RootState } from './main';
+import type { AppDispatch, RootState } from './main';
 import { PostDetail, postHref, useOpenPost } from './PostDetail';
+import { loggedFetch, type LoggedRequest } from './requestLog';
+import { logIn, session } from './session';
 
 export const PORTFOLIOS = ['Growth', 'Income', 'Balanced', 'Index'];
 
 export function App() {
-  const open = useOpenPost();
+  const loggedIn = useSelector((state: RootState) => state.session.token !== null);
   return (
     <main>
       <header>
@@ -50,38 +53,126 @@ export function App() {
           One normalized cache in a Redux store, read by every panel. Open Redux DevTools to see each write as one
           action.
         </p>
+        {loggedIn && <SessionBar />}
       </header>
-      <div className="grid">
-        <Panel title="Posts, sorted" id="posts">
-          <PostsPanel />
-        </Panel>
-        <Panel title="Post (optimistic edit and delete)" id="post">
-          {open ? (
-            <PostDetail key={`${open.group}/${open.id}`} group={open.group} id={open.id} />
-          ) : (
-            <p className="muted">Open a post from the list (click its title) to read, edit or delete it here.</p>
-          )}
-        </Panel>
-        <Panel title="Search posts (debounced, cancelling)" id="search">
-          <SearchPanel />
-        </Panel>
-        <Panel title="Users" id="users">
-          <UsersPanel />
-        </Panel>
-        <Panel title="Ticker and stats (join, live)" id="ticker">
-          <TickerPanel />
-        </Panel>
-        <Panel title="Stats, polled every 2 s (useLive)" id="polled">
-          <PolledStats />
-        </Panel>
-        <Panel title="Companies by portfolio (Scalar lens)" id="companies" wide>
-          <CompaniesPanel />
-        </Panel>
-        <Panel title="Bonds by portfolio, a page at a time (one list at every lens)" id="bonds" wide>
-          <BondsPanel />
-        </Panel>
-      </div>
+      {/* Logged out, the page reads nothing protected: the panels are not mounted. */}
+      {loggedIn ? <Panels /> : <LoginForm />}
     </main>
+  );
+}
+
+function LoginForm() {
+  const dispatch = useDispatch<AppDispatch>();
+  const [name, setName] = useState('Ann');
+  const [password, setPassword] = useState('');
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState('');
+  // The last session request: a refused refresh means the session ended by itself.
+  const ended = useSelector((state: RootState) => {
+    const last = state.requests.filter(request => request.url.includes('/api/auth/')).at(-1);
+    return last?.url.endsWith('/api/auth/refresh') === true && last.status === 401;
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setPending(true);
+    setError('');
+    dispatch(logIn(loggedFetch, name, password)).catch((failure: Error) => {
+      setError(failure.message);
+      setPending(false);
+    });
+  };
+  return (
+    <form className="panel login" onSubmit={submit} data-testid="login">
+      <h2>Log in</h2>
+      {ended && (
+        <p className="notice" role="status" data-testid="session-ended">
+          Your session has ended: log in again.
+        </p>
+      )}
+      <label>
+        Name <input value={name} onChange={event => setName(event.target.value)} data-testid="login-name" />
+      </label>
+      <label>
+        Password{' '}
+        <input
+          type="password"
+          value={password}
+          onChange={event => setPassword(event.target.value)}
+          data-testid="login-password"
+        />
+      </label>
+      <button disabled={pending} data-testid="login-submit">
+        {pending ? 'Logging in…' : 'Log in'}
+      </button>
+      {error && (
+        <p className="error" role="alert" data-testid="login-error">
+          {error}
+        </p>
+      )}
+      <p className="muted">Users: Ann, Bo, Cy, Dee; the password is “lenscache”.</p>
+    </form>
+  );
+}
+
+function SessionBar() {
+  const dispatch = useDispatch<AppDispatch>();
+  const controller = useController();
+  const user = useSelector((state: RootState) => state.session.user);
+  const logOut = () => {
+    dispatch(session.actions.loggedOut());
+    // Another user must not read this one's responses: the store starts empty.
+    controller.resetEntireStore();
+  };
+  return (
+    <p className="session" data-testid="session">
+      Logged in as <strong data-testid="session-user">{user?.name}</strong>{' '}
+      <button onClick={logOut} data-testid="logout">
+        Log out
+      </button>
+    </p>
+  );
+}
+
+function Panels() {
+  const open = useOpenPost();
+  return (
+    <div className="grid">
+      <Panel title="Posts, sorted" id="posts">
+        <PostsPanel />
+      </Panel>
+      <Panel title="Post (optimistic edit and delete)" id="post">
+        {open ? (
+          <PostDetail key={`${open.group}/${open.id}`} group={open.group} id={open.id} />
+        ) : (
+          <p className="muted">Open a post from the list (click its title) to read, edit or delete it here.</p>
+        )}
+      </Panel>
+      <Panel title="Search posts (debounced, cancelling)" id="search">
+        <SearchPanel />
+      </Panel>
+      <Panel title="Users" id="users">
+        <UsersPanel />
+      </Panel>
+      <Panel title="Ticker and stats (join, live)" id="ticker">
+        <TickerPanel />
+      </Panel>
+      <Panel title="Stats, polled every 2 s (useLive)" id="polled">
+        <PolledStats />
+      </Panel>
+      <Panel title="Companies by portfolio (Scalar lens)" id="companies" wide>
+        <CompaniesPanel />
+      </Panel>
+      <Panel title="Bonds by portfolio, a page at a time (one list at every lens)" id="bonds" wide>
+        <BondsPanel />
+      </Panel>
+      <Panel title="Session: login and token refresh" id="session" wide>
+        <RequestLog of="/api/auth/" title="Session requests sent" testId="session-log">
+          Every API request carries the token. When it has expired, the requests that meet the 401 wait for one refresh,
+          shared by all of them, and are sent once more (the company and bond logs show their 401 and their second try).
+          A refused refresh logs out.
+        </RequestLog>
+      </Panel>
+    </div>
   );
 }
 
@@ -457,7 +548,7 @@ function RequestLog({
   children: ReactNode;
 }) {
   const requests = useSelector((state: RootState) => state.requests);
-  const shown = requests.filter(request => request.url.startsWith(of));
+  const shown = requests.filter(request => pathOf(request.url).startsWith(of));
   return (
     <aside className="log">
       <h3>
@@ -467,7 +558,7 @@ function RequestLog({
         {shown.map(request => (
           <li key={request.n}>
             <code>
-              {request.method} {decodeURIComponent(request.url)}
+              {request.method} {decodeURIComponent(pathOf(request.url))}
             </code>{' '}
             <span className="muted">{statusText(request)}</span>
           </li>
@@ -476,6 +567,12 @@ function RequestLog({
       <p className="muted">{children}</p>
     </aside>
   );
+}
+
+/** A URL of the page's origin as its path and query (`/api/auth/refresh`); any other, whole. */
+function pathOf(url: string): string {
+  const parsed = new URL(url, window.location.href);
+  return parsed.origin === window.location.origin ? parsed.pathname + parsed.search : url;
 }
 
 function statusText(request: LoggedRequest): string {
