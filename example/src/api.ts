@@ -7,11 +7,11 @@ import {
   NetworkError,
   Query,
   resource,
+  RestEndpoint,
   Scalar,
   Values,
   type StreamOptions,
 } from 'lenscache';
-import { AppEndpoint } from './endpoint';
 
 export class User extends Entity {
   id = '';
@@ -94,7 +94,7 @@ export class Bond extends Entity {
  * the portfolio out), so its pages are the list's. A portfolio read for the first time fetches
  * every page the list holds, at that portfolio (docs/pagination.md, "A list read at several lenses").
  */
-export const getBonds = new AppEndpoint({
+export const getBonds = new RestEndpoint({
   path: '/api/bonds',
   searchParams: {} as { portfolio: string },
   schema: {
@@ -118,7 +118,6 @@ export const PostResource = resource({
   searchParams: {} as { orderBy?: OrderBy },
   paginationField: 'cursor',
   optimistic: true,
-  Endpoint: AppEndpoint,
 });
 /**
  * One list per group and order, served a page at a time as `{ results, nextCursor }`.
@@ -145,16 +144,16 @@ export const createPost = getPosts.push.extend({
     author: snap.get(User, { id: body.author }) ?? { id: body.author },
   }),
 });
-export const getUsers = new AppEndpoint({ path: '/api/users', schema: new Collection([User]) });
+export const getUsers = new RestEndpoint({ path: '/api/users', schema: new Collection([User]) });
 /** Posts whose title holds `q`, from every group; a search with no answer in 10 s fails with TIMEOUT. */
-export const searchPosts = new AppEndpoint({
+export const searchPosts = new RestEndpoint({
   path: '/api/search',
   searchParams: {} as { q: string },
   schema: [Post],
   timeout: 10_000,
 });
-export const getTicker = new AppEndpoint({ path: '/api/tickers/:product_id', schema: Ticker });
-export const getStats = new AppEndpoint({ path: '/api/stats/:product_id', schema: Stats });
+export const getTicker = new RestEndpoint({ path: '/api/tickers/:product_id', schema: Ticker });
+export const getStats = new RestEndpoint({ path: '/api/stats/:product_id', schema: Stats });
 /** The same request, refetched every 2 s while a component subscribes (useLive), retried on 5xx. */
 export const getLiveStats = getStats.extend({
   pollFrequency: 2_000,
@@ -164,13 +163,13 @@ export const getLiveStats = getStats.extend({
 export const tickerStream: StreamOptions = { schema: Ticker, open: fromEventSource('/api/stream/tickers') };
 
 /** One company list for every portfolio: `argsKey` leaves the portfolio out of the list's key. */
-export const getCompanies = new AppEndpoint({
+export const getCompanies = new RestEndpoint({
   path: '/api/companies',
   searchParams: {} as { portfolio: string },
   schema: new Collection([Company], { argsKey: () => ({}) }),
 });
 /** A portfolio's columns only: `{ [companyId]: { pct_equity, shares } }`. */
-export const getPortfolioColumns = new AppEndpoint({
+export const getPortfolioColumns = new RestEndpoint({
   path: '/api/companies/columns',
   searchParams: {} as { portfolio: string },
   schema: new Values(PortfolioScalar),

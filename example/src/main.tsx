@@ -6,7 +6,6 @@ import { Provider } from 'react-redux';
 import { createLeanCache, garbageCollection, liveData, optimisticUpdates, retries, setupListeners } from 'lenscache';
 import { CacheProvider } from 'lenscache/react';
 import { App } from './App';
-import { setStoreContext } from './endpoint';
 import { loggedFetch, requests } from './requestLog';
 import { fetchWithRefresh, prepareHeaders, session } from './session';
 
@@ -28,7 +27,6 @@ export const store = configureStore({
   // Redux DevTools: on by default with configureStore; every cache write shows as one action.
   devTools: { name: 'lenscache example' },
 });
-setStoreContext({ ...requestOptions, getState: store.getState, dispatch: store.dispatch });
 export type RootState = ReturnType<typeof store.getState>;
 export type AppDispatch = typeof store.dispatch;
 // Coming back to the tab, or back online: refetch what the page shows that is stale or invalid.

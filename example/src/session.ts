@@ -38,10 +38,9 @@ export function prepareHeaders(headers: Headers, api: RequestApi): Headers {
 let refreshing: Promise<void> | undefined;
 
 async function refresh(send: Send, url: string, api: RequestApi): Promise<void> {
-  // Resolved against the page: the docs' `new URL('/auth/refresh', url)` throws on the relative
-  // URLs a store without a `baseUrl` sends, as this one does.
+  // The API's origin: the request's, or the page's for a relative URL (this store has no baseUrl).
   const response = await send(
-    new URL('/api/auth/refresh', new URL(url, window.location.href)).href,
+    new URL('/api/auth/refresh', new URL(url, globalThis.location?.href)).href,
     {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -60,7 +59,8 @@ async function refresh(send: Send, url: string, api: RequestApi): Promise<void> 
 export function fetchWithRefresh(send: Send) {
   return async (input: string, init: RequestInit, api: RequestApi): Promise<Response> => {
     const response = await send(input, init, api);
-    if (response.status !== 401) return response;
+    // Only a request that carried the session answers for it: a 401 from another site is that site's.
+    if (response.status !== 401 || !api.trusted) return response;
     // A token refreshed while this request was out is used as it is, without another refresh.
     if (new Headers(init.headers).get('authorization') === `Bearer ${sessionOf(api).token}`) {
       refreshing ??= refresh(send, input, api).finally(() => (refreshing = undefined));
