@@ -55,8 +55,8 @@ export class EntityCache {
   private readonly byOwner = new WeakMap<object, WeakMap<object, CachedValue | Views>>();
 
   /** The last owner asked for and its rows: reads ask for one class's rows many times in a row. */
-  private owner: object | undefined;
-  private lastRows: WeakMap<object, CachedValue | Views> | undefined;
+  private owner: object | undefined = undefined;
+  private lastRows: WeakMap<object, CachedValue | Views> | undefined = undefined;
 
   constructor(private readonly perRow: number) {}
 

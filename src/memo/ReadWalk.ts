@@ -60,11 +60,11 @@ export class ReadWalk extends PlainRead {
   private readonly log: unknown[] = [];
   private end = 0;
   /** Entries a cycle closed onto: their VIA triples naming themselves are dropped once built. */
-  private closed: Set<Entry> | undefined;
+  private closed: Set<Entry> | undefined = undefined;
   /** Whether the value being built holds a VIA link (its own or a copied child's). */
   private links = false;
   /** The lens functions the value being built read (itself or through what it holds), first read first. */
-  private lensFns: LensFn[] | undefined;
+  private lensFns: LensFn[] | undefined = undefined;
   /**
    * The tables of every row the read recorded, noted as rows are recorded (and by a scan of the
    * records it reused), so finding them needs no walk over the whole read afterwards.
