@@ -25,7 +25,8 @@ import { checkShape, classOfItem, memberKeyOf, polymorphicKey } from './collecti
 import { readsMembers, type EntityClass } from './Entity.js';
 import { memberOf, normalizeArray } from './plainArray.js';
 import { uniqueRefs } from './refs.js';
-import { Values } from './Values.js';
+import { polyOf } from './polymorphic.js';
+import type { Values } from './Values.js';
 
 export interface CollectionOptions {
   /** The object that names a list, from the request args. Default: a shallow copy of `args[0]`. */
@@ -83,7 +84,7 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
 
   constructor(schema: S, options: CollectionOptions = {}) {
     this.schema = schema;
-    this.isValues = schema instanceof Values;
+    this.isValues = polyOf(schema, 'Values') !== undefined;
     if (!this.isValues && !Array.isArray(schema)) {
       throw setupError(
         'INVALID_SCHEMA',

@@ -3,8 +3,7 @@
 import { isObject, isRecord } from '../base/dict.js';
 import { describe, inputError, setupError } from '../base/errors.js';
 import { isEntityClass, type EntityClass } from './Entity.js';
-import { Polymorphic } from './polymorphic.js';
-import { Union } from './Union.js';
+import { Polymorphic, polyOf } from './polymorphic.js';
 
 /**
  * The entity class an item would be stored as, if it can be told: `member` is the list's member
@@ -18,14 +17,15 @@ export function classOfItem(member: unknown, item: unknown): EntityClass | undef
     return isEntityClass(schema) ? schema : undefined;
   }
   if (isEntityClass(member)) return member;
-  if (member instanceof Union) return classOfItem(member.poly, item);
-  return undefined;
+  const union = polyOf(member, 'Union');
+  return union && classOfItem(union, item);
 }
 
 /** The member part of a table key (docs/store.md): the entity key, or a Union's keys joined by `;`. */
 export function memberKeyOf(schema: unknown): string {
   if (isEntityClass(schema)) return schema.key;
-  if (schema instanceof Union) return polymorphicKey(schema.poly.members);
+  const union = polyOf(schema, 'Union');
+  if (union) return polymorphicKey(union.members);
   const tableKey = (schema as { collectionMemberKey?: unknown } | null)?.collectionMemberKey;
   if (typeof tableKey === 'string') return tableKey;
   throw setupError(
