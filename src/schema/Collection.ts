@@ -21,11 +21,10 @@ import {
 } from './collectionKey.js';
 import type { CollectionLike } from './CollectionLike.js';
 import { CollectionOp, type CollectionOpName } from './CollectionOp.js';
-import { checkShape, classOfItem, memberKeyOf, polymorphicKey } from './collectionMember.js';
+import { checkShape, classOfItem, memberKeyOf, polyClassOf, polymorphicKey, polyOf } from './collectionMember.js';
 import { readsMembers, type EntityClass } from './Entity.js';
 import { memberOf, normalizeArray } from './plainArray.js';
 import { uniqueRefs } from './refs.js';
-import { polyOf } from './polymorphic.js';
 import type { Values } from './Values.js';
 
 export interface CollectionOptions {
@@ -187,7 +186,7 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
 
   /** @internal The entity class an item would be stored as (for `move`), if it can be told. */
   memberClass(item: unknown): EntityClass | undefined {
-    return classOfItem(this.isValues ? (this.schema as Values).poly : this.member, item);
+    return this.isValues ? polyClassOf((this.schema as Values).poly, item) : classOfItem(this.member, item);
   }
 
   private writeRow(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): object {

@@ -134,12 +134,3 @@ export class Polymorphic {
     return ref;
   }
 }
-
-/**
- * The Polymorphic of a Union or a Values schema (`kind`), told by its `kind` rather than
- * `instanceof` (as isCollection does): a Collection then bundles neither class unless it is used.
- */
-export function polyOf(schema: unknown, kind: 'Union' | 'Values'): Polymorphic | undefined {
-  const found = schema as { kind?: unknown; poly?: unknown };
-  return isObject(schema) && found.kind === kind && found.poly instanceof Polymorphic ? found.poly : undefined;
-}
