@@ -1,6 +1,7 @@
 /**
  * Schemas a bundle does not use stay out of it: a Collection tells a Union or a Values by its
- * `kind` (schema/collectionMember.ts, polyOf), so an app with lists of one entity type bundles neither.
+ * `kind` (schema/collectionMember.ts, polyOf), so an app with lists of one entity type bundles
+ * neither; and a Collection makes its own page schema, so an app without lists bundles none.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -57,4 +58,10 @@ test('a bundle that uses Values and Union keeps them', () => {
     'src/schema/Union.ts',
     'src/schema/Values.ts',
   ]);
+});
+
+test('a bundle with RestEndpoint but no Collection keeps no page schema (a Collection makes its own)', () => {
+  const sources = bundledSources(`export { RestEndpoint, Entity, createLeanCache } from './src/index.ts';`);
+  expect(sources.some(source => source.endsWith('rest/pagination.ts'))).toBe(true);
+  expect(sources.filter(source => /schema\/Collection(Page)?\.ts$/.test(source))).toEqual([]);
 });

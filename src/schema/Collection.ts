@@ -21,6 +21,7 @@ import {
 } from './collectionKey.js';
 import type { CollectionLike } from './CollectionLike.js';
 import { CollectionOp, type CollectionOpName } from './CollectionOp.js';
+import { CollectionPage } from './CollectionPage.js';
 import { checkShape, classOfItem, memberKeyOf, polyClassOf, polymorphicKey, polyOf } from './collectionMember.js';
 import { readsMembers, type EntityClass } from './Entity.js';
 import { memberOf, normalizeArray } from './plainArray.js';
@@ -239,6 +240,14 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
       ],
       this.key,
     );
+  }
+
+  /**
+   * @internal The schema of one page of this list (`endpoint.getPage`): made here, so that a bundle
+   * without Collection does not hold CollectionPage.
+   */
+  page(field: string, listKey: (args: readonly unknown[]) => string): CollectionPage {
+    return new CollectionPage(this, field, listKey);
   }
 
   private op<O extends CollectionOpName>(name: O, forValues: boolean | undefined): CollectionOp<S, O> {
