@@ -15,8 +15,8 @@ interface Slot<K, V> {
  */
 export class Lru<K, V> {
   private readonly map = new Map<K, Slot<K, V>>();
-  private newest: Slot<K, V> | undefined;
-  private oldest: Slot<K, V> | undefined;
+  private newest: Slot<K, V> | undefined = undefined;
+  private oldest: Slot<K, V> | undefined = undefined;
 
   declare readonly capacity: number;
 

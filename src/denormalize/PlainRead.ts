@@ -40,7 +40,7 @@ export class PlainRead implements DenormalizeDelegate, QueryDelegate {
    * again no higher up it is the same value: otherwise a graph whose nodes are each held twice
    * would be built once per path past the limit, exponentially many times.
    */
-  private cut: Map<object, Map<object, readonly [held: unknown, depth: number]>> | undefined;
+  private cut: Map<object, Map<object, readonly [held: unknown, depth: number]>> | undefined = undefined;
   /** Set when the depth limit cut the value being built short (it is then incomplete). */
   protected truncated = false;
   private readonly lenses = new Map<LensFn, string | undefined>();

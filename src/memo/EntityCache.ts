@@ -11,7 +11,7 @@
  *
  * Keys are the row objects themselves in a WeakMap, so cached values are released with their
  * rows. Per row, the views under different lens values coexist (two components at portfolios A
- * and B must not evict each other), up to `viewsPerRow`, least recently used first out.
+ * and B must not evict each other), up to `perRow`, least recently used first out.
  */
 
 import { Lru } from '../base/Lru.js';
@@ -55,16 +55,16 @@ export class EntityCache {
   private readonly byOwner = new WeakMap<object, WeakMap<object, CachedValue | Views>>();
 
   /** The last owner asked for and its rows: reads ask for one class's rows many times in a row. */
-  private lastOwner: object | undefined;
-  private lastRows: WeakMap<object, CachedValue | Views> | undefined;
+  private owner: object | undefined = undefined;
+  private lastRows: WeakMap<object, CachedValue | Views> | undefined = undefined;
 
-  constructor(private readonly viewsPerRow: number) {}
+  constructor(private readonly perRow: number) {}
 
   private rowsOf(owner: object): WeakMap<object, CachedValue | Views> {
-    if (owner === this.lastOwner) return this.lastRows!;
+    if (owner === this.owner) return this.lastRows!;
     let rows = this.byOwner.get(owner);
     if (!rows) this.byOwner.set(owner, (rows = new WeakMap()));
-    this.lastOwner = owner;
+    this.owner = owner;
     this.lastRows = rows;
     return rows;
   }
@@ -114,7 +114,7 @@ export class EntityCache {
     if (isViews(slot) && sameLenses(slot.lenses, lenses)) {
       views = slot;
     } else {
-      views = new Views(lenses, new Lru(this.viewsPerRow));
+      views = new Views(lenses, new Lru(this.perRow));
       const previous = isViews(slot) ? undefined : slot;
       if (previous && depsValid(previous.deps, entities) && sameLenses(lensesIn(previous.deps), lenses)) {
         views.byLens.set(lensKey(lenses, recordedLens(previous.deps)), previous);

@@ -49,7 +49,7 @@ export class ReadWalk extends PlainRead {
    */
   readonly children: CachedValue[] = [];
   /** Tables read whole (e.g. by All). */
-  private readonly wholeTables = new Set<string>();
+  private readonly whole = new Set<string>();
   /**
    * One log of every triple the read records, written from `end`: the values being built each
    * own the range from where they started, and take a copy of it as their record when done (one
@@ -60,19 +60,19 @@ export class ReadWalk extends PlainRead {
   private readonly log: unknown[] = [];
   private end = 0;
   /** Entries a cycle closed onto: their VIA triples naming themselves are dropped once built. */
-  private closedOnto: Set<Entry> | undefined;
+  private closed: Set<Entry> | undefined = undefined;
   /** Whether the value being built holds a VIA link (its own or a copied child's). */
   private links = false;
   /** The lens functions the value being built read (itself or through what it holds), first read first. */
-  private lensesRead: LensFn[] | undefined;
+  private lensFns: LensFn[] | undefined = undefined;
   /**
    * The tables of every row the read recorded, noted as rows are recorded (and by a scan of the
    * records it reused), so finding them needs no walk over the whole read afterwards.
    */
-  private readonly rowTables: string[] = [];
+  private readonly rowTabs: string[] = [];
   /** Notes `table` as read (a read touches a few tables). */
   private note(table: string): void {
-    if (!this.rowTables.includes(table)) this.rowTables.push(table);
+    if (!this.rowTabs.includes(table)) this.rowTabs.push(table);
   }
 
   constructor(
@@ -112,7 +112,7 @@ export class ReadWalk extends PlainRead {
   }
 
   override table(table: string): Dict<Row> | undefined {
-    this.wholeTables.add(table);
+    this.whole.add(table);
     return this.entities[table];
   }
 
@@ -131,7 +131,7 @@ export class ReadWalk extends PlainRead {
     const target = this.path[at + 3] as Entry;
     this.put(VIA, target, undefined);
     this.links = true;
-    (this.closedOnto ??= new Set()).add(target);
+    (this.closed ??= new Set()).add(target);
   }
 
   /** A value the EntityCache holds for `row`, still valid: its record becomes part of this read's. */
@@ -167,19 +167,19 @@ export class ReadWalk extends PlainRead {
       validIn: this.mapId,
     };
     const linksBefore = this.links;
-    const lensesBefore = this.lensesRead;
+    const lensesBefore = this.lensFns;
     this.links = false;
-    this.lensesRead = undefined;
+    this.lensFns = undefined;
     try {
       entry.value = this.build(owner, row, key, build, entry);
     } finally {
       // Also when the build threw: values that closed a cycle onto this entry name what it read.
       const deps = this.log.slice(start, this.end);
-      if (this.closedOnto?.delete(entry)) dropSelf(deps, entry);
+      if (this.closed?.delete(entry)) dropSelf(deps, entry);
       entry.deps = deps;
-      entry.lenses = this.links ? null : this.lensesRead;
+      entry.lenses = this.links ? null : this.lensFns;
       this.links = linksBefore;
-      this.lensesRead = lensesBefore;
+      this.lensFns = lensesBefore;
     }
     this.adopt(entry, start);
     return entry;
@@ -242,8 +242,8 @@ export class ReadWalk extends PlainRead {
   }
 
   private noteLens(lens: LensFn): void {
-    const lenses = this.lensesRead;
-    if (lenses === undefined) this.lensesRead = [lens];
+    const lenses = this.lensFns;
+    if (lenses === undefined) this.lensFns = [lens];
     else if (!lenses.includes(lens)) lenses.push(lens);
   }
 
@@ -254,8 +254,8 @@ export class ReadWalk extends PlainRead {
 
   /** Every table this read depended on, with whether it read it whole (the objects it saw are the state's). */
   tablesRead(): [table: string, whole: boolean][] {
-    const tables: [string, boolean][] = [...this.wholeTables].map(table => [table, true]);
-    for (const table of this.rowTables) if (!this.wholeTables.has(table)) tables.push([table, false]);
+    const tables: [string, boolean][] = [...this.whole].map(table => [table, true]);
+    for (const table of this.rowTabs) if (!this.whole.has(table)) tables.push([table, false]);
     return tables;
   }
 }

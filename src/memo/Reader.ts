@@ -78,7 +78,7 @@ export class Reader {
   /** Per schema and args key: the read with a stored result and the read without (neither evicts the other). */
   private entries = new WeakMap<object, Lru<string, Entries>>();
   /** Per schema, the last container read with each first member, whatever the args. */
-  private containers = new WeakMap<object, WeakMap<object, unknown>>();
+  private boxes = new WeakMap<object, WeakMap<object, unknown>>();
 
   constructor(private readonly options: ReaderOptions) {
     this.entities = new EntityCache(options.lensCacheSize);
@@ -174,7 +174,7 @@ export class Reader {
     this.entities = new EntityCache(this.options.lensCacheSize);
     this.computed = new ComputedMemo(this.options.argsCacheSize);
     this.entries = new WeakMap();
-    this.containers = new WeakMap();
+    this.boxes = new WeakMap();
   }
 
   /** Forgets the reads of `schema` for args (`argsKey(args)`): their data was collected. */
@@ -190,8 +190,8 @@ export class Reader {
     if (first === undefined) return result;
     // Containers are found by their first member: one lookup, and a candidate with other members
     // (another lens) is never scanned for.
-    let byFirst = this.containers.get(schema);
-    if (!byFirst) this.containers.set(schema, (byFirst = new WeakMap()));
+    let byFirst = this.boxes.get(schema);
+    if (!byFirst) this.boxes.set(schema, (byFirst = new WeakMap()));
     const candidate = byFirst.get(first);
     const shared = candidate === previous?.value ? value : reuse(candidate, value);
     byFirst.set(first, shared);

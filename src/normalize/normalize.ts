@@ -96,11 +96,11 @@ class WriteWalk implements NormalizeDelegate {
   /** How many frames of `entityPath` are in use: frames are reused, not allocated per entity. */
   private entityDepth = 0;
   /** The entity just left, until the next row is queued. */
-  private left: WalkFrame | undefined;
+  private left: WalkFrame | undefined = undefined;
   private depth = 0;
   declare private readonly depthLimit: number;
   /** Pushed items that may take a placeholder pk. */
-  private placeholders: Set<object> | undefined;
+  private placeholders: Set<object> | undefined = undefined;
   readonly checker = new RowChecker();
 
   declare readonly args: readonly unknown[];

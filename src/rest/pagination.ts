@@ -7,7 +7,6 @@
 import { isObject } from '../base/dict.js';
 import type { Collection } from '../schema/Collection.js';
 import { isCollection } from '../schema/CollectionLike.js';
-import { CollectionPage } from '../schema/CollectionPage.js';
 import type { Query } from '../schema/Query.js';
 import { isPlainObjectSchema } from '../schema/contract.js';
 import { describe, inputError, setupError } from '../base/errors.js';
@@ -68,7 +67,7 @@ export function pageSchema(
     const QueryClass = schema.constructor as new (inner: unknown, process: Query['process']) => Query;
     return new QueryClass(pageSchema(schema.schema, field, template, where, listKey), schema.process);
   }
-  const page = new CollectionPage(found.collection, field, listKey);
+  const page = found.collection.page(field, listKey);
   return found.at === undefined ? page : { ...(schema as object), [found.at]: page };
 }
 

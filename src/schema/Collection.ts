@@ -21,11 +21,12 @@ import {
 } from './collectionKey.js';
 import type { CollectionLike } from './CollectionLike.js';
 import { CollectionOp, type CollectionOpName } from './CollectionOp.js';
-import { checkShape, classOfItem, memberKeyOf, polymorphicKey } from './collectionMember.js';
+import { CollectionPage } from './CollectionPage.js';
+import { checkShape, classOfItem, memberKeyOf, polyClassOf, polymorphicKey, polyOf } from './collectionMember.js';
 import { readsMembers, type EntityClass } from './Entity.js';
 import { memberOf, normalizeArray } from './plainArray.js';
 import { uniqueRefs } from './refs.js';
-import { Values } from './Values.js';
+import type { Values } from './Values.js';
 
 export interface CollectionOptions {
   /** The object that names a list, from the request args. Default: a shallow copy of `args[0]`. */
@@ -70,7 +71,7 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
   /** @internal `nonFilterArgumentKeys`, bound, so a subclass's override is the one matching uses. */
   declare readonly isNonFilter: (key: string) => boolean;
   /** The `nonFilterArgumentKeys` option as a predicate. */
-  declare private readonly nonFilterOption: (key: string) => boolean;
+  declare private readonly nonFilter: (key: string) => boolean;
   declare private readonly argsKeyFn: (...args: any[]) => object;
   declare private readonly nestKeyFn: ((parent: any, key: string) => object) | undefined;
   declare private readonly member: unknown;
@@ -78,12 +79,12 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
    * Who a list is built for in the read memo: the member schema, so collections over the same
    * member (a nested one and an endpoint's) read one row as one array (docs/Collection.md).
    */
-  declare private readonly readOwner: object;
+  declare private readonly owner: object;
   private readonly ops = new Map<CollectionOpName, CollectionOp<S, CollectionOpName>>();
 
   constructor(schema: S, options: CollectionOptions = {}) {
     this.schema = schema;
-    this.isValues = schema instanceof Values;
+    this.isValues = polyOf(schema, 'Values') !== undefined;
     if (!this.isValues && !Array.isArray(schema)) {
       throw setupError(
         'INVALID_SCHEMA',
@@ -99,13 +100,12 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
       poly && !poly.isSingle ? polymorphicKey(poly.members) : memberKeyOf(this.isValues ? poly!.single : this.member);
     this.key = this.isValues ? `{${memberKey}}` : `[${memberKey}]`;
     const single = poly ? (poly.isSingle ? poly.single : undefined) : this.member;
-    this.readOwner =
-      typeof single === 'object' || typeof single === 'function' ? (single as object) : (schema as object);
+    this.owner = typeof single === 'object' || typeof single === 'function' ? (single as object) : (schema as object);
     this.rootInput = this.isValues ? 'object' : 'list';
     if (process.env.NODE_ENV !== 'production') checkCollectionOptions(options);
     this.argsKeyFn = options.argsKey ?? defaultArgsKey;
     this.nestKeyFn = options.nestKey;
-    this.nonFilterOption = nonFilterPredicate(options.nonFilterArgumentKeys ?? defaultNonFilterArgumentKeys);
+    this.nonFilter = nonFilterPredicate(options.nonFilterArgumentKeys ?? defaultNonFilterArgumentKeys);
     this.isNonFilter = key => this.nonFilterArgumentKeys(key);
   }
 
@@ -114,7 +114,7 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
    * `nonFilterArgumentKeys` option. A subclass may override it as a method, as in data-client.
    */
   nonFilterArgumentKeys(key: string): boolean {
-    return this.nonFilterOption(key);
+    return this.nonFilter(key);
   }
 
   /** Appends created items to every stored list their args match. Array collections only. */
@@ -144,28 +144,23 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
 
   /** The pk string of the list that `args` name (docs/Collection.md). */
   pk(...args: readonly unknown[]): string {
-    return this.checkedPk(this.argsKeyFn, withParams(args), 'argsKey');
+    return this.keyOf(this.argsKeyFn, withParams(args), 'argsKey');
   }
 
   /** @internal */
   normalize(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
     const pk =
       this.nestKeyFn !== undefined && parent !== undefined && key !== undefined
-        ? this.checkedPk(this.nestKeyFn, [parent, key], 'nestKey')
-        : this.checkedPk(this.argsKeyFn, withParams(delegate.args), 'argsKey');
-    delegate.setRow(this.key, pk, this.normalizeMembers(input, parent, key, delegate), listPolicy);
+        ? this.keyOf(this.nestKeyFn, [parent, key], 'nestKey')
+        : this.keyOf(this.argsKeyFn, withParams(delegate.args), 'argsKey');
+    delegate.setRow(this.key, pk, this.writeRow(input, parent, key, delegate), listPolicy);
     return pk;
   }
 
   /** @internal The stored row's members, memoized against the row (so nested and top-level reads share it). */
   denormalize(input: unknown, delegate: DenormalizeDelegate): unknown {
     if (typeof input !== 'string') return input;
-    return delegate.entity(
-      this.key,
-      input,
-      (row, hold) => this.denormalizeMembers(row, hold, delegate),
-      this.readOwner,
-    );
+    return delegate.entity(this.key, input, (row, hold) => this.readRow(row, hold, delegate), this.owner);
   }
 
   /** @internal Readable whenever the row for these args exists, an empty list included. */
@@ -192,15 +187,10 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
 
   /** @internal The entity class an item would be stored as (for `move`), if it can be told. */
   memberClass(item: unknown): EntityClass | undefined {
-    return classOfItem(this.isValues ? (this.schema as Values).poly : this.member, item);
+    return this.isValues ? polyClassOf((this.schema as Values).poly, item) : classOfItem(this.member, item);
   }
 
-  private normalizeMembers(
-    input: unknown,
-    parent: unknown,
-    key: string | undefined,
-    delegate: NormalizeDelegate,
-  ): object {
+  private writeRow(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): object {
     if (this.isValues) {
       checkShape(this, input, false, key);
       return (this.schema as Values).normalize(input, parent, key, delegate) as object;
@@ -210,7 +200,7 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
     return uniqueRefs(normalizeArray(this.schema as readonly unknown[], input, parent, key, delegate) as unknown[]);
   }
 
-  private denormalizeMembers(row: object, hold: (value: object) => void, delegate: DenormalizeDelegate): unknown {
+  private readRow(row: object, hold: (value: object) => void, delegate: DenormalizeDelegate): unknown {
     // Held before it is filled, so a member that leads back to this list gets this very container.
     const values = Array.isArray(row) ? [] : {};
     hold(values);
@@ -228,7 +218,7 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
   }
 
   /** The pk `fn` gives for `args`, or UNEXPECTED_INPUT on write when it gives no object. */
-  private checkedPk(fn: (...args: any[]) => unknown, args: readonly unknown[], name: 'argsKey' | 'nestKey'): string {
+  private keyOf(fn: (...args: any[]) => unknown, args: readonly unknown[], name: 'argsKey' | 'nestKey'): string {
     const pkObject = fn(...args);
     const pk = pkOf(pkObject);
     if (pk !== undefined) return pk;
@@ -250,6 +240,14 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
       ],
       this.key,
     );
+  }
+
+  /**
+   * @internal The schema of one page of this list (`endpoint.getPage`): made here, so that a bundle
+   * without Collection does not hold CollectionPage.
+   */
+  page(field: string, listKey: (args: readonly unknown[]) => string): CollectionPage {
+    return new CollectionPage(this, field, listKey);
   }
 
   private op<O extends CollectionOpName>(name: O, forValues: boolean | undefined): CollectionOp<S, O> {

@@ -82,7 +82,7 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
       if (ref !== undefined) refs.push(ref);
     }
     if (refs.length === 0) return refs;
-    this.eachRow(delegate, sourcesOf(delegate.args), (rowKey, row) => {
+    this.rows(delegate, sourcesOf(delegate.args), (rowKey, row) => {
       if (!Array.isArray(row)) return;
       // A list never holds a ref twice: an item a refetch listed already keeps its place.
       const fresh = refsNotIn(row, refs);
@@ -100,7 +100,7 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
     >;
     const keys = Object.keys(refs);
     if (keys.length === 0) return refs;
-    this.eachRow(delegate, sourcesOf(delegate.args), (rowKey, row) => {
+    this.rows(delegate, sourcesOf(delegate.args), (rowKey, row) => {
       if (!isRecord(row)) return;
       const next = copyOwn(row);
       for (const mapKey of keys) setOwn(next, mapKey, refs[mapKey]);
@@ -115,7 +115,7 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
     );
     // A remove without params reaches every list of the table.
     const sources = hasNoDefinedKeys(delegate.args[0]) ? undefined : sourcesOf(delegate.args);
-    this.eachRow(delegate, sources, (rowKey, row) => {
+    this.rows(delegate, sources, (rowKey, row) => {
       const next = without(row, refs);
       if (next !== row) delegate.setRow(this.collection.key, rowKey, next, deltaPolicy);
     });
@@ -151,7 +151,7 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
         { ...asObject(params), ...asObject(incoming) },
         { ...existing, ...asObject(incoming) },
       ];
-      this.eachRow(delegate, undefined, (rowKey, row, pkObject) => {
+      this.rows(delegate, undefined, (rowKey, row, pkObject) => {
         const wasIn = oldSources !== undefined && pkMatches(pkObject, oldSources, this.collection.isNonFilter);
         const isIn = pkMatches(pkObject, newSources, this.collection.isNonFilter);
         let next = row;
@@ -175,7 +175,7 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
   }
 
   /** Calls `edit` for every stored list of the table whose pk matches `sources` (every list without sources). */
-  private eachRow(
+  private rows(
     delegate: NormalizeDelegate,
     sources: readonly unknown[] | undefined,
     edit: (rowKey: string, row: object, pkObject: Record<string, unknown>) => void,

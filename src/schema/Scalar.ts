@@ -139,7 +139,7 @@ export class Scalar<
     const entity = delegate.parentEntity();
     if (entity !== undefined) {
       if (parent === entity.row && key !== undefined && entity.fields?.[key] === this)
-        return this.normalizeField(input, entity.table, entity.key, key, delegate);
+        return this.field(input, entity.table, entity.key, key, delegate);
       throw setupError(
         'INVALID_SCHEMA',
         process.env.NODE_ENV !== 'production' && [
@@ -149,7 +149,7 @@ export class Scalar<
       );
     }
     if (input === null) return null;
-    return this.normalizeItem(input, parent, key, delegate);
+    return this.item(input, parent, key, delegate);
   }
 
   /** @internal Standalone reads: a cell key gives a copy of that cell; a root key, the lens's cells. */
@@ -204,14 +204,14 @@ export class Scalar<
   }
 
   /** An entity field: the value goes to the cell of the parent entity's row; the row keeps a tuple. */
-  private normalizeField(
+  private field(
     value: unknown,
     entityKey: string,
     rowKey: string,
     field: string,
     delegate: NormalizeDelegate,
   ): unknown {
-    const lens = this.checkedLens(delegate.args);
+    const lens = this.lensIn(delegate.args);
     const cell: Record<string, unknown> = {};
     setOwn(cell, field, value);
     delegate.setRow(this.table, cellKey(entityKey, rowKey, lens), cell, cellPolicy);
@@ -219,7 +219,7 @@ export class Scalar<
   }
 
   /** A standalone item: the whole item is merged into its entity's cell; no entity row is written. */
-  private normalizeItem(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): string {
+  private item(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): string {
     const entity = this.entity;
     if (entity === undefined) {
       throw setupError(
@@ -252,14 +252,14 @@ export class Scalar<
         this.key,
       );
     }
-    const lens = this.checkedLens(delegate.args);
+    const lens = this.lensIn(delegate.args);
     const cpk = cellKey(entity.key, String(pk), lens);
     delegate.setRow(this.table, cpk, { ...input }, cellPolicy);
     return cpk;
   }
 
   /** A write that reaches a Scalar needs a string lens without `|`. */
-  private checkedLens(args: readonly unknown[]): string {
+  private lensIn(args: readonly unknown[]): string {
     const lens = (this.lens as LensFunction)(args);
     if (lens === undefined) {
       throw inputError(

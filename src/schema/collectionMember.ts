@@ -3,29 +3,36 @@
 import { isObject, isRecord } from '../base/dict.js';
 import { describe, inputError, setupError } from '../base/errors.js';
 import { isEntityClass, type EntityClass } from './Entity.js';
-import { Polymorphic } from './polymorphic.js';
-import { Union } from './Union.js';
+import type { Polymorphic } from './polymorphic.js';
 
 /**
- * The entity class an item would be stored as, if it can be told: `member` is the list's member
- * schema, or the Polymorphic of a Values collection.
+ * The Polymorphic of a Union or a Values schema (`kind`), told by its `kind` rather than
+ * `instanceof` (as isCollection does): a Collection then bundles neither class, nor Polymorphic,
+ * unless the app uses them.
  */
+export function polyOf(schema: unknown, kind: 'Union' | 'Values'): Polymorphic | undefined {
+  const found = schema as { kind?: unknown; poly?: unknown } | null | undefined;
+  return found?.kind === kind && isObject(found.poly) ? (found.poly as Polymorphic) : undefined;
+}
+
+/** The entity class an item of a polymorphic member (a Union's, a Values') would be stored as, if it can be told. */
+export function polyClassOf(poly: Polymorphic, item: unknown): EntityClass | undefined {
+  const schema = poly.isSingle ? poly.single : poly.memberSchema(poly.attributeOf(item, undefined, undefined));
+  return isEntityClass(schema) ? schema : undefined;
+}
+
+/** The entity class an item would be stored as, if it can be told: `member` is the list's member schema. */
 export function classOfItem(member: unknown, item: unknown): EntityClass | undefined {
-  if (member instanceof Polymorphic) {
-    const schema = member.isSingle
-      ? member.single
-      : member.memberSchema(member.attributeOf(item, undefined, undefined));
-    return isEntityClass(schema) ? schema : undefined;
-  }
   if (isEntityClass(member)) return member;
-  if (member instanceof Union) return classOfItem(member.poly, item);
-  return undefined;
+  const union = polyOf(member, 'Union');
+  return union && polyClassOf(union, item);
 }
 
 /** The member part of a table key (docs/store.md): the entity key, or a Union's keys joined by `;`. */
 export function memberKeyOf(schema: unknown): string {
   if (isEntityClass(schema)) return schema.key;
-  if (schema instanceof Union) return polymorphicKey(schema.poly.members);
+  const union = polyOf(schema, 'Union');
+  if (union) return polymorphicKey(union.members);
   const tableKey = (schema as { collectionMemberKey?: unknown } | null)?.collectionMemberKey;
   if (typeof tableKey === 'string') return tableKey;
   throw setupError(

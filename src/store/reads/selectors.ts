@@ -52,8 +52,8 @@ export class Selectors {
    * map it was found in named by its `tableId`: an old map must not stay in memory, and a WeakRef
    * would keep it until the end of the job.
    */
-  private readonly rowFacts = new WeakMap<ReadResult, RowFacts>();
-  private responses = new WeakMap<object, Lru<string, ResponseState>>();
+  private readonly facts = new WeakMap<ReadResult, RowFacts>();
+  private answers = new WeakMap<object, Lru<string, ResponseState>>();
   /** The memo keys of args read often (one-field params), remembered. */
   private readonly keys = new ArgsKeys();
 
@@ -64,7 +64,7 @@ export class Selectors {
     /** Errors by their stored record: the original instance where this cache stored it (docs/store.md); shared by the cache's stores. */
     readonly errors: WeakMap<ErrorRecord, Error>,
     /** Whether a slice may hold unsure rows (slice/reducer.ts, SliceFacts). */
-    private readonly hasUnsure: (slice: CacheState) => boolean,
+    private readonly unsure: (slice: CacheState) => boolean,
   ) {}
 
   /** `memoKey` is `argsKey(args)`, for callers (the hooks) that computed it once already. */
@@ -125,8 +125,7 @@ export class Selectors {
     }
     let expiresAt = meta?.expiresAt ? meta.expiresAt : !usable ? 1 : this.rowsOf(read, state.entitiesMeta).expiresAt;
     // A row two overlapping answers disagreed on makes every response that reads it stale.
-    if (meta && this.hasUnsure(state) && this.rowsOf(read, state.entitiesMeta).unsure)
-      expiresAt = Math.min(expiresAt, 1);
+    if (meta && this.unsure(state) && this.rowsOf(read, state.entitiesMeta).unsure) expiresAt = Math.min(expiresAt, 1);
     const dataInvalid = (data === INVALID && !deletedByGuess(read, state)) || (stored === undefined && !normalizes);
     const expired = now > expiresAt;
     // An endpoint with `invalidIfStale` has no stale status: expired is invalid, so readers
@@ -149,12 +148,12 @@ export class Selectors {
       expiresAt,
       error: meta?.error ? this.errorOf(meta.error) : undefined,
     };
-    return this.stable(endpoint, memoKey, next);
+    return this.same(endpoint, memoKey, next);
   }
 
   /** Forgets every memoized read and response (after a reset). */
   clear(): void {
-    this.responses = new WeakMap();
+    this.answers = new WeakMap();
     this.reader.clear();
   }
 
@@ -164,14 +163,14 @@ export class Selectors {
    */
   forget(endpoint: EndpointLike, args: readonly unknown[]): void {
     const memoKey = argsKey(args);
-    this.responses.get(endpoint)?.delete(memoKey);
+    this.answers.get(endpoint)?.delete(memoKey);
     this.reader.forget(endpoint.schema, memoKey);
   }
 
   /** The same response object while its fields are the same, so selector consumers see no change. */
-  private stable(endpoint: EndpointLike, memoKey: string, next: ResponseState): ResponseState {
-    let slot = this.responses.get(endpoint);
-    if (!slot) this.responses.set(endpoint, (slot = new Lru(this.argsCacheSize)));
+  private same(endpoint: EndpointLike, memoKey: string, next: ResponseState): ResponseState {
+    let slot = this.answers.get(endpoint);
+    if (!slot) this.answers.set(endpoint, (slot = new Lru(this.argsCacheSize)));
     const previous = slot.get(memoKey);
     if (
       previous &&
@@ -190,7 +189,7 @@ export class Selectors {
   private rowsOf(read: ReadResult | undefined, entitiesMeta: Dict<Dict<WriteMeta>>): RowFacts {
     if (!read) return NO_ROWS;
     const metaId = tableId(entitiesMeta);
-    const cached = this.rowFacts.get(read);
+    const cached = this.facts.get(read);
     if (cached && cached.meta === metaId) return cached;
     const facts: RowFacts = { meta: metaId, expiresAt: Infinity, unsure: false };
     read.someDep((table, key) => {
@@ -199,7 +198,7 @@ export class Selectors {
       if (rowMeta?.ambiguous) facts.unsure = true;
       return false;
     });
-    this.rowFacts.set(read, facts);
+    this.facts.set(read, facts);
     return facts;
   }
 

@@ -177,11 +177,11 @@ export class Controller<P extends string = string> {
 
   /** Drops the stored response for args: the next read is 'invalid' (fetch and suspend). */
   readonly invalidate = (endpoint: EndpointLike, ...args: unknown[]): void =>
-    this.invalidateKeys(() => (isSkipArgs(args) ? [] : [requestKey(endpoint, args)]));
+    this.drop(() => (isSkipArgs(args) ? [] : [requestKey(endpoint, args)]));
 
   /** `invalidate` for every stored request whose key passes `testKey`. */
   readonly invalidateAll = ({ testKey = () => true }: KeyFilter = {}): void =>
-    this.invalidateKeys(
+    this.drop(
       state => new Set([...Object.keys(state.endpoints), ...Object.keys(state.meta)].filter(key => testKey(key))),
     );
 
@@ -200,7 +200,7 @@ export class Controller<P extends string = string> {
       runtime.store.dispatch(writeAction(ActionTypes.reset, runtime.parts.reducerPath, payload, { start }) as never);
   };
 
-  private invalidateKeys(keysOf: (state: CacheState) => Iterable<string>): void {
+  private drop(keysOf: (state: CacheState) => Iterable<string>): void {
     const { runtime } = this;
     const keys = [...keysOf(runtime.state())];
     // A request already in flight started before the invalidation: the next fetch starts anew.

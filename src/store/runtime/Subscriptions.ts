@@ -31,7 +31,7 @@ export class Subscriptions {
   private readonly entries = new Map<string, Entry>();
   /** Schemas (and endpoints) numbered for query keys, held weakly. */
   private readonly ids = new WeakMap<object, number>();
-  private lastId = 0;
+  private last = 0;
   /** Told when a key gains its first holder (`true`) or loses its last (`false`): garbage collection. */
   private readonly listeners = new Set<HeldListener>();
 
@@ -84,7 +84,7 @@ export class Subscriptions {
   /** The key of a Query read: the schema's number in this registry, and the args' memo key. */
   queryKey(schema: object, memoKey: string): string {
     let id = this.ids.get(schema);
-    if (id === undefined) this.ids.set(schema, (id = ++this.lastId));
+    if (id === undefined) this.ids.set(schema, (id = ++this.last));
     return `${id}|${memoKey}`;
   }
 }

@@ -41,8 +41,8 @@ export class Collector {
   /** Per `kind:key` nobody holds: since when (the last release or write). Bounded by the state's keys. */
   private readonly unused = new Map<string, Unused>();
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private timerAt = Infinity;
-  private lastSweep = -Infinity;
+  private due = Infinity;
+  private swept = -Infinity;
 
   /** `createCache`'s `gcTime`. */
   private readonly gcTime: number;
@@ -54,7 +54,7 @@ export class Collector {
       if (held || !Number.isFinite(gcTime)) return;
       const unused = { since: Date.now(), read };
       this.unused.set(`${kind}:${key}`, unused);
-      this.schedule(Date.now() + (kind === 'query' ? gcTime : this.graceOf(unused)));
+      this.schedule(Date.now() + (kind === 'query' ? gcTime : this.grace(unused)));
     });
   }
 
@@ -63,7 +63,7 @@ export class Collector {
     if (!Number.isFinite(this.gcTime)) return;
     const unused = { since: Date.now(), read: { target: endpoint, args }, written: true };
     this.unused.set(`request:${key}`, unused);
-    this.schedule(Date.now() + this.graceOf(unused));
+    this.schedule(Date.now() + this.grace(unused));
   }
 
   /** Forgets every key (after a reset, which empties the state). */
@@ -73,7 +73,7 @@ export class Collector {
 
   /** Runs a sweep now: one `cache/gc` action when something goes, none otherwise. */
   sweep(now = Date.now()): SweepReport {
-    this.lastSweep = now;
+    this.swept = now;
     let dropKeys: readonly string[] = [];
     let written: Sweep | undefined;
     try {
@@ -86,8 +86,8 @@ export class Collector {
     } finally {
       // What the state no longer holds is forgotten, even when a store listener threw.
       const state = this.runtime.state();
-      for (const key of dropKeys) if (!(key in state.endpoints) && !(key in state.meta)) this.forgetKey(key);
-      this.rescheduleAfterSweep(now);
+      for (const key of dropKeys) if (!(key in state.endpoints) && !(key in state.meta)) this.drop(key);
+      this.rearm(now);
     }
     return { requests: written?.requests ?? 0, rows: written?.rows ?? 0 };
   }
@@ -126,7 +126,7 @@ export class Collector {
       if (!unused) {
         this.unused.set(`request:${key}`, { since: now, read: undefined });
         keep(undefined, stored);
-      } else if (now - unused.since < this.graceOf(unused)) keep(unused.read, stored);
+      } else if (now - unused.since < this.grace(unused)) keep(unused.read, stored);
       else dropKeys.push(key);
     }
     // A held key with nothing stored yet (its first request in flight, or none needed) reads
@@ -137,14 +137,14 @@ export class Collector {
       const [kind, key] = splitId(id);
       if (kind === 'query' && unused.read && now - unused.since < gcTime)
         kept.push({ schema: unused.read.target, args: unused.read.args });
-      // (A dropped key's record goes once the sweep is written: forgetKey reads it.)
+      // (A dropped key's record goes once the sweep is written: drop reads it.)
       else if (kind === 'query' || !keys.has(key)) this.unused.delete(id);
     }
     const sweep = planSweep(state, { dropKeys, kept, opaque, reading, visible, now, gcTime });
     return { sweep, dropKeys };
   }
 
-  private forgetKey(key: string): void {
+  private drop(key: string): void {
     const read = this.unused.get(`request:${key}`)?.read;
     this.unused.delete(`request:${key}`);
     if (read) this.runtime.selectors.forget(read.target as EndpointLike, read.args);
@@ -155,7 +155,7 @@ export class Collector {
    * How long an unused response stays: `gcTime` (at least WRITE_GRACE after a write), and
    * nothing for a mutation's: its promise has resolved already (see docs/gc.md).
    */
-  private graceOf(unused: Unused): number {
+  private grace(unused: Unused): number {
     if ((unused.read?.target as EndpointLike | undefined)?.sideEffect) return 0;
     return unused.written ? Math.max(this.gcTime, WRITE_GRACE) : this.gcTime;
   }
@@ -164,10 +164,10 @@ export class Collector {
   private schedule(at: number): void {
     if (!Number.isFinite(this.gcTime) || !Number.isFinite(at)) return;
     const gap = Math.min(MIN_GAP, this.gcTime);
-    const when = Math.max(at, Date.now() + SWEEP_FLOOR, this.lastSweep + gap);
-    if (this.timer !== undefined && this.timerAt <= when) return;
+    const when = Math.max(at, Date.now() + SWEEP_FLOOR, this.swept + gap);
+    if (this.timer !== undefined && this.due <= when) return;
     if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timerAt = when;
+    this.due = when;
     // The timer holds the collector weakly: a store dropped by the app is not kept for its sweep.
     const self = new WeakRef(this);
     this.timer = setTimeout(
@@ -175,7 +175,7 @@ export class Collector {
         const collector = self.deref();
         if (!collector) return;
         collector.timer = undefined;
-        collector.timerAt = Infinity;
+        collector.due = Infinity;
         try {
           collector.sweep();
         } catch (error) {
@@ -189,12 +189,12 @@ export class Collector {
     (this.timer as { unref?: () => void }).unref?.();
   }
 
-  private rescheduleAfterSweep(now: number): void {
+  private rearm(now: number): void {
     let next = Infinity;
     for (const [id, unused] of this.unused) {
       const [kind, key] = splitId(id);
       if (this.runtime.subscriptions.count(kind, key) > 0) continue;
-      next = Math.min(next, unused.since + (kind === 'query' ? this.gcTime : this.graceOf(unused)));
+      next = Math.min(next, unused.since + (kind === 'query' ? this.gcTime : this.grace(unused)));
     }
     if (next !== Infinity) this.schedule(Math.max(next, now));
   }

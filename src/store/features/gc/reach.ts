@@ -22,7 +22,7 @@ export class Reached {
    * Rows already walked, per args (a Scalar field reads the cell of the read's lens) and per
    * reader (two classes sharing a table read its rows differently).
    */
-  private readonly walkedByArgs = new Map<string, WeakMap<object, WeakSet<object>>>();
+  private readonly byArgs = new Map<string, WeakMap<object, WeakSet<object>>>();
   readonly later: Array<() => void> = [];
 
   mark(table: string, key: string): void {
@@ -38,8 +38,8 @@ export class Reached {
   /** Walks `schema` read with `args`: from `stored` (a stored result), or from a key built from the store. */
   walk(entities: Entities, schema: unknown, args: readonly unknown[], stored?: unknown): void {
     const key = argsKey(args);
-    let walked = this.walkedByArgs.get(key);
-    if (!walked) this.walkedByArgs.set(key, (walked = new WeakMap()));
+    let walked = this.byArgs.get(key);
+    if (!walked) this.byArgs.set(key, (walked = new WeakMap()));
     const read = new ReachRead(entities, args, this, walked);
     const input = stored === undefined ? read.queryKey(schema, args) : stored;
     if (input !== undefined && input !== INVALID) read.unvisit(schema, input);

@@ -78,7 +78,7 @@ export class Pollers {
         poller.cancel?.();
         poller.stop.abort();
         this.pollers.delete(key);
-        this.stopWaiting(key);
+        this.unwait(key);
       } else if (shortest(poller) !== was) this.schedule(key, poller);
     };
   }
@@ -118,7 +118,7 @@ export class Pollers {
     };
   }
 
-  private stopWaiting(key: string): void {
+  private unwait(key: string): void {
     if (!this.waiting.delete(key) || this.waiting.size > 0) return;
     this.unlisten?.();
     this.unlisten = undefined;

@@ -42,16 +42,16 @@ export function splitId(id: string): [TableMap, string] {
 export class Overlay {
   private readonly changes: Changes = new Map();
   /** Patches outside the tables (results, request meta), passed through in order. */
-  private readonly outside: Patch[] = [];
-  private readonly outsideInverse: Patch[] = [];
-  private cachedView: CacheState | undefined;
+  private readonly out: Patch[] = [];
+  private readonly outUndo: Patch[] = [];
+  private shown: CacheState | undefined;
 
   constructor(private readonly slice: CacheState) {}
 
   /** Puts `changes` over the slice (the confirmed values the ledger keeps). */
   load(changes: Changes): void {
     for (const [id, change] of changes) {
-      const mine = this.changeOf(id);
+      const mine = this.change(id);
       if (change.whole !== undefined) {
         mine.whole = change.whole;
         mine.rows.clear();
@@ -94,8 +94,8 @@ export class Overlay {
 
   /** The overlay as a slice: changed tables are read-only views over it (made anew after each `apply`). */
   view(): CacheState {
-    if (this.cachedView) return this.cachedView;
-    if (this.changes.size === 0) return (this.cachedView = this.slice);
+    if (this.shown) return this.shown;
+    if (this.changes.size === 0) return (this.shown = this.slice);
     const maps = {
       entities: this.slice.entities as Dict<unknown>,
       entitiesMeta: this.slice.entitiesMeta as Dict<unknown>,
@@ -110,7 +110,7 @@ export class Overlay {
       if (this.hasTable(map, table)) maps[map][table] = tableView(this, map, table);
       else delete maps[map][table];
     }
-    return (this.cachedView = {
+    return (this.shown = {
       ...this.slice,
       entities: maps.entities as CacheState['entities'],
       entitiesMeta: maps.entitiesMeta as CacheState['entitiesMeta'],
@@ -119,12 +119,12 @@ export class Overlay {
 
   /** Applies a write's patches: rows and tables to the overlay, everything else passed through. */
   apply(patches: readonly Patch[], inversePatches: readonly Patch[] = []): void {
-    this.cachedView = undefined;
+    this.shown = undefined;
     for (let i = 0; i < patches.length; i++) {
       const patch = patches[i]!;
       const [map, table] = patch.path as [string, string | undefined];
       if (map !== 'entities' && map !== 'entitiesMeta') {
-        this.outside.push(patch);
+        this.out.push(patch);
         continue;
       }
       // (Writes patch tables and rows; nothing replaces a whole map but a reset, which clears the ledger first.)
@@ -137,7 +137,7 @@ export class Overlay {
           ],
         );
       }
-      const change = this.changeOf(tableId(map, String(table)));
+      const change = this.change(tableId(map, String(table)));
       if (patch.path.length === 2) {
         change.whole = patch.op === 'remove' ? null : (patch.value as Dict<unknown>);
         change.rows.clear();
@@ -155,7 +155,7 @@ export class Overlay {
       i = end - 1;
     }
     for (const patch of inversePatches)
-      if (patch.path[0] !== 'entities' && patch.path[0] !== 'entitiesMeta') this.outsideInverse.push(patch);
+      if (patch.path[0] !== 'entities' && patch.path[0] !== 'entitiesMeta') this.outUndo.push(patch);
   }
 
   /**
@@ -186,12 +186,12 @@ export class Overlay {
       rowDiff(list, map, table, from, key => this.get(map, table, key), change.rows.keys());
     }
     return {
-      patches: [...list.patches, ...this.outside],
-      inversePatches: [...this.outsideInverse, ...list.inversePatches],
+      patches: [...list.patches, ...this.out],
+      inversePatches: [...this.outUndo, ...list.inversePatches],
     };
   }
 
-  private changeOf(id: string): TableChange {
+  private change(id: string): TableChange {
     let change = this.changes.get(id);
     if (!change) this.changes.set(id, (change = { rows: new Map() }));
     return change;

@@ -1,0 +1,67 @@
+/**
+ * Schemas a bundle does not use stay out of it: a Collection tells a Union or a Values by its
+ * `kind` (schema/collectionMember.ts, polyOf), so an app with lists of one entity type bundles
+ * neither; and a Collection makes its own page schema, so an app without lists bundles none.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '../..');
+const esbuild = path.join(root, 'node_modules/.bin/esbuild');
+
+/** The source files whose code a production bundle of `entry` keeps. */
+function bundledSources(entry: string): string[] {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'lenscache-shaking-'));
+  try {
+    const meta = path.join(dir, 'meta.json');
+    execFileSync(
+      esbuild,
+      [
+        '--bundle',
+        '--minify',
+        '--format=esm',
+        '--platform=browser',
+        '--loader=ts',
+        '--define:process.env.NODE_ENV="production"',
+        '--external:@reduxjs/toolkit',
+        '--external:immer',
+        '--external:redux',
+        '--external:reselect',
+        `--metafile=${meta}`,
+        `--outfile=${path.join(dir, 'out.js')}`,
+      ],
+      { cwd: root, input: entry },
+    );
+    const { outputs } = JSON.parse(readFileSync(meta, 'utf8')) as {
+      outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
+    };
+    const [output] = Object.values(outputs);
+    return Object.entries(output!.inputs)
+      .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
+      .map(([source]) => source);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('a bundle with Collection but neither Union nor Values keeps neither class, nor Polymorphic', () => {
+  const sources = bundledSources(`export { Collection, Entity, createCache } from './src/index.ts';`);
+  expect(sources.some(source => source.endsWith('schema/Collection.ts'))).toBe(true);
+  expect(sources.filter(source => /schema\/(Union|Values|polymorphic)\.ts$/.test(source))).toEqual([]);
+});
+
+test('a bundle that uses Values and Union keeps them', () => {
+  const sources = bundledSources(`export { Collection, Union, Values } from './src/index.ts';`);
+  expect(sources.filter(source => /schema\/(Union|Values)\.ts$/.test(source)).sort()).toEqual([
+    'src/schema/Union.ts',
+    'src/schema/Values.ts',
+  ]);
+});
+
+test('a bundle with RestEndpoint but no Collection keeps no page schema (a Collection makes its own)', () => {
+  const sources = bundledSources(`export { RestEndpoint, Entity, createLeanCache } from './src/index.ts';`);
+  expect(sources.some(source => source.endsWith('rest/pagination.ts'))).toBe(true);
+  expect(sources.filter(source => /schema\/Collection(Page)?\.ts$/.test(source))).toEqual([]);
+});
