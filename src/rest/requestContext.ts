@@ -55,13 +55,13 @@ function placeOf(url: string, context: RequestOptions): [to: string, trusted: bo
   const base = context.baseUrl;
   if (!ABSOLUTE.test(url)) return [base ? `${base.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}` : url, true];
   const own = [base, (globalThis as { location?: { href: string } }).location?.href, ...(context.trustedOrigins ?? [])];
-  let origin: string | undefined;
   try {
-    origin = new URL(url, own[0] ?? own[1]).origin;
+    const origin = new URL(url, own[0] ?? own[1]).origin;
+    return [url, own.some(place => place !== undefined && ABSOLUTE.test(place) && new URL(place).origin === origin)];
   } catch {
-    // A URL fetch cannot read either: it fails there, with nothing of the store's sent.
+    // A URL (or a trusted origin) no URL parser reads: fetch fails on it, with nothing of the store's sent.
+    return [url, false];
   }
-  return [url, own.some(place => place !== undefined && ABSOLUTE.test(place) && new URL(place).origin === origin)];
 }
 
 type Send = (input: string, init: RequestInit) => Promise<Response>;

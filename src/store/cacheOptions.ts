@@ -1,89 +1,107 @@
 /**
- * createCache's options that need a check beyond their type (docs/getting-started.md): each
- * bad one is INVALID_OPTION, and nothing is created.
+ * createCache's options (docs/getting-started.md) and the request options of a store
+ * (docs/authentication.md), checked where they are given, all in the tables below: each bad one
+ * is INVALID_OPTION naming it, and nothing is created.
  */
 
-import { checked, checkTimeout } from '../base/endpointOptions.js';
+import { checked } from '../base/endpointOptions.js';
 import type { RequestOptions } from '../rest/requestContext.js';
-import { describe, setupError, type DevMessage } from '../base/errors.js';
-import { DEFAULT_EXPIRY, type ExpiryDefaults } from './endpoint.js';
+import { describe, setupError } from '../base/errors.js';
 import type { Controller } from './runtime/Controller.js';
 
 /** The default `gcTime`: five minutes, as TanStack Query. */
 export const DEFAULT_GC_TIME = 5 * 60_000;
 
+type Check = (value: any) => boolean;
+const isFunction: Check = value => typeof value === 'function';
+/** Milliseconds from 0 up, `Infinity` included. */
+const isLength: Check = value => typeof value === 'number' && value >= 0;
+/** A whole number from 1 up: `NaN` would read refs as ids or let a memo grow without bound. */
+const isCount: Check = value => Number.isSafeInteger(value) && value >= 1;
+/** An `http:` or `https:` URL with a host. */
+const isHttpUrl: Check = value => typeof value === 'string' && /^https?:\/\/[^\s/?#]/.test(value);
+
+/** createCache's own options with a check. */
+export const CACHE_OPTIONS = {
+  reducerPath: value => typeof value === 'string' && value !== '',
+  maxEntityDepth: isCount,
+  argsCacheSize: isCount,
+  lensCacheSize: isCount,
+  gcTime: isLength,
+  dataExpiryLength: isLength,
+  errorExpiryLength: isLength,
+  onUnauthorized: isFunction,
+  isUnauthorized: isFunction,
+} satisfies Record<string, Check>;
+
+/** The request options, of a cache and of a store. */
+export const REQUEST_OPTIONS = {
+  // A path: `/api`, not `//host` (another host, without a scheme).
+  baseUrl: value => isHttpUrl(value) || (value?.[0] === '/' && value[1] !== '/'),
+  prepareHeaders: isFunction,
+  fetch: isFunction,
+  credentials: value => ['omit', 'same-origin', 'include'].includes(value),
+  trustedOrigins: value => Array.isArray(value) && value.every(isHttpUrl),
+  timeout: value => typeof value === 'number' && value > 0,
+} satisfies Record<keyof RequestOptions, Check>;
+
+type OptionName = keyof typeof CACHE_OPTIONS | keyof typeof REQUEST_OPTIONS;
+
+/** What each option takes, for the development message. */
+const TAKES: Record<OptionName, string> | false = process.env.NODE_ENV !== 'production' && {
+  reducerPath: "the key the slice is mounted at, a non-empty string, e.g. reducerPath: 'api' (default 'cache')",
+  maxEntityDepth: 'a whole number from 1 up, e.g. maxEntityDepth: 64 (the default)',
+  argsCacheSize: 'a whole number from 1 up, e.g. argsCacheSize: 100 (the default)',
+  lensCacheSize: 'a whole number from 1 up, e.g. lensCacheSize: 16 (the default)',
+  gcTime: 'milliseconds from 0 up (or Infinity to keep every response), e.g. gcTime: 60_000',
+  dataExpiryLength:
+    'milliseconds from 0 up (or Infinity for never): how long what an endpoint without its own dataExpiryLength stores stays valid, e.g. 30_000 (default 60 000)',
+  errorExpiryLength:
+    'milliseconds from 0 up (or Infinity for never): how long an error an endpoint without its own errorExpiryLength stores stays valid, e.g. 5_000 (default 1 000)',
+  onUnauthorized: 'a function, e.g. onUnauthorized: (error, controller) => goToLogin()',
+  isUnauthorized: 'a function, e.g. isUnauthorized: error => error.status === 419',
+  baseUrl: "an http(s) URL or a path, e.g. baseUrl: 'http://api.internal'",
+  prepareHeaders: 'a function (headers, api) => headers',
+  fetch: 'a function (input, init, api) => Promise<Response>',
+  credentials: "'omit', 'same-origin' or 'include'",
+  trustedOrigins: "a list of http(s) URLs, e.g. trustedOrigins: ['https://auth.example.com']",
+  timeout: 'milliseconds above 0 (or Infinity), e.g. timeout: 10_000',
+};
+
 /**
- * A createCache option: `fallback` when left out, the value when `fine`, else INVALID_OPTION with
- * the development `message()`. Every option below is one call.
+ * The options of `checks` given in `options` (those not `undefined`), checked by `where`
+ * (createCache, cache.middlewareWith, normalize): the result holds only those given, so a
+ * store's own replace the cache's and leave the rest.
  */
-function optionOf<T>(value: unknown, fallback: T, fine: boolean, message: false | (() => DevMessage)): T {
-  return value === undefined ? fallback : checked(value as T, fine, message, 'INVALID_OPTION');
+export function checkedOptions<C extends Partial<Record<OptionName, Check>>>(
+  options: object,
+  where: string,
+  checks: C,
+): { [N in keyof C]?: any } {
+  const given: Record<string, unknown> = {};
+  for (const name in checks) {
+    const value = (options as Record<string, unknown>)[name];
+    if (value === undefined) continue;
+    given[name] = checked(
+      value,
+      (checks[name] as Check)(value),
+      process.env.NODE_ENV !== 'production' &&
+        (() => {
+          const takes = (TAKES as Record<string, string>)[name];
+          return [
+            `${where}({ ${name} }) takes ${takes}, but received ${describe(value)}.`,
+            `Pass ${takes}, or leave it out.`,
+          ];
+        }),
+      'INVALID_OPTION',
+    );
+  }
+  return given as never;
 }
 
-/** `createCache`'s `gcTime`, checked: milliseconds from 0 up, `Infinity` included. */
-export function gcTimeOf(gcTime: unknown): number {
-  return optionOf(
-    gcTime,
-    DEFAULT_GC_TIME,
-    typeof gcTime === 'number' && gcTime >= 0,
-    process.env.NODE_ENV !== 'production' &&
-      (() => [
-        `createCache({ gcTime }) takes milliseconds from 0 up (or Infinity), but received ${describe(gcTime)}.`,
-        'Pass a number, e.g. createCache({ gcTime: 60_000 }), or Infinity to keep every response.',
-      ]),
-  );
-}
-
-/** `createCache`'s `dataExpiryLength` and `errorExpiryLength`, checked: milliseconds from 0 up, `Infinity` included. */
-export function expiryDefaultsOf(options: { dataExpiryLength?: unknown; errorExpiryLength?: unknown }): ExpiryDefaults {
-  return {
-    dataExpiryLength: lengthOf(options.dataExpiryLength, 'dataExpiryLength', DEFAULT_EXPIRY.dataExpiryLength),
-    errorExpiryLength: lengthOf(options.errorExpiryLength, 'errorExpiryLength', DEFAULT_EXPIRY.errorExpiryLength),
-  };
-}
-
-function lengthOf(length: unknown, option: string, fallback: number): number {
-  return optionOf(
-    length,
-    fallback,
-    typeof length === 'number' && length >= 0,
-    process.env.NODE_ENV !== 'production' &&
-      (() => [
-        `createCache({ ${option} }) takes milliseconds from 0 up (or Infinity), but received ${describe(length)}.`,
-        `Pass how long what an endpoint without its own ${option} stores stays valid, e.g. createCache({ ${option}: 30_000 }), Infinity for never, or leave it out (${fallback} ms).`,
-      ]),
-  );
-}
-
-/**
- * A count option (`maxEntityDepth`, `argsCacheSize`, `lensCacheSize`), checked: a whole number
- * from 1 up. `NaN` would read refs as ids or let a memo grow without bound; `where` names the call.
- */
-export function countOf(value: unknown, option: string, fallback: number, where = 'createCache'): number {
-  return optionOf(
-    value,
-    fallback,
-    typeof value === 'number' && Number.isSafeInteger(value) && value >= 1,
-    process.env.NODE_ENV !== 'production' &&
-      (() => [
-        `The ${option} option of ${where} takes a whole number from 1 up, but received ${describe(value)}.`,
-        `Pass a whole number, e.g. ${option}: ${fallback}, or leave it out (${fallback}).`,
-      ]),
-  );
-}
-
-/** `createCache`'s `reducerPath`, checked: a non-empty string (the slice's key in the root state). */
-export function reducerPathOf(path: unknown): string {
-  return optionOf(
-    path,
-    'cache',
-    typeof path === 'string' && path !== '',
-    process.env.NODE_ENV !== 'production' &&
-      (() => [
-        `createCache({ reducerPath }) takes the key the slice is mounted at, a non-empty string, but received ${describe(path)}.`,
-        "Pass e.g. createCache({ reducerPath: 'api' }), or leave it out ('cache').",
-      ]),
-  );
+/** `maxEntityDepth` of `where` (normalize, denormalize), checked; 64 when left out. */
+export function maxDepthOf(value: unknown, where: string): number {
+  return checkedOptions({ maxEntityDepth: value }, where, { maxEntityDepth: isCount }).maxEntityDepth ?? 64;
 }
 
 /** The features lenscache exports, by the name each carries (docs/features.md). */
@@ -121,29 +139,16 @@ function answered401(error: unknown): boolean {
 }
 
 /**
- * `createCache`'s `onUnauthorized` and `isUnauthorized`, checked: functions, and `isUnauthorized`
- * only beside `onUnauthorized` (alone it would do nothing). Undefined without `onUnauthorized`: off.
+ * The reset on 401 from createCache's checked options: off without `onUnauthorized`;
+ * `isUnauthorized` alone is refused (it would reset nothing).
  */
-export function unauthorizedOf(options: {
-  onUnauthorized?: unknown;
-  isUnauthorized?: unknown;
+export function unauthorizedOf(given: {
+  onUnauthorized?: UnauthorizedPolicy['onUnauthorized'];
+  isUnauthorized?: UnauthorizedPolicy['isUnauthorized'];
 }): UnauthorizedPolicy | undefined {
-  const { onUnauthorized, isUnauthorized } = options;
-  for (const [name, value] of [
-    ['onUnauthorized', onUnauthorized],
-    ['isUnauthorized', isUnauthorized],
-  ] as const) {
-    if (value === undefined || typeof value === 'function') continue;
-    throw setupError(
-      'INVALID_OPTION',
-      process.env.NODE_ENV !== 'production' && [
-        `createCache({ ${name} }) takes a function, but received ${describe(value)}.`,
-        'Write e.g. createCache({ onUnauthorized: (error, controller) => goToLogin() }), or leave it out.',
-      ],
-    );
-  }
-  if (onUnauthorized === undefined) {
-    if (isUnauthorized === undefined) return undefined;
+  const { onUnauthorized, isUnauthorized } = given;
+  if (onUnauthorized) return { isUnauthorized: isUnauthorized ?? answered401, onUnauthorized };
+  if (isUnauthorized) {
     throw setupError(
       'INVALID_OPTION',
       process.env.NODE_ENV !== 'production' && [
@@ -152,64 +157,5 @@ export function unauthorizedOf(options: {
       ],
     );
   }
-  return {
-    isUnauthorized: (isUnauthorized as UnauthorizedPolicy['isUnauthorized'] | undefined) ?? answered401,
-    onUnauthorized: onUnauthorized as UnauthorizedPolicy['onUnauthorized'],
-  };
-}
-
-const isFunction = (value: unknown) => typeof value === 'function';
-/** An `http:` or `https:` URL that parses. */
-function isHttpUrl(value: unknown): boolean {
-  try {
-    return /^https?:$/.test(new URL(value as string).protocol);
-  } catch {
-    return false;
-  }
-}
-
-/** Each request option but `timeout`: its name, its check, and (development) what it takes. */
-const REQUEST_OPTIONS: readonly [keyof RequestOptions, (value: unknown) => boolean, string | false][] = [
-  [
-    'baseUrl',
-    value => isHttpUrl(value) || (typeof value === 'string' && value.startsWith('/')),
-    process.env.NODE_ENV !== 'production' && "an http(s) URL or a path, e.g. baseUrl: 'http://api.internal'",
-  ],
-  ['prepareHeaders', isFunction, process.env.NODE_ENV !== 'production' && 'a function (headers, api) => headers'],
-  ['fetch', isFunction, process.env.NODE_ENV !== 'production' && 'a function (input, init, api) => Promise<Response>'],
-  [
-    'credentials',
-    value => ['omit', 'same-origin', 'include'].includes(value as string),
-    process.env.NODE_ENV !== 'production' && "'omit', 'same-origin' or 'include'",
-  ],
-  [
-    'trustedOrigins',
-    value => Array.isArray(value) && value.every(isHttpUrl),
-    process.env.NODE_ENV !== 'production' &&
-      "a list of http(s) URLs, e.g. trustedOrigins: ['https://auth.example.com']",
-  ],
-];
-
-/**
- * The request options given to `where` (createCache, cache.middlewareWith), checked: only those
- * given, so a store's own replace the cache's and leave the rest. See docs/authentication.md.
- */
-export function requestOptionsOf(options: RequestOptions, where: string): RequestOptions {
-  const given: Record<string, unknown> = {};
-  for (const [name, fine, takes] of REQUEST_OPTIONS) {
-    const value = options[name];
-    if (value === undefined) continue;
-    given[name] = checked(
-      value,
-      fine(value),
-      process.env.NODE_ENV !== 'production' &&
-        (() => [
-          `${where}({ ${name} }) takes ${takes}, but received ${describe(value)}.`,
-          `Pass ${takes}, or leave it out.`,
-        ]),
-      'INVALID_OPTION',
-    );
-  }
-  if (options.timeout !== undefined) given.timeout = checkTimeout(options.timeout, where, 'INVALID_OPTION');
-  return given;
+  return undefined;
 }

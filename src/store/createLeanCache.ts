@@ -9,12 +9,11 @@ import { setupError } from '../base/errors.js';
 import type { CacheState } from '../base/state.js';
 import { internals, type Cache, type CacheOptions } from './Cache.js';
 import {
-  countOf,
-  expiryDefaultsOf,
+  CACHE_OPTIONS,
+  checkedOptions,
+  DEFAULT_GC_TIME,
   featuresOf,
-  gcTimeOf,
-  reducerPathOf,
-  requestOptionsOf,
+  REQUEST_OPTIONS,
   unauthorizedOf,
 } from './cacheOptions.js';
 import { MemoOwners } from './reads/MemoOwners.js';
@@ -60,11 +59,13 @@ export interface LeanCacheOptions<P extends string = 'cache'> extends CacheOptio
  * ```
  */
 export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOptions<P> = {}): Cache<P> {
-  const reducerPath = reducerPathOf(options.reducerPath) as P;
-  const maxEntityDepth = countOf(options.maxEntityDepth, 'maxEntityDepth', 64);
+  const given = checkedOptions(options, 'createCache', CACHE_OPTIONS);
+  const request = checkedOptions(options, 'createCache', REQUEST_OPTIONS);
+  const reducerPath: P = given.reducerPath ?? 'cache';
+  const maxEntityDepth: number = given.maxEntityDepth ?? 64;
   const normalizeOptions = { maxEntityDepth };
-  const argsCacheSize = countOf(options.argsCacheSize, 'argsCacheSize', 100);
-  const lensCacheSize = countOf(options.lensCacheSize, 'lensCacheSize', 16);
+  const argsCacheSize: number = given.argsCacheSize ?? 100;
+  const lensCacheSize: number = given.lensCacheSize ?? 16;
   const mount = mountCheck(reducerPath);
   // Each slice's high water, lineage and unsure rows (slice/reducer.ts, SliceFacts).
   const facts = new SliceFacts();
@@ -95,10 +96,14 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
   const parts: CacheParts = {
     reducerPath,
     normalizeOptions,
-    gcTime: gcTimeOf(options.gcTime),
-    expiry: expiryDefaultsOf(options),
-    request: requestOptionsOf(options, 'createCache'),
-    unauthorized: unauthorizedOf(options),
+    gcTime: given.gcTime ?? DEFAULT_GC_TIME,
+    // The defaults of docs/store.md (endpoint.ts, DEFAULT_EXPIRY).
+    expiry: {
+      dataExpiryLength: given.dataExpiryLength ?? 60_000,
+      errorExpiryLength: given.errorExpiryLength ?? 1_000,
+    },
+    request,
+    unauthorized: unauthorizedOf(given),
     features: featuresOf(options.features),
     slice,
     highWater: state => facts.highWater(state),
@@ -165,7 +170,7 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
     reducerPath,
     reducer,
     middleware: middlewareWith({}),
-    middlewareWith: options => middlewareWith(requestOptionsOf(options, 'cache.middlewareWith')),
+    middlewareWith: options => middlewareWith(checkedOptions(options, 'cache.middlewareWith', REQUEST_OPTIONS)),
     set: thunkOf('set') as Cache<P>['set'],
     setResponse: thunkOf('setResponse') as Cache<P>['setResponse'],
     resolve: thunkOf('resolve') as Cache<P>['resolve'],

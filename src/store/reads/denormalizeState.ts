@@ -8,7 +8,7 @@ import { denormalize as denormalizePlain } from '../../denormalize/denormalize.j
 import { INVALID } from '../../schema/contract.js';
 import type { Denormalize } from '../../schema/types.js';
 import type { CacheState } from '../../base/state.js';
-import { countOf } from '../cacheOptions.js';
+import { maxDepthOf } from '../cacheOptions.js';
 import { givenSlice } from '../slice/sliceReader.js';
 
 export interface DenormalizeOptions {
@@ -35,7 +35,7 @@ export function denormalize<S>(
   options: DenormalizeOptions = {},
 ): Denormalize<S> | undefined {
   const live = givenSlice(state, 'denormalize');
-  const maxEntityDepth = countOf(options.maxEntityDepth, 'maxEntityDepth', 64, 'denormalize');
+  const maxEntityDepth = maxDepthOf(options.maxEntityDepth, 'denormalize');
   const value = denormalizePlain(schema, input, args, live.entities, { maxEntityDepth });
   return value === INVALID ? undefined : (value as Denormalize<S>);
 }

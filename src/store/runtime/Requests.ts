@@ -148,10 +148,10 @@ export function runnerOf(
 ): (args: readonly unknown[], signal: AbortSignal) => Promise<unknown> {
   if (typeof endpoint.request === 'function')
     return (args, signal) =>
+      // (`store` is the middleware's API: `getState` and `dispatch`.)
       endpoint.request!(args, signal, {
         ...options,
-        getState: store.getState,
-        dispatch: store.dispatch,
+        ...store,
         endpoint,
         args,
       });

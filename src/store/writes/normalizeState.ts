@@ -8,7 +8,7 @@ import { describe, setupError } from '../../base/errors.js';
 import type { WriteMeta } from '../../base/patch.js';
 import type { CacheState } from '../../base/state.js';
 import { normalize as normalizePlain, type Normalized, type NormalizeOptions } from '../../normalize/normalize.js';
-import { countOf } from '../cacheOptions.js';
+import { maxDepthOf } from '../cacheOptions.js';
 import { DEFAULT_EXPIRY } from '../endpoint.js';
 import { givenSlice } from '../slice/sliceReader.js';
 
@@ -41,7 +41,7 @@ export function normalize(
       ],
     );
   }
-  const maxEntityDepth = countOf(options?.maxEntityDepth, 'maxEntityDepth', 64, 'normalize');
+  const maxEntityDepth = maxDepthOf(options?.maxEntityDepth, 'normalize');
   return normalizePlain(schema, input, args, live, metaOf(meta), { ...options, maxEntityDepth });
 }
 
