@@ -263,8 +263,8 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
 
   // ---- Pagination (docs/pagination.md) ----
 
-  private pageEndpoint: RestEndpoint<any> | undefined;
-  private paging: Pagination | null | undefined;
+  declare private pageEndpoint: RestEndpoint<any> | undefined;
+  declare private paging: Pagination | null | undefined;
 
   /** @internal How the cache refetches the pages this list holds; `undefined` unless it pages. */
   get pagination(): Pagination | undefined {

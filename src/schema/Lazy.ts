@@ -29,8 +29,8 @@ import { isEntityClass } from './Entity.js';
 export class Lazy<S = unknown> implements SchemaConstruct {
   readonly kind = 'Lazy' as const;
   private readonly getSchema: () => S;
-  private resolved: { schema: S } | undefined;
-  private queryable: LazyQuery<S> | undefined;
+  declare private resolved: { schema: S } | undefined;
+  declare private queryable: LazyQuery<S> | undefined;
 
   constructor(getSchema: () => S) {
     if (typeof getSchema !== 'function' || isEntityClass(getSchema)) {

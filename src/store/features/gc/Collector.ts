@@ -40,7 +40,7 @@ const MAX_DELAY = 2 ** 31 - 1;
 export class Collector {
   /** Per `kind:key` nobody holds: since when (the last release or write). Bounded by the state's keys. */
   private readonly unused = new Map<string, Unused>();
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  declare private timer: ReturnType<typeof setTimeout> | undefined;
   private due = Infinity;
   private swept = -Infinity;
 

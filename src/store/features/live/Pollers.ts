@@ -42,7 +42,7 @@ export class Pollers {
   /** Keys whose poll came due while the page was hidden or offline: polled when it is back. */
   private readonly waiting = new Set<string>();
   /** Removes the listeners that end the wait (set while some key waits). */
-  private unlisten: (() => void) | undefined;
+  declare private unlisten: (() => void) | undefined;
 
   /**
    * Adds a subscriber of `key` that asks for a poll every `frequency` ms; the returned function

@@ -58,7 +58,7 @@ export class Optimistic implements ConfirmedWriter {
   /** Tables written since the last rebuild by layers taken out: the layers after them are computed again. */
   private dirty = new Set<string>();
   /** The lineage of the slice `base` was kept against (slice/reducer.ts, SliceFacts). */
-  private line: object | undefined;
+  declare private line: object | undefined;
 
   /** `lineage` names the slices the cache's own writes made from one another. */
   constructor(private readonly lineage: (slice: CacheState) => object) {}

@@ -44,7 +44,7 @@ export class Overlay {
   /** Patches outside the tables (results, request meta), passed through in order. */
   private readonly out: Patch[] = [];
   private readonly outUndo: Patch[] = [];
-  private shown: CacheState | undefined;
+  declare private shown: CacheState | undefined;
 
   constructor(private readonly slice: CacheState) {}
 
