@@ -59,6 +59,7 @@ export { subscribe, setupListeners } from './store/features/live/index.js';
 export type { FeatureName, FeatureHooks, ListenerOptions, SweepReport } from './store/runtime/Feature.js';
 export type { Feature } from './store/runtime/StoreRuntime.js';
 export { Controller, type StoreLike } from './store/runtime/Controller.js';
+export { firstPageOnly } from './store/runtime/pages.js';
 export type { FetchPromise } from './store/runtime/Requests.js';
 export { ActionTypes, type WriteAction, type WritePayload } from './store/slice/reducer.js';
 export type { EndpointLike } from './store/endpoint.js';

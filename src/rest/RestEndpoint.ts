@@ -18,7 +18,7 @@ import { parseBody, parseLoosely } from './responseBody.js';
 import { isRawBody } from '../base/rawBody.js';
 import { forStore, type RequestContext } from './requestContext.js';
 import { findCollection, pageSchema, requirePageParam } from './pagination.js';
-import { listPagination, pagePagination } from './listPages.js';
+import { checkMaxPages, listPagination, pagePagination } from './listPages.js';
 import type { PageOptions } from './paginationTypes.js';
 import type { OptimisticSnapshot } from './OptimisticSnapshot.js';
 import { paramsOf, pathTemplate, type PathTemplate } from './pathParams.js';
@@ -110,6 +110,7 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     this.method = checkMethod(options.method, options.path) as HttpMethod;
     const where = `${this.method} ${this.path}`;
     checkParamName(options.paginationField, 'paginationField', where);
+    checkMaxPages(options.maxPages, where);
     this.pollFrequency = checkPollFrequency(options.pollFrequency, where);
     checkSharedOptions(options, where);
     this.urlPrefix = options.urlPrefix ?? '';

@@ -82,10 +82,17 @@ export interface ResolveInput {
   pages?: JoinedPages | undefined;
 }
 
-/** The pages after the first that a joined answer of a list holds: their params, and the last one's response. */
+/**
+ * The pages a joined answer of a list holds, in the list's order: the params of those other than
+ * the list's own answer, where that answer sits (`null`: not fetched, dropped for `maxPages`), the
+ * first and last responses, and how many items each response brought.
+ */
 export interface JoinedPages {
   readonly params: readonly unknown[];
+  readonly base: number | null;
+  readonly first: unknown;
   readonly last: unknown;
+  readonly sizes: readonly number[];
 }
 
 export interface Resolved extends WritePayload {

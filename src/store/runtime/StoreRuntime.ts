@@ -20,7 +20,8 @@ import type { JoinedPages, Resolved, ResolveInput, StoreLike } from '../types.js
 import { computeResolve } from '../writes/compute.js';
 import { Controller } from './Controller.js';
 import { Installed, type FeatureName, type FeatureOf, type OutgoingRequest } from './Feature.js';
-import { listRecord, pagedRunner, withHeldPages } from './pages.js';
+import { listRecord, pagedRunner } from './pages.js';
+import { withHeldPages } from './heldPages.js';
 import { ReadMarks } from './ReadMarks.js';
 import { isCancellation, noReason, Requests, runnerOf, tryOf, untilAborted, type FetchPromise } from './Requests.js';
 import { Subscriptions } from './Subscriptions.js';
@@ -137,7 +138,7 @@ export class StoreRuntime {
         ? pagedRunner(
             endpoint,
             send,
-            place => listRecord(this.state(), place)?.pages,
+            place => listRecord(this.state(), place),
             all => (pages = all),
             page => runnerOf(page, this.request, this.store),
           )
