@@ -166,6 +166,23 @@ test('a page that started before a first-page refetch is not added', async () =>
   expect(record()).toEqual({ pages: [], next: '15', previous: '5' });
 });
 
+test('which way a page goes is decided as its request starts: a previous page answering after the list moved still goes first', async () => {
+  const { cache, store, getLines, ids, record, page } = setup({ maxPages: 2 });
+  await store.dispatch(cache.fetch(getLines, {}));
+  const held = gate();
+  holds.set('5', held.promise);
+  // Asked as the list's previous page ('5'), answered after two pages appended moved the list on.
+  const earlier = page('5');
+  await page('15');
+  await page('20');
+  expect(record()).toMatchObject({ pages: ['15', '20'], previous: '10' });
+  held.open();
+  await earlier;
+  // Put first, and the last page held goes.
+  expect(ids()).toEqual([...range(6, 10), ...range(16, 20)]);
+  expect(record()).toMatchObject({ pages: ['5', '15'], base: null, previous: '0', next: '20' });
+});
+
 test('maxPages must be a whole number of pages, 1 or more', () => {
   for (const maxPages of [0, 1.5, -1, '2']) {
     expect(() => new RestEndpoint({ path: '/x', paginationField: 'cursor', maxPages: maxPages as number })).toThrow(

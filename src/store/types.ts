@@ -78,8 +78,11 @@ export interface ResolveInput {
   /** The request's start stamp, when it differs from `fetchedAt` (a mutation): its guess is found by it. */
   start?: number | undefined;
   error?: unknown;
-  /** A list's answer joined from the pages it holds (runtime/pages.ts): none for a first page alone. */
-  pages?: JoinedPages | undefined;
+  /**
+   * A list's answer joined from the pages it holds (runtime/pages.ts): none for a first page
+   * alone; for a page, which way it goes, decided as its request started.
+   */
+  pages?: JoinedPages | PageWay | undefined;
 }
 
 /**
@@ -87,6 +90,11 @@ export interface ResolveInput {
  * the list's own answer, where that answer sits (`null`: not fetched, dropped for `maxPages`), the
  * first and last responses, and how many items each response brought.
  */
+/** Which way a page goes: `back`, before the pages its list holds (it was the list's previous page). */
+export interface PageWay {
+  readonly back: boolean;
+}
+
 export interface JoinedPages {
   readonly params: readonly unknown[];
   readonly base: number | null;

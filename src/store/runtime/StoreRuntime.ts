@@ -16,7 +16,7 @@ import type { RequestOptions } from '../../rest/requestContext.js';
 import type { ExpiryDefaults } from '../endpoint.js';
 import type { Selectors } from '../reads/selectors.js';
 import { ActionTypes, writeAction, type ActionMeta, type ActionType, type WritePayload } from '../slice/reducer.js';
-import type { JoinedPages, Resolved, ResolveInput, StoreLike } from '../types.js';
+import type { JoinedPages, PageWay, Resolved, ResolveInput, StoreLike } from '../types.js';
 import { computeResolve } from '../writes/compute.js';
 import { Controller } from './Controller.js';
 import { Installed, type FeatureName, type FeatureOf, type OutgoingRequest } from './Feature.js';
@@ -129,20 +129,20 @@ export class StoreRuntime {
   ): Promise<unknown> {
     const { endpoint, args, key, start } = request;
     const { generation } = this.requests;
-    let pages: JoinedPages | undefined;
+    let pages: JoinedPages | PageWay | undefined;
     let response: unknown;
     let failure: { error: unknown } | undefined;
-    // A list that holds pages fetches them again with its first page, as one response (pages.ts).
-    const run =
-      endpoint.pagination?.kind === 'list'
-        ? pagedRunner(
-            endpoint,
-            send,
-            place => listRecord(this.state(), place),
-            all => (pages = all),
-            page => runnerOf(page, this.request, this.store),
-          )
-        : send;
+    // A list that holds pages fetches them again with its first page, as one response; a page
+    // notes which way it goes (pages.ts).
+    const run = endpoint.pagination
+      ? pagedRunner(
+          endpoint,
+          send,
+          place => listRecord(this.state(), place),
+          all => (pages = all),
+          page => runnerOf(page, this.request, this.store),
+        )
+      : send;
     const once = tryOf(run, args, controller.signal, endpoint.timeout ?? this.request.timeout, key);
     try {
       // Send: a read with `retry` is sent again by the features that wrap sending (retries),

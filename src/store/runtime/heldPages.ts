@@ -4,7 +4,7 @@
  */
 
 import { createDict } from '../../base/dict.js';
-import { jsonEqual, stableStringify } from '../../base/json.js';
+import { jsonEqual } from '../../base/json.js';
 import type { CacheState, Row } from '../../base/state.js';
 import type { Patch } from '../../base/patch.js';
 import { toJsonValue } from '../../base/checkRow.js';
@@ -12,8 +12,18 @@ import { listPatches, PatchList } from '../../normalize/PatchList.js';
 import { continuesList, refsNotIn } from '../../schema/refs.js';
 import type { EndpointLike } from '../endpoint.js';
 import { applyPatches } from '../slice/applyPatches.js';
-import type { Resolved, ResolveInput } from '../types.js';
-import { BASE, listRecord, loadsOf, metaOf, pagesTable, sequence, type HeldPage, type ListRecord } from './pages.js';
+import type { JoinedPages, PageWay, Resolved, ResolveInput } from '../types.js';
+import {
+  BASE,
+  listRecord,
+  loadsOf,
+  metaOf,
+  pagesTable,
+  sameParam,
+  sequence,
+  type HeldPage,
+  type ListRecord,
+} from './pages.js';
 
 /**
  * `resolved` (the write of `input`, computed against `state`) with the list's record of its
@@ -41,13 +51,13 @@ export function withHeldPages(
     const row = state.entities[place.table]?.[place.row];
     if (!continuesList(row, listMeta, input.fetchedAt)) return resolved;
     const param = toJsonValue(paging.param(input.args), 'The page param');
-    const text = stableStringify(param);
-    const same = (other: unknown) => other !== BASE && other != null && stableStringify(other) === text;
     const pages = sequence(previous);
-    const at = pages.findIndex(same);
+    const at = pages.findIndex(page => sameParam(page, param));
     // A page held already, loaded again, keeps its place; only one at an end names what is beyond it.
     if (at > 0 && at < pages.length - 1) return resolved;
-    const back = at < 0 && same(previous?.previous) && !same(previous?.next);
+    // Which way: as the request started (pagedRunner); for a page written by hand, as it is written.
+    const way = input.pages as PageWay | undefined;
+    const back = at < 0 && (way ? way.back : sameParam(previous?.previous, param) && !sameParam(previous?.next, param));
     const known = previous?.held?.length === pages.length ? previous.held : undefined;
     const held = max ? pages.map((_, i) => known?.[i] ?? { refs: [] }) : undefined;
     const before = row as readonly unknown[];
@@ -86,7 +96,7 @@ export function withHeldPages(
     // The list row is replaced unless a request that started later wrote it (the Collection's
     // rule): then it keeps the pages it holds, and this answer those its key held.
     const replaced = !rowMeta || input.fetchedAt >= rowMeta.fetchedAt;
-    const joined = input.pages;
+    const joined = input.pages as JoinedPages | undefined;
     const params = joined?.params ?? [];
     const count = replaced ? params.length : Math.max(params.length, listMeta?.pages ?? 0);
     if (count && resolved.meta) list.set(['meta', place.key], { ...resolved.meta, pages: count }, resolved.meta);

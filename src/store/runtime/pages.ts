@@ -10,7 +10,7 @@ import { stableStringify } from '../../base/json.js';
 import type { CacheState, EndpointMeta } from '../../base/state.js';
 import type { ListPlace } from '../../rest/types.js';
 import type { EndpointLike } from '../endpoint.js';
-import type { JoinedPages } from '../types.js';
+import type { JoinedPages, PageWay } from '../types.js';
 
 type Runner = (args: readonly unknown[], signal: AbortSignal) => Promise<unknown>;
 
@@ -49,6 +49,11 @@ export function sequence(record: ListRecord | undefined): unknown[] {
   return pages;
 }
 
+/** Whether `a` and `b` are the same page param (`null`, absent and the list's own answer name none). */
+export function sameParam(a: unknown, b: unknown): boolean {
+  return a != null && b != null && a !== BASE && b !== BASE && stableStringify(a) === stableStringify(b);
+}
+
 /** The table of the records of the lists stored in `table`. */
 export function pagesTable(table: string): string {
   return `Pages(${table})`;
@@ -65,16 +70,25 @@ export function listRecord(state: CacheState, place: Omit<ListPlace, 'key'>): Li
  * answer is `run`; the others are sent as the store sends any endpoint: `runnerOf`, with its
  * request options), at most `maxPages`, joined into one response of the list and told to
  * `joined`. Pages that the list comes to hold while these are fetched (a "load more" answered
- * meanwhile) are fetched too.
+ * meanwhile) are fetched too. A page's request tells `joined` which way the page goes.
  */
 export function pagedRunner(
   endpoint: EndpointLike,
   run: Runner,
   held: (place: ListPlace) => ListRecord | undefined,
-  joined: (pages: JoinedPages) => void,
+  joined: (pages: JoinedPages | PageWay) => void,
   runnerOf: (endpoint: EndpointLike) => Runner,
 ): Runner {
   const paging = endpoint.pagination;
+  if (paging?.kind === 'page') {
+    // A page goes before the list's pages when it was the list's previous page as it was asked for.
+    return (args, signal) => {
+      const record = held(paging.place(args));
+      const param = paging.param(args);
+      joined({ back: sameParam(record?.previous, param) && !sameParam(record?.next, param) });
+      return run(args, signal);
+    };
+  }
   if (paging?.kind !== 'list') return run;
   const bounded = (record: ListRecord | undefined) => sequence(record).slice(0, paging.maxPages);
   return async (args, signal) => {
