@@ -98,11 +98,18 @@ export function withHeldPages(
     const replaced = !rowMeta || input.fetchedAt >= rowMeta.fetchedAt;
     const joined = input.pages as JoinedPages | undefined;
     const params = joined?.params ?? [];
-    const count = replaced ? params.length : Math.max(params.length, listMeta?.pages ?? 0);
+    const pages: unknown[] = [...params];
+    if (joined?.base !== null) pages.splice(joined?.base ?? 0, 0, BASE);
+    // Each lens's answer counts the list's loads it holds (lacksPages). The pages the list held,
+    // fetched again, keep the count; other pages (a first page alone, fewer pages) start a new one,
+    // so the answers at other lenses are fetched again there when read.
+    const held0 = sequence(previous);
+    const same =
+      held0.length === pages.length && held0.every((page, i) => page === pages[i] || sameParam(page, pages[i]));
+    const loads = loadsOf(previous) + (same || !previous ? 0 : 1);
+    const count = replaced ? loads : same ? loads : (listMeta?.pages ?? 0);
     if (count && resolved.meta) list.set(['meta', place.key], { ...resolved.meta, pages: count }, resolved.meta);
     if (replaced) {
-      const pages: unknown[] = [...params];
-      if (joined?.base !== null) pages.splice(joined?.base ?? 0, 0, BASE);
       let held: HeldPage[] | undefined;
       if (max) {
         // Each page owns the items it listed first (the items of one page that an earlier one
@@ -115,7 +122,7 @@ export function withHeldPages(
         pages,
         paging.next(joined ? joined.last : input.response),
         paging.previous(joined ? joined.first : input.response),
-        params.length,
+        loads,
         held,
       );
     }

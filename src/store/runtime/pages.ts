@@ -25,7 +25,7 @@ export interface ListRecord {
   readonly previous?: unknown;
   /** Where the list's own answer sits among its pages (absent: first; `null`: dropped for `maxPages`). */
   readonly base?: number | null;
-  /** Pages loaded since the list was fetched, when not `pages.length` (pages were dropped): lenses compare it. */
+  /** A count of the pages loaded and of the answers that changed the pages held, when not `pages.length`: lenses compare it. */
   readonly loads?: number;
   /** With `maxPages`: each page held, in order, with the refs it brought and the params it named. */
   readonly held?: readonly HeldPage[];
@@ -133,7 +133,7 @@ export function firstPageOnly<E extends EndpointLike>(endpoint: E): E {
   return Object.create(endpoint, { pagination: { value: { ...paging, firstOnly: true } } }) as E;
 }
 
-/** How many pages were loaded into the list since it was fetched (what each lens's answer counts). */
+/** The list's count of loads (what each lens's answer holds a count of: `meta.pages`). */
 export function loadsOf(record: ListRecord | undefined): number {
   return record?.loads ?? record?.pages.length ?? 0;
 }
