@@ -5,6 +5,7 @@ import {
   useController,
   useDLE,
   useFetch,
+  type UsablePromise,
   useLive,
   useMutation,
   useQuery,
@@ -69,7 +70,10 @@ export function Component({ portfolio }: { portfolio: string }) {
   useSuspense(getPosts, { group: 'react', orderBy: 'date' });
 
   const columns = useFetch(getCompanies, portfolio === 'A' ? null : { portfolio });
-  expectType<Equal<typeof columns, Promise<Company[] | undefined> | undefined>>(true);
+  expectType<Equal<typeof columns, UsablePromise<Company[]> | undefined>>(true);
+  // Params that are never null: a promise to give to use().
+  const always = useFetch(getCompanies, { portfolio });
+  expectType<Equal<typeof always, UsablePromise<Company[]>>>(true);
   const cached = useCache(getPost, { id: '1' });
   expectType<Equal<typeof cached, Post | undefined>>(true);
 
