@@ -53,6 +53,7 @@ export {
   type ResponseData,
   type KeyFilter,
 } from './store/createCache.js';
+export { hydrate, receiveState, serializeState, streamState } from './store/serverState.js';
 export { createLeanCache, type LeanCacheOptions } from './store/createLeanCache.js';
 export { garbageCollection, liveData, optimisticUpdates, retries } from './store/features/index.js';
 export { subscribe, setupListeners } from './store/features/live/index.js';
