@@ -86,6 +86,17 @@ describe('the option is checked', () => {
     expect(new RestEndpoint({ path: '/x', schema: Post, content: 'json' }).content).toBe('json');
   });
 
+  test('a download takes no getOptimisticResponse: nothing is stored, so no guess would ever be taken back', () => {
+    const guess = () => new Blob([]);
+    expect(() => new RestEndpoint({ path: '/x', content: 'blob', getOptimisticResponse: guess })).toThrow(
+      expect.objectContaining({
+        code: ErrorCode.INVALID_SCHEMA,
+        message: expect.stringMatching(/getOptimisticResponse/),
+      }),
+    );
+    expect(new RestEndpoint({ path: '/x', content: 'text', getOptimisticResponse: () => 'x' }).content).toBe('text');
+  });
+
   test('an endpoint object of your own is checked before anything is sent or written', () => {
     const { cache, store } = makeStore();
     const before = store.getState();

@@ -219,18 +219,21 @@ const CONTENTS: readonly unknown[] = ['json', 'text', 'blob', 'arrayBuffer', 'st
  */
 export const isDownload = (content: unknown): boolean => CONTENTS.indexOf(content) > 1;
 
-/** A `content` option: one of CONTENTS or nothing; anything but JSON has no schema (it is not normalized). */
-function checkContent(content: unknown, schema: unknown, where: string): void {
+/**
+ * A `content` option: one of CONTENTS or nothing. Anything but JSON has no schema (it is not
+ * normalized), and a download no `getOptimisticResponse` (nothing is stored, so no guess is shown).
+ */
+function checkContent({ content, schema, getOptimisticResponse }: SharedEndpointOptions, where: string): void {
   const at = CONTENTS.indexOf(content);
   checked(
     content,
-    content === undefined || (at >= 0 && (at < 1 || schema == null)),
+    content === undefined || (at >= 0 && (at < 1 || schema == null) && (at < 2 || !getOptimisticResponse)),
     process.env.NODE_ENV !== 'production' &&
       (() => [
-        CONTENTS.includes(content)
-          ? `content of ${where} is ${describe(content)}, which is not normalized, but the endpoint has a schema.`
-          : `content of ${where} must be one of ${CONTENTS.join(', ')}, but it is ${describe(content)}.`,
-        "Write e.g. content: 'blob' without a schema for a download, content: 'text' for text, or leave it out (JSON or text, by the answer).",
+        at < 0
+          ? `content of ${where} must be one of ${CONTENTS.join(', ')}, but it is ${describe(content)}.`
+          : `content of ${where} is ${describe(content)}, which is not stored as JSON, but the endpoint has ${schema == null ? 'getOptimisticResponse' : 'a schema'}.`,
+        "Write e.g. content: 'blob' without a schema or a guess for a download, content: 'text' for text, or leave it out (JSON or text, by the answer).",
       ]),
   );
 }
@@ -258,5 +261,5 @@ export function checkSharedOptions(options: SharedEndpointOptions, where: string
   checkGuess(options.getOptimisticResponse, where);
   checkRetry(options.retry, where);
   checkTimeout(options.timeout, where);
-  checkContent(options.content, options.schema, where);
+  checkContent(options, where);
 }

@@ -91,7 +91,7 @@ export interface ListenerOptions {
   refetchOnFocus?: boolean;
   /** Refetch when the browser comes back online (default true). */
   refetchOnReconnect?: boolean;
-  /** Where focus comes from instead of the window: `refetch => unsubscribe` (docs/live-data.md#react-native). */
+  /** Where focus comes from instead of the window: `refetch => unsubscribe` (docs/live-data.md, "Other sources of focus and reconnect"). */
   onFocus?: ListenerSource | undefined;
   /** Where coming back online comes from instead of the window: `refetch => unsubscribe`. */
   onOnline?: ListenerSource | undefined;

@@ -138,7 +138,7 @@ function checkSource(source: unknown, name: string): ListenerSource | undefined 
     'INVALID_OPTION',
     process.env.NODE_ENV !== 'production' && [
       `setupListeners' ${name} must be a function (refetch) => unsubscribe, but it is ${describe(source)}.`,
-      `Pass e.g. ${name}: refetch => { const subscription = AppState.addEventListener('change', state => state === 'active' && refetch()); return () => subscription.remove(); } (docs/live-data.md#react-native), or leave it out to listen to the window.`,
+      `Pass e.g. ${name}: refetch => { const subscription = AppState.addEventListener('change', state => state === 'active' && refetch()); return () => subscription.remove(); } (docs/live-data.md, "Other sources of focus and reconnect"), or leave it out to listen to the window.`,
     ],
   );
 }
