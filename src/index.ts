@@ -57,7 +57,13 @@ export { hydrate, receiveState, serializeState, streamState } from './store/serv
 export { createLeanCache, type LeanCacheOptions } from './store/createLeanCache.js';
 export { garbageCollection, liveData, optimisticUpdates, retries } from './store/features/index.js';
 export { subscribe, setupListeners } from './store/features/live/index.js';
-export type { FeatureName, FeatureHooks, ListenerOptions, SweepReport } from './store/runtime/Feature.js';
+export type {
+  FeatureName,
+  FeatureHooks,
+  ListenerOptions,
+  ListenerSource,
+  SweepReport,
+} from './store/runtime/Feature.js';
 export type { Feature } from './store/runtime/StoreRuntime.js';
 export { Controller, type StoreLike } from './store/runtime/Controller.js';
 export type { FetchPromise } from './store/runtime/Requests.js';
@@ -67,7 +73,7 @@ export type { ResponseState, ExpiryStatus } from './store/reads/selectors.js';
 export type { ResolveInput } from './store/types.js';
 export { connectStream, type StreamEnd, type StreamOptions, type StreamSource } from './store/features/live/stream.js';
 export { fromEventSource, fromWebSocket, type WebSocketSourceOptions } from './store/features/live/streamSources.js';
-export type { RetryOptions } from './base/endpointOptions.js';
+export type { ContentData, ResponseContent, RetryOptions } from './base/endpointOptions.js';
 
 export { LensCacheError, ErrorCode, type ErrorRecord } from './base/errors.js';
 export type { Patch, WriteMeta } from './base/patch.js';

@@ -328,3 +328,33 @@ test('setupListeners: each kind of event can be left out', async () => {
   expect(sent()).toBe(3);
   focusOnly();
 });
+
+test('setupListeners: a source of its own replaces the window for its kind of event only', async () => {
+  const setup = makeStore();
+  const { cache, store } = setup;
+  const { idle } = live(setup);
+  function Reader() {
+    useCache(getQuote(), { id: 'a' });
+    return null;
+  }
+  await act(() => store.dispatch(cache.fetch(getQuote(), { id: 'a' })));
+  renderWithCache(<Reader />, { setup });
+  const expire = () => act(() => void store.dispatch(cache.expireAll()));
+  let focused: (() => void) | undefined;
+  const remove = cache.setupListeners(store, { onFocus: refetch => ((focused = refetch), () => undefined) });
+  await expire();
+  await act(() => {
+    window.dispatchEvent(new Event('focus'));
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  await idle('a');
+  expect(sent()).toBe(1);
+  await act(() => focused!());
+  await idle('a');
+  expect(sent()).toBe(2);
+  await expire();
+  await act(() => void window.dispatchEvent(new Event('online')));
+  await idle('a');
+  expect(sent()).toBe(3);
+  remove();
+});

@@ -166,5 +166,13 @@ export function MutationHooks() {
   useDLE(getPosts, { group: 'react', orderBy: 'date' });
   // @ts-expect-error mutations are not read by useDLE
   useDLE(updatePost, { id: '1' });
+
+  // A download is not stored: no hook reads it; useMutation sends it and types its answer.
+  const download = new RestEndpoint({ path: '/files/:id', content: 'blob' });
+  // @ts-expect-error a download is never read from the store
+  useSuspense(download, { id: '1' });
+  const [save, { data: saved }] = useMutation(download);
+  expectType<Equal<ReturnType<typeof save>, Promise<Blob>>>(true);
+  expectType<Equal<typeof saved, Blob | undefined>>(true);
   return null;
 }

@@ -198,8 +198,50 @@ export function checkTimeout(
   );
 }
 
+/** How a RestEndpoint reads a 2xx body (docs/RestEndpoint.md#downloads). */
+export type ResponseContent = 'json' | 'text' | 'blob' | 'arrayBuffer' | 'stream';
+
+/** What a response with each `content` is. */
+export interface ContentData {
+  json: unknown;
+  text: string;
+  blob: Blob;
+  arrayBuffer: ArrayBuffer;
+  stream: ReadableStream<Uint8Array>;
+}
+
+/** Every `content`; those after `text` are downloads. */
+const CONTENTS: readonly unknown[] = ['json', 'text', 'blob', 'arrayBuffer', 'stream'];
+
+/**
+ * Whether `content` makes a download: a Blob, bytes or a stream, which a JSON store cannot hold,
+ * so the answer goes to the caller only (docs/RestEndpoint.md#downloads).
+ */
+export const isDownload = (content: unknown): boolean => CONTENTS.indexOf(content) > 1;
+
+/**
+ * A `content` option: one of CONTENTS or nothing. Anything but JSON has no schema (it is not
+ * normalized), and a download no `getOptimisticResponse` (nothing is stored, so no guess is shown).
+ */
+function checkContent({ content, schema, getOptimisticResponse }: SharedEndpointOptions, where: string): void {
+  const at = CONTENTS.indexOf(content);
+  checked(
+    content,
+    content === undefined || (at >= 0 && (at < 1 || schema == null) && (at < 2 || !getOptimisticResponse)),
+    process.env.NODE_ENV !== 'production' &&
+      (() => [
+        at < 0
+          ? `content of ${where} must be one of ${CONTENTS.join(', ')}, but it is ${describe(content)}.`
+          : `content of ${where} is ${describe(content)}, which is not stored as JSON, but the endpoint has ${schema == null ? 'getOptimisticResponse' : 'a schema'}.`,
+        "Write e.g. content: 'blob' without a schema or a guess for a download, content: 'text' for text, or leave it out (JSON or text, by the answer).",
+      ]),
+  );
+}
+
 /** The options any endpoint object may carry that every endpoint checks the same way. */
 export interface SharedEndpointOptions {
+  readonly content?: unknown;
+  readonly schema?: unknown;
   readonly dataExpiryLength?: number | undefined;
   readonly errorExpiryLength?: number | undefined;
   readonly invalidIfStale?: boolean | undefined;
@@ -219,4 +261,5 @@ export function checkSharedOptions(options: SharedEndpointOptions, where: string
   checkGuess(options.getOptimisticResponse, where);
   checkRetry(options.retry, where);
   checkTimeout(options.timeout, where);
+  checkContent(options, where);
 }

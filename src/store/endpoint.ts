@@ -1,6 +1,6 @@
 /** What the cache needs of an endpoint: any object with `key(...args)` and (optionally) `schema`. */
 
-import { checkFlag, checkSharedOptions, type RetryOptions } from '../base/endpointOptions.js';
+import { checkFlag, checkSharedOptions, type ResponseContent, type RetryOptions } from '../base/endpointOptions.js';
 import { describe, setupError } from '../base/errors.js';
 import type { OptimisticSnapshot } from '../rest/OptimisticSnapshot.js';
 import type { Pagination } from '../rest/types.js';
@@ -23,6 +23,11 @@ export interface EndpointLike<S = unknown, A extends readonly unknown[] = any[]>
   invalidIfStale?: boolean | undefined;
   /** Mutations: never shared between callers (default: false). */
   sideEffect?: boolean | undefined;
+  /**
+   * How the body is read; a download (`'blob'`, `'arrayBuffer'`, `'stream'`) is answered to the
+   * caller and never stored (docs/RestEndpoint.md#downloads). Give a download `sideEffect: true` too.
+   */
+  content?: ResponseContent | undefined;
   /**
    * Performs the request (needed by `cache.fetch`), given the signal and the store's request
    * options with the request's api (docs/authentication.md); RestEndpoint passes both on to `fetch`.

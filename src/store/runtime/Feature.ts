@@ -79,12 +79,22 @@ export interface SweepReport {
   rows: number;
 }
 
-/** Which window events `setupListeners` refetches on (both by default). */
+/**
+ * A source of focus or reconnect events other than the window (React Native's AppState, NetInfo):
+ * given `refetch`, it calls it on each event, and returns the function that stops it.
+ */
+export type ListenerSource = (refetch: () => void) => () => void;
+
+/** Which events `setupListeners` refetches on (both by default), and where they come from (the window by default). */
 export interface ListenerOptions {
   /** Refetch when the window regains focus or the page becomes visible again (default true). */
   refetchOnFocus?: boolean;
   /** Refetch when the browser comes back online (default true). */
   refetchOnReconnect?: boolean;
+  /** Where focus comes from instead of the window: `refetch => unsubscribe` (docs/live-data.md, "Other sources of focus and reconnect"). */
+  onFocus?: ListenerSource | undefined;
+  /** Where coming back online comes from instead of the window: `refetch => unsubscribe`. */
+  onOnline?: ListenerSource | undefined;
 }
 
 /** What each feature offers the cache's methods (the ones that have methods). */
