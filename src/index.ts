@@ -6,6 +6,7 @@ export { Entity, type EntityClass } from './schema/Entity.js';
 export { All } from './schema/All.js';
 export { Collection, type CollectionOptions } from './schema/Collection.js';
 export { CollectionOp, type CollectionOpName } from './schema/CollectionOp.js';
+export type { CollectionMerge, CreateCollectionFilter } from './schema/CollectionLike.js';
 export type { NonFilterArgumentKeys } from './schema/collectionKey.js';
 export { Invalidate } from './schema/Invalidate.js';
 export { Lazy, LazyQuery } from './schema/Lazy.js';

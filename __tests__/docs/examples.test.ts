@@ -251,6 +251,11 @@ describe('the examples run', () => {
     });
   });
 
+  test('Collection filters: a create reaches the lists its filter picks, sorted by its merge; a move goes first', () => {
+    const { result } = load('collectionFilters.ts');
+    expect(result).toEqual({ ann: ['1', '2'], annBoard: ['2'], bob: ['3', '4'] });
+  });
+
   test('resource: the five endpoints, their URLs and methods, and what each answer writes', () => {
     const { result } = load('resource.ts');
     expect(result).toEqual({
