@@ -107,6 +107,26 @@ describe('hydrate', () => {
     expect(cache.selectQuery(store.getState(), Product, '__proto__')).toMatchObject({ name: 'polluted' });
   });
 
+  test("a server's clock ahead of the browser's: the browser's next request still wins over what it took", async () => {
+    let served = 0;
+    server.on('GET /clock/:id', request => ({ json: { id: request.url.split('/')[2], name: `browser ${++served}` } }));
+    const getClock = new RestEndpoint({ urlPrefix: server.origin, path: '/clock/:id', schema: Product });
+    const { cache, store } = makeStore();
+    const ahead = Date.now() + 10 * 60_000;
+    const aheadMeta = { fetchedAt: ahead, date: ahead, expiresAt: ahead + 60_000 };
+    const key = getClock.key({ id: '1' });
+    store.dispatch(
+      hydrate(cache, {
+        entities: { Product: { '1': { id: '1', name: 'server' } } },
+        entitiesMeta: { Product: { '1': aheadMeta } },
+        endpoints: { [key]: '1' },
+        meta: { [key]: aheadMeta },
+      }),
+    );
+    await store.dispatch(cache.fetch(getClock, { id: '1' }));
+    expect(cache.selectQuery(store.getState(), Product, '1')).toMatchObject({ name: 'browser 1' });
+  });
+
   test('a store without the cache middleware is MIDDLEWARE_MISSING', () => {
     const cache = createCache();
     const dispatch = () => undefined;

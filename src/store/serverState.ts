@@ -40,7 +40,12 @@ export function hydrate(cache: Pick<Cache<string>, 'reducerPath'>, state: unknow
         cache.reducerPath,
       );
     }
-    runtime.write(ActionTypes.hydrate, confirmed => computeHydrate(confirmed, state));
+    // The write's start is the latest stamp it took: the store's clock moves past it.
+    runtime.write(
+      ActionTypes.hydrate,
+      confirmed => computeHydrate(confirmed, state),
+      computed => ({ start: computed && computed.start > -Infinity ? computed.start : undefined }),
+    );
   });
 }
 

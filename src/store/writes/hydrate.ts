@@ -16,10 +16,18 @@ import { PatchList, type Written } from '../../normalize/PatchList.js';
 /** How far ahead of the clock a hydrated stamp may be: a day (a server's clock may run ahead). */
 const STAMP_AHEAD = 86_400_000;
 
-/** The write that merges `incoming` into `state`: only what is newer than what the state holds. */
-export function computeHydrate(state: CacheState, incoming: unknown): Written {
+/**
+ * The write that merges `incoming` into `state`: only what is newer than what the state holds;
+ * `start` is the latest stamp it takes, which the store's clock moves past (the next request the
+ * store starts is newer than what it took, whatever the server's clock said).
+ */
+export function computeHydrate(state: CacheState, incoming: unknown): Written & { start: number } {
   const part = recordOf(incoming, 'the state');
   const list = new PatchList();
+  let start = -Infinity;
+  const taken = (meta: { fetchedAt: number; sent?: unknown }): void => {
+    start = Math.max(start, meta.fetchedAt, typeof meta.sent === 'number' ? meta.sent : -Infinity);
+  };
   // Responses: the result with its meta, taken together.
   const metas = recordOf(part.meta ?? {}, 'meta');
   const results = recordOf(part.endpoints ?? {}, 'endpoints');
@@ -28,6 +36,7 @@ export function computeHydrate(state: CacheState, incoming: unknown): Written {
     const mine = state.meta[key];
     if (mine && !(meta.fetchedAt > mine.fetchedAt)) continue;
     list.set(['meta', key], meta, mine);
+    taken(meta);
     const result = results[key];
     if (result === undefined) list.remove(['endpoints', key], state.endpoints[key]);
     else list.set(['endpoints', key], toJsonValue(result, `endpoints["${key}"]`), state.endpoints[key]);
@@ -51,13 +60,14 @@ export function computeHydrate(state: CacheState, incoming: unknown): Written {
       if (!mine) added[pk] = row;
       else list.set(['entities', table, pk], row, mine[pk]);
       if (!meta) continue;
+      taken(meta);
       if (!mineMetas) addedMetas[pk] = meta;
       else list.set(['entitiesMeta', table, pk], meta, mineMetas[pk]);
     }
     if (!mine && Object.keys(added).length > 0) list.set(['entities', table], added, undefined);
     if (!mineMetas && Object.keys(addedMetas).length > 0) list.set(['entitiesMeta', table], addedMetas, undefined);
   }
-  return list.written();
+  return { ...list.written(), start };
 }
 
 /** `value` as an object of the state's shape, or UNEXPECTED_INPUT naming `where`. */
