@@ -115,6 +115,29 @@ test('two caches at one reducerPath with both middlewares in one store are refus
   });
 });
 
+test('a method or endpoint option that needs a missing feature says the code and the feature', async () => {
+  await production((lib, configureStore) => {
+    const cache = lib.createLeanCache();
+    const store = configureStore({
+      reducer: { cache: cache.reducer },
+      middleware: getDefault => getDefault().concat(cache.middleware),
+    });
+    const message = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    const missing = (feature: string) =>
+      `FEATURE_MISSING [${feature}]. ${LINK}feature_missing (a development build gives the full message)`;
+    expect(message(() => cache.gc(store))).toBe(missing('garbageCollection'));
+    expect(message(() => cache.setupListeners(store))).toBe(missing('liveData'));
+    const retrying = new lib.RestEndpoint({ path: '/prod/retry', urlPrefix: server.origin, retry: { attempts: 1 } });
+    expect(message(() => store.dispatch(cache.fetch(retrying)))).toBe(missing('retries'));
+  });
+});
+
 test('a development build gives the full message for the same mistake', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const lib = require('../../src/index') as Lib;

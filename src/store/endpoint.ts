@@ -117,13 +117,16 @@ export function checkEndpointOptions(endpoint: EndpointLike, key: string, instal
   checkFlag(endpoint.sideEffect, 'sideEffect', key);
   // Options that need a feature the cache was built without (FEATURE_MISSING).
   if (endpoint.retry && !endpoint.sideEffect && !installed.has('retries'))
-    throw featureMissing('retries', `The endpoint ${key}, with retry,`);
+    throw featureMissing('retries', process.env.NODE_ENV !== 'production' && `The endpoint ${key}, with retry,`);
   if (typeof endpoint.getOptimisticResponse === 'function' && !installed.has('optimisticUpdates'))
-    throw featureMissing('optimisticUpdates', `The endpoint ${key}, with getOptimisticResponse,`);
+    throw featureMissing(
+      'optimisticUpdates',
+      process.env.NODE_ENV !== 'production' && `The endpoint ${key}, with getOptimisticResponse,`,
+    );
 }
 
 /** The set-up error of a method or endpoint option whose feature the cache was built without. */
-export function featureMissing(name: string, use: string): Error {
+export function featureMissing(name: string, use: string | false): Error {
   return setupError(
     'FEATURE_MISSING',
     process.env.NODE_ENV !== 'production' && [

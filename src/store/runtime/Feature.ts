@@ -141,7 +141,7 @@ export class Installed<R> {
   }
 
   /** The API of a feature; FEATURE_MISSING when the cache was built without it. */
-  api<N extends keyof FeatureApis>(name: N, use: string): FeatureApis[N] {
+  api<N extends keyof FeatureApis>(name: N, use: string | false): FeatureApis[N] {
     const api = this.apis.get(name);
     if (api === undefined) throw featureMissing(name, use);
     return api as FeatureApis[N];
