@@ -138,6 +138,52 @@ test('a method or endpoint option that needs a missing feature says the code and
   });
 });
 
+test("an endpoint's bad option is INVALID_SCHEMA, a bad listener option INVALID_OPTION, with the code and the link", async () => {
+  await production((lib, configureStore) => {
+    const code = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    const schema = `INVALID_SCHEMA. ${LINK}invalid_schema (a development build gives the full message)`;
+    for (const options of [
+      { method: 'GO' },
+      { dataExpiryLength: -1 },
+      { invalidIfStale: 'yes' },
+      { paginationField: '' },
+      { pollFrequency: 0 },
+      { timeout: 0 },
+    ])
+      expect(code(() => new lib.RestEndpoint({ path: '/x', ...options } as never))).toBe(schema);
+    const { cache, store } = storeOf(lib, configureStore);
+    expect(
+      code(() => store.dispatch(cache.fetch({ key: () => 'k', fetch: async () => 1, sideEffect: 1 } as never))),
+    ).toBe(schema);
+    expect(code(() => cache.setupListeners(store, { refetchOnFocus: 'no' as never }))).toBe(
+      `INVALID_OPTION. ${LINK}invalid_option (a development build gives the full message)`,
+    );
+  });
+});
+
+test('a development build names the option and the endpoint', () => {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const lib = require('../../src/index') as Lib;
+  const { configureStore } = require('@reduxjs/toolkit') as { configureStore: typeof ConfigureStore };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  expect(() => new lib.RestEndpoint({ path: '/x', method: 'GO' as never })).toThrow(/method of \/x must be/);
+  expect(() => new lib.RestEndpoint({ path: '/x', dataExpiryLength: -1 })).toThrow(/dataExpiryLength of GET \/x must/);
+  expect(() => new lib.RestEndpoint({ path: '/x', paginationField: '' })).toThrow(/paginationField of GET \/x must/);
+  expect(() => new lib.RestEndpoint({ path: '/x', invalidIfStale: 1 as never })).toThrow(
+    /invalidIfStale of GET \/x must/,
+  );
+  const { cache, store } = storeOf(lib, configureStore);
+  expect(() => cache.setupListeners(store, { refetchOnFocus: 1 as never })).toThrow(
+    /refetchOnFocus of setupListeners must/,
+  );
+});
+
 test('a development build gives the full message for the same mistake', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const lib = require('../../src/index') as Lib;

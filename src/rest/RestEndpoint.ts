@@ -112,9 +112,10 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     }
     this.path = options.path;
     this.schema = options.schema as SchemaOption<O>;
-    this.method = checkMethod(options.method, options.path) as HttpMethod;
-    const where = `${this.method} ${this.path}`;
-    checkParamName(options.paginationField, 'paginationField', where);
+    this.method = checkMethod(options.method, process.env.NODE_ENV !== 'production' && options.path) as HttpMethod;
+    // Names the endpoint in development messages only.
+    const where = process.env.NODE_ENV !== 'production' && `${this.method} ${this.path}`;
+    checkParamName(options.paginationField, process.env.NODE_ENV !== 'production' && 'paginationField', where);
     this.pollFrequency = checkPollFrequency(options.pollFrequency, where);
     checkSharedOptions(options, where);
     this.urlPrefix = options.urlPrefix ?? '';

@@ -114,7 +114,7 @@ const NO_KEY = Symbol('no key');
  */
 export function checkEndpointOptions(endpoint: EndpointLike, key: string, installed: ReadonlySet<string>): void {
   checkSharedOptions(endpoint, key);
-  checkFlag(endpoint.sideEffect, 'sideEffect', key);
+  checkFlag(endpoint.sideEffect, process.env.NODE_ENV !== 'production' && 'sideEffect', key);
   // Options that need a feature the cache was built without (FEATURE_MISSING).
   if (endpoint.retry && !endpoint.sideEffect && !installed.has('retries'))
     throw featureMissing('retries', process.env.NODE_ENV !== 'production' && `The endpoint ${key}, with retry,`);

@@ -85,7 +85,13 @@ export function subscribe(
  */
 export function setupListeners(runtime: StoreRuntime, options: ListenerOptions = {}): () => void {
   const flag = (option: 'refetchOnFocus' | 'refetchOnReconnect'): boolean =>
-    checkFlag(options?.[option], option, 'setupListeners', 'INVALID_OPTION', true) ?? true;
+    checkFlag(
+      options?.[option],
+      option,
+      process.env.NODE_ENV !== 'production' && 'setupListeners',
+      'INVALID_OPTION',
+      true,
+    ) ?? true;
   const refetchOnFocus = flag('refetchOnFocus');
   const refetchOnReconnect = flag('refetchOnReconnect');
   const onFocus = checkSource(options?.onFocus, 'onFocus');
