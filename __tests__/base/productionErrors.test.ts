@@ -184,6 +184,75 @@ test('a development build names the option and the endpoint', () => {
   );
 });
 
+/** Mistakes whose messages name the option or the call in development; `run` gets a fresh library. */
+async function labelledMistakes(lib: Lib, configureStore: typeof ConfigureStore) {
+  const { cache, store } = storeOf(lib, configureStore);
+  const endpoint = new lib.RestEndpoint({ path: '/prod/labels', urlPrefix: server.origin });
+  const caught = async (run: () => unknown) => {
+    try {
+      await run();
+    } catch (error) {
+      return error as InstanceType<Lib['LensCacheError']>;
+    }
+    throw new Error('nothing thrown');
+  };
+  const before = store.getState().cache;
+  const errors = {
+    stamp: await caught(() => store.dispatch(cache.resolve(endpoint, { args: [], response: 1, fetchedAt: NaN }))),
+    start: await caught(() =>
+      store.dispatch(cache.resolve(endpoint, { args: [], response: 1, fetchedAt: 1, start: 'x' as never })),
+    ),
+    guess: await caught(() =>
+      store.dispatch(
+        cache.fetch(
+          new lib.RestEndpoint({ path: '/prod/labels', method: 'POST', getOptimisticResponse: async () => 1 }),
+        ),
+      ),
+    ),
+    source: await caught(() => cache.setupListeners(store, { onFocus: 'focus' as never })),
+    stops: await caught(() => cache.setupListeners(store, { onOnline: () => 'no stop' as never })),
+    option: await caught(() => lib.createCache({ gcTime: -1 })),
+    params: await caught(() => endpoint.url('1' as never)),
+  };
+  expect(store.getState().cache).toBe(before);
+  return errors;
+}
+
+test('options named only in development messages: the codes are the same in production', async () => {
+  const codes = await production(async (lib, configureStore) => {
+    const errors = await labelledMistakes(lib, configureStore);
+    for (const error of Object.values(errors))
+      expect(error.message).toBe(
+        `${error.code}. ${LINK}${error.code.toLowerCase()} (a development build gives the full message)`,
+      );
+    return Object.fromEntries(Object.entries(errors).map(([what, error]) => [what, error.code]));
+  });
+  expect(codes).toEqual({
+    stamp: 'INVALID_OPTION',
+    start: 'INVALID_OPTION',
+    guess: 'INVALID_OPTION',
+    source: 'INVALID_OPTION',
+    stops: 'INVALID_OPTION',
+    option: 'INVALID_OPTION',
+    params: 'UNEXPECTED_INPUT',
+  });
+});
+
+test('a development build names the option or the call', async () => {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const lib = require('../../src/index') as Lib;
+  const { configureStore } = require('@reduxjs/toolkit') as { configureStore: typeof ConfigureStore };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const errors = await labelledMistakes(lib, configureStore);
+  expect(errors.stamp.message).toMatch(/given fetchedAt: number NaN/);
+  expect(errors.start.message).toMatch(/given start: string "x"/);
+  expect(errors.guess.message).toMatch(/^getOptimisticResponse of .* returned a promise/);
+  expect(errors.source.message).toMatch(/setupListeners' onFocus must be a function/);
+  expect(errors.stops.message).toMatch(/setupListeners' onOnline returned string "no stop"/);
+  expect(errors.option.message).toMatch(/^createCache\(\{ gcTime \}\) takes/);
+  expect(errors.params.message).toMatch(/endpoint "\/prod\/labels" must be its params object/);
+});
+
 test('a development build gives the full message for the same mistake', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const lib = require('../../src/index') as Lib;

@@ -75,7 +75,7 @@ const TAKES: Record<OptionName, string> | false = process.env.NODE_ENV !== 'prod
  */
 export function checkedOptions<C extends Partial<Record<OptionName, Check>>>(
   options: object,
-  where: string,
+  where: string | false,
   checks: C,
 ): { [N in keyof C]?: any } {
   const given: Record<string, unknown> = {};

@@ -71,7 +71,7 @@ export function hasSchema(endpoint: EndpointLike): boolean {
 export const NEVER_EXPIRES = 8_640_000_000_000_000;
 
 /** When something stored at `now` expires, after `length` ms (Infinity: never). */
-export function expiryTime(now: number, length: number, option: string): number {
+export function expiryTime(now: number, length: number, option: string | false): number {
   if (typeof length !== 'number' || Number.isNaN(length) || length < 0) {
     throw setupError(
       'INVALID_SCHEMA',
@@ -149,7 +149,7 @@ const STAMP_AHEAD = 86_400_000;
  * clock can still count up from (a safe integer: past 2^53 adding 1 changes nothing, and the
  * store's clock would stop), at most a day ahead of the clock. Anything else is INVALID_OPTION.
  */
-export function checkStamp(value: unknown, name: string): void {
+export function checkStamp(value: unknown, name: string | false): void {
   const safe = typeof value === 'number' && Math.abs(value) <= Number.MAX_SAFE_INTEGER;
   if (safe && value <= Date.now() + STAMP_AHEAD) return;
   throw setupError(

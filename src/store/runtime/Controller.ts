@@ -163,8 +163,8 @@ export class Controller<P extends string = string> {
   /** The general write: a response (or error) for args, as fetched at `fetchedAt`. */
   readonly resolve = (endpoint: EndpointLike, input: ResolveInput): void => {
     // Stamps from the caller (the runtime's own come from its clock): endpoint.ts, checkStamp.
-    checkStamp(input?.fetchedAt, 'fetchedAt');
-    if (input.start !== undefined) checkStamp(input.start, 'start');
+    checkStamp(input?.fetchedAt, process.env.NODE_ENV !== 'production' && 'fetchedAt');
+    if (input.start !== undefined) checkStamp(input.start, process.env.NODE_ENV !== 'production' && 'start');
     this.runtime.resolve(endpoint, input);
   };
 
