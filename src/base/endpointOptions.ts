@@ -6,7 +6,7 @@
  */
 
 import { isObject } from './dict.js';
-import { describe, type ErrorCode, LensCacheError, setupError, type DevMessage } from './errors.js';
+import { describe, type ErrorCode, LensCacheError, setupError, type DevMessage, type DevText } from './errors.js';
 
 /** How a failed read is tried again: see docs/live-data.md#retries. */
 export interface RetryOptions {
@@ -36,7 +36,7 @@ export function checked<T>(
 }
 
 /** Throws INVALID_SCHEMA unless `frequency` is a positive, finite number of ms (or undefined). */
-export function checkPollFrequency(frequency: unknown, where: string | false): number | undefined {
+export function checkPollFrequency(frequency: unknown, where: DevText): number | undefined {
   return checked(
     frequency as number | undefined,
     frequency === undefined || (typeof frequency === 'number' && Number.isFinite(frequency) && frequency > 0),
@@ -52,7 +52,7 @@ export function checkPollFrequency(frequency: unknown, where: string | false): n
  * Throws INVALID_SCHEMA unless `retry` has a whole, finite `attempts` ≥ 0 (`Infinity` would retry
  * without end) and, if given, a `delay` function.
  */
-export function checkRetry(retry: unknown, where: string | false): RetryOptions | undefined {
+export function checkRetry(retry: unknown, where: DevText): RetryOptions | undefined {
   // Every request checks its endpoint's options: the usual case, no retry, allocates nothing.
   if (retry === undefined) return undefined;
   const { attempts, delay } = (retry ?? {}) as { attempts?: unknown; delay?: unknown };
@@ -74,7 +74,7 @@ export function checkRetry(retry: unknown, where: string | false): RetryOptions 
  * What `delay(attempt)` returned, checked: a finite number of ms from 0 up (longer than a timer
  * takes is fine, see base/timers.ts). Anything else throws INVALID_SCHEMA; `what` names the option.
  */
-export function checkDelay(ms: unknown, attempt: number, what: string | false): number {
+export function checkDelay(ms: unknown, attempt: number, what: DevText): number {
   return checked(
     ms as number,
     typeof ms === 'number' && Number.isFinite(ms) && ms >= 0,
@@ -102,7 +102,7 @@ export function isRetryable(error: unknown): boolean {
 }
 
 /** An endpoint's `getOptimisticResponse` option: a function or nothing; anything else is refused where the endpoint is made. */
-function checkGuess<T>(guess: T, where: string | false): T {
+function checkGuess<T>(guess: T, where: DevText): T {
   return checked(
     guess,
     guess === undefined || typeof guess === 'function',
@@ -117,8 +117,8 @@ function checkGuess<T>(guess: T, where: string | false): T {
 /** A flag option (`invalidIfStale`): `true`, `false` or nothing; anything else is refused where the endpoint is made. */
 export function checkFlag(
   flag: boolean | undefined,
-  option: string | false,
-  where: string | false,
+  option: DevText,
+  where: DevText,
   code: ErrorCode = 'INVALID_SCHEMA',
   fallback = false,
 ): boolean | undefined {
@@ -138,7 +138,7 @@ export function checkFlag(
 const METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** An endpoint's `method`: one of METHODS in any case (`'get'` is GET), or nothing (GET); anything else is refused where the endpoint is made. */
-export function checkMethod(method: unknown, where: string | false): string {
+export function checkMethod(method: unknown, where: DevText): string {
   const upper = method === undefined ? 'GET' : typeof method === 'string' ? method.toUpperCase() : '';
   return checked(
     upper,
@@ -152,7 +152,7 @@ export function checkMethod(method: unknown, where: string | false): string {
 }
 
 /** An option naming a param (`paginationField`): a non-empty string, or nothing. */
-export function checkParamName<T>(name: T, option: string | false, where: string | false): T {
+export function checkParamName<T>(name: T, option: DevText, where: DevText): T {
   return checked(
     name,
     name === undefined || (typeof name === 'string' && name !== ''),
@@ -165,7 +165,7 @@ export function checkParamName<T>(name: T, option: string | false, where: string
 }
 
 /** An expiry length option (`dataExpiryLength`, `errorExpiryLength`): ms from 0 up, `Infinity` included, or nothing. */
-function checkLength(length: number | undefined, option: string | false, where: string | false): number | undefined {
+function checkLength(length: number | undefined, option: DevText, where: DevText): number | undefined {
   return checked(
     length,
     length === undefined || (typeof length === 'number' && length >= 0),
@@ -183,7 +183,7 @@ function checkLength(length: number | undefined, option: string | false, where: 
  */
 export function checkTimeout(
   ms: number | undefined,
-  where: string | false,
+  where: DevText,
   code: ErrorCode = 'INVALID_SCHEMA',
 ): number | undefined {
   return checked(
@@ -223,7 +223,7 @@ export const isDownload = (content: unknown): boolean => CONTENTS.indexOf(conten
  * A `content` option: one of CONTENTS or nothing. Anything but JSON has no schema (it is not
  * normalized), and a download no `getOptimisticResponse` (nothing is stored, so no guess is shown).
  */
-function checkContent({ content, schema, getOptimisticResponse }: SharedEndpointOptions, where: string | false): void {
+function checkContent({ content, schema, getOptimisticResponse }: SharedEndpointOptions, where: DevText): void {
   const at = CONTENTS.indexOf(content);
   checked(
     content,
@@ -254,7 +254,7 @@ export interface SharedEndpointOptions {
  * Checks the options of `SharedEndpointOptions` (INVALID_SCHEMA); `where` names the endpoint in
  * messages. A RestEndpoint runs it when it is made.
  */
-export function checkSharedOptions(options: SharedEndpointOptions, where: string | false): void {
+export function checkSharedOptions(options: SharedEndpointOptions, where: DevText): void {
   checkLength(options.dataExpiryLength, process.env.NODE_ENV !== 'production' && 'dataExpiryLength', where);
   checkLength(options.errorExpiryLength, process.env.NODE_ENV !== 'production' && 'errorExpiryLength', where);
   checkFlag(options.invalidIfStale, process.env.NODE_ENV !== 'production' && 'invalidIfStale', where);

@@ -21,14 +21,7 @@ export function useCache<E extends EndpointLike>(
 ): ResponseData<E> | undefined;
 export function useCache(endpoint: EndpointLike, ...args: unknown[]): unknown {
   const cache = useCacheContext('useCache');
-  const { response, current } = useResponse(
-    cache,
-    process.env.NODE_ENV !== 'production' && 'useCache',
-    endpoint,
-    args,
-    sameData,
-    false,
-  );
+  const { response, current } = useResponse(cache, 'useCache', endpoint, args, sameData, false);
   return current.expiryStatus === 'invalid' ? undefined : response.data;
 }
 

@@ -38,7 +38,7 @@ export interface DLE<T> {
 export function useDLE<E extends ReadEndpoint>(endpoint: E, ...args: SkippableArgs<ArgsOf<E>>): DLE<ResponseData<E>>;
 export function useDLE(endpoint: EndpointLike, ...args: unknown[]): DLE<unknown> {
   const cache = useCacheContext('useDLE');
-  const read = useResponse(cache, process.env.NODE_ENV !== 'production' && 'useDLE', endpoint, args, sameOutcome, true);
+  const read = useResponse(cache, 'useDLE', endpoint, args, sameOutcome, true);
   const { response, current } = read;
   let error = response.error;
   // A request that settled and left the response invalid is not sent again (docs/store.md, "A

@@ -43,14 +43,7 @@ export function useFetch<E extends ReadEndpoint>(
   ...args: SkippableArgs<ArgsOf<E>>
 ): UsablePromise<ResponseData<E>> | undefined;
 export function useFetch(endpoint: EndpointLike, ...args: unknown[]): UsablePromise<unknown> | undefined {
-  const read = useResponse(
-    useCacheContext('useFetch'),
-    process.env.NODE_ENV !== 'production' && 'useFetch',
-    endpoint,
-    args,
-    sameOutcome,
-    true,
-  );
+  const read = useResponse(useCacheContext('useFetch'), 'useFetch', endpoint, args, sameOutcome, true);
   const thrown = useContext(ThrownReadsContext);
   if (read.key === undefined) return undefined;
   let waited: UsablePromise<unknown> | undefined;

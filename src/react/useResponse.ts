@@ -56,7 +56,7 @@ export interface ResponseRead {
  */
 export function useResponse(
   cache: Cache<string>,
-  hook: string | false,
+  hook: string,
   endpoint: EndpointLike,
   args: readonly unknown[],
   same: SameResponse,

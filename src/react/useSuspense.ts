@@ -28,14 +28,7 @@ export function useSuspense<E extends ReadEndpoint>(
   ...args: SkippableArgs<ArgsOf<E>>
 ): ResponseData<E> | undefined;
 export function useSuspense(endpoint: EndpointLike, ...args: unknown[]): unknown {
-  const read = useResponse(
-    useCacheContext('useSuspense'),
-    process.env.NODE_ENV !== 'production' && 'useSuspense',
-    endpoint,
-    args,
-    sameOutcome,
-    true,
-  );
+  const read = useResponse(useCacheContext('useSuspense'), 'useSuspense', endpoint, args, sameOutcome, true);
   return suspenseData(read, useContext(ThrownReadsContext), endpoint, args, request => {
     throw read.controller.settled(request);
   });

@@ -132,7 +132,7 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
 
   /** The URL for args: the prefix, the filled path, then the other params, sorted, as a query string. */
   url(...args: RestArgs<O>): string {
-    const params = paramsOf(args[0], process.env.NODE_ENV !== 'production' && this.path);
+    const params = paramsOf(args[0], this.path);
     const search = new URLSearchParams();
     for (const name of Object.keys(params).sort()) {
       const value = params[name];

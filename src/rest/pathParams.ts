@@ -133,7 +133,7 @@ function collectNames(tokens: readonly Token[], names: Set<string>): void {
 }
 
 /** The params object of an endpoint's args (`{}` for none); anything else is UNEXPECTED_INPUT. */
-export function paramsOf(params: unknown, path: string | false): Readonly<Record<string, unknown>> {
+export function paramsOf(params: unknown, path: string): Readonly<Record<string, unknown>> {
   if (params === undefined || params === null) return {};
   if (isRecord(params)) return params;
   throw inputError(

@@ -33,6 +33,7 @@ import type {
   StoreLike,
 } from '../types.js';
 import type { ListenerOptions, SweepReport } from './Feature.js';
+import type { DevText } from '../../base/errors.js';
 
 /**
  * What a Controller runs its operations on: its store's runtime (StoreRuntime.ts), named here by
@@ -49,7 +50,7 @@ export interface ControllerRuntime {
   readonly subscriptions: Subscriptions;
   readonly requests: Requests;
   readonly marks: ReadMarks;
-  readonly features: { api<N extends keyof FeatureApis>(name: N, use: string | false): FeatureApis[N] };
+  readonly features: { api<N extends keyof FeatureApis>(name: N, use: DevText): FeatureApis[N] };
   readonly store: StoreLike;
   state(): CacheState;
   stamp(): number;

@@ -6,7 +6,7 @@
  */
 
 import { warnOnce } from '../../../base/env.js';
-import { describe, setupError } from '../../../base/errors.js';
+import { describe, setupError, type DevText } from '../../../base/errors.js';
 import { isSkipArgs } from '../../../base/json.js';
 import { checkFlag, checkPollFrequency } from '../../../base/endpointOptions.js';
 import { checkEndpointOptions, requestKey, type EndpointLike } from '../../endpoint.js';
@@ -113,7 +113,7 @@ export function setupListeners(runtime: StoreRuntime, options: ListenerOptions =
     on.addEventListener(type, listener);
     removes.push(() => on.removeEventListener(type, listener));
   };
-  const use = (source: ListenerSource, name: string | false): void => {
+  const use = (source: ListenerSource, name: DevText): void => {
     const stop = source(refetch);
     if (typeof stop !== 'function') {
       remove();
@@ -138,7 +138,7 @@ export function setupListeners(runtime: StoreRuntime, options: ListenerOptions =
 }
 
 /** A listener source option: a function or nothing; anything else is INVALID_OPTION. */
-function checkSource(source: unknown, name: string | false): ListenerSource | undefined {
+function checkSource(source: unknown, name: DevText): ListenerSource | undefined {
   if (source === undefined || typeof source === 'function') return source as ListenerSource | undefined;
   throw setupError(
     'INVALID_OPTION',

@@ -7,7 +7,7 @@
  */
 
 import type { UnknownAction } from '@reduxjs/toolkit';
-import { describe, isErrorLike, setupError } from '../../../base/errors.js';
+import { describe, isErrorLike, setupError, type DevText } from '../../../base/errors.js';
 import { nonErrorThrown } from '../../../normalize/rootChecks.js';
 import { ActionTypes, writeAction, type WriteAction } from '../../slice/reducer.js';
 import { expiryTime, requestKey, type EndpointLike, type OptimisticSnapshot } from '../../endpoint.js';
@@ -106,7 +106,7 @@ export function dispatchGuess(
 }
 
 /** `value`, refused with a coded error when it is a promise: `what` computes its result at once, inside one write. */
-function synchronous<T>(value: T, what: string | false): T {
+function synchronous<T>(value: T, what: DevText): T {
   if (typeof value !== 'object' || value === null || typeof (value as { then?: unknown }).then !== 'function')
     return value;
   throw setupError(
