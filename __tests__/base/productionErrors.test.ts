@@ -181,6 +181,28 @@ test('a development build names the option and the endpoint', () => {
   expect(() => new lib.RestEndpoint({ path: '/x', invalidIfStale: 1 as never })).toThrow(
     /invalidIfStale of GET \/x must/,
   );
+  const message = (options: object) => {
+    try {
+      new lib.RestEndpoint({ path: '/x', ...options });
+    } catch (error) {
+      return (error as Error).message.split('\n').slice(0, 2);
+    }
+  };
+  expect(message({ errorExpiryLength: 'soon' })).toEqual([
+    'errorExpiryLength of GET /x must be a number of milliseconds (0 or more, or Infinity), but it is string "soon".',
+    'Set errorExpiryLength to how long a stored answer stays valid, e.g. 60_000, or Infinity for never; or leave it out.',
+  ]);
+  expect(message({ method: 'POST', getOptimisticResponse: 1 })?.[0]).toBe(
+    'getOptimisticResponse of POST /x must be a function (snap, ...args) => value, but it is number 1.',
+  );
+  expect(message({ retry: { attempts: -1 } })?.[0]).toBe(
+    'retry of GET /x must be { attempts, delay? } with a whole, finite number of attempts (0 or more) and delay(attempt) a function, but it is object {attempts} (attempts: number -1, delay: undefined).',
+  );
+  expect(message({ retry: null })?.[0]).toMatch(/but it is null \(attempts: undefined, delay: undefined\)/);
+  expect(message({ timeout: 0 })?.[0]).toBe(
+    'timeout of GET /x must be a number of milliseconds above 0 (or Infinity), but it is number 0.',
+  );
+  expect(message({ invalidIfStale: 'no' })?.[1]).toBe('Write invalidIfStale: true, or leave it out (false).');
   const { cache, store } = storeOf(lib, configureStore);
   expect(() => cache.setupListeners(store, { refetchOnFocus: 1 as never })).toThrow(
     /refetchOnFocus of setupListeners must/,
