@@ -10,7 +10,7 @@ import { Entity, ErrorCode, RestEndpoint } from '../../src/index';
 import { advance, until, useLiveClock } from '../fixtures/liveClock';
 import { gate, startServer, type TestServer } from '../fixtures/server';
 import { makeStore, snapshot } from '../fixtures/store';
-import { runtimeOf, pollersOf } from '../fixtures/runtime';
+import { runtimeOf, pollersOf, pollPeriodOf } from '../fixtures/runtime';
 
 class Price extends Entity {
   id = '';
@@ -60,7 +60,7 @@ function setup() {
 test('one subscriber: a poll at once when nothing is stored, then one per period; none after unsubscribe', async () => {
   const { cache, store, runtime, key, polls, idle } = setup();
   const unsubscribe = cache.subscribe(store, endpointAt(1_000), { id: 'a' });
-  expect(pollersOf(runtime).frequency(key)).toBe(1_000);
+  expect(pollPeriodOf(runtime, key)).toBe(1_000);
   expect(runtime.subscriptions.count('subscription', key)).toBe(1);
   expect(runtime.subscriptions.count('request', key)).toBe(1);
   await advance(0);
@@ -98,7 +98,7 @@ test('two and three subscribers at different frequencies: one poller at the shor
   // A second subscriber asking every second: one poller, now at 1 s, counted from the last answer.
   const fast = cache.subscribe(store, endpointAt(1_000), { id: 'a' });
   expect(pollersOf(runtime).size).toBe(1);
-  expect(pollersOf(runtime).frequency(key)).toBe(1_000);
+  expect(pollPeriodOf(runtime, key)).toBe(1_000);
   for (let i = 0; i < 3; i++) {
     await advance(1_000);
     await idle();
@@ -106,27 +106,27 @@ test('two and three subscribers at different frequencies: one poller at the shor
   expect(polls()).toBe(5); // t = 4000, 5000, 6000
   // A third at 2 s changes nothing while the 1 s one is there.
   const middle = cache.subscribe(store, endpointAt(2_000), { id: 'a' });
-  expect(pollersOf(runtime).frequency(key)).toBe(1_000);
+  expect(pollPeriodOf(runtime, key)).toBe(1_000);
   expect(runtime.subscriptions.count('subscription', key)).toBe(3);
   await advance(1_000);
   await idle();
   expect(polls()).toBe(6); // t = 7000
   fast();
-  expect(pollersOf(runtime).frequency(key)).toBe(2_000);
+  expect(pollPeriodOf(runtime, key)).toBe(2_000);
   await advance(1_000);
   expect(polls()).toBe(6); // t = 8000: not due before 9000
   await advance(1_000);
   await idle();
   expect(polls()).toBe(7); // t = 9000
   middle();
-  expect(pollersOf(runtime).frequency(key)).toBe(3_000);
+  expect(pollPeriodOf(runtime, key)).toBe(3_000);
   await advance(2_999);
   expect(polls()).toBe(7);
   await advance(1);
   await idle();
   expect(polls()).toBe(8); // t = 12000
   slow();
-  expect(pollersOf(runtime).frequency(key)).toBeUndefined();
+  expect(pollPeriodOf(runtime, key)).toBeUndefined();
   await advance(30_000);
   expect(polls()).toBe(8);
 });
@@ -152,7 +152,7 @@ test('each request key has its own poller', async () => {
   expect(server.count('GET /prices/a')).toBe(5); // t = 0, 1000, 2000, 3000, 4000
   expect(server.count('GET /prices/b')).toBe(3); // t = 0, 2000, 4000
   a();
-  expect(pollersOf(runtime).frequency(endpointAt().key({ id: 'b' }))).toBe(2_000);
+  expect(pollPeriodOf(runtime, endpointAt().key({ id: 'b' }))).toBe(2_000);
   b();
   expect(pollersOf(runtime).size).toBe(0);
 });
