@@ -115,7 +115,7 @@ test('useSubscription: 1, 2 and 3 mounted subscribers at different frequencies m
   await idle('a');
   expect(sent()).toBe(7); // t = 9000
   view.unmount();
-  expect(pollersOf(runtime).size).toBe(0);
+  expect(pollersOf(runtime).pollers.size).toBe(0);
   expect(runtime.subscriptions.held('subscription')).toEqual([]);
   await tick(30_000);
   expect(sent()).toBe(7);
@@ -134,7 +134,7 @@ test('useSubscription under StrictMode keeps one subscription; null params and a
   await idle('a');
   expect(sent('a')).toBe(1);
   view.rerender(<Maybe id={null} />);
-  expect(pollersOf(runtime).size).toBe(0);
+  expect(pollersOf(runtime).pollers.size).toBe(0);
   view.rerender(<Maybe id="b" />);
   await tick(0);
   await idle('b');

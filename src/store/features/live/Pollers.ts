@@ -38,7 +38,7 @@ interface Poller {
 }
 
 export class Pollers {
-  /** @internal What polls each key (read by `pollPeriod`). */
+  /** @internal What polls each key (tests read it, and `pollPeriod`). */
   readonly pollers = new Map<string, Poller>();
   /** Keys whose poll came due while the page was hidden or offline: polled when it is back. */
   private readonly waiting = new Set<string>();
@@ -82,11 +82,6 @@ export class Pollers {
         this.unwait(key);
       } else if (shortest(poller) !== was) this.schedule(key, poller);
     };
-  }
-
-  /** How many keys are polled. */
-  get size(): number {
-    return this.pollers.size;
   }
 
   /** Holds `key`'s poll until the page is visible and online, listening for that while any key waits. */
