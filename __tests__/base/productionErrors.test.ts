@@ -278,6 +278,46 @@ test('a development build names the option or the call', async () => {
   expect(errors.params.message).toMatch(/endpoint "\/prod\/labels" must be its params object/);
 });
 
+/** A page endpoint whose page param is a path param, and a page request without its page param. */
+function pageMistakes(lib: Lib) {
+  class Item extends lib.Entity {
+    id = '';
+    static override key = 'PageItem';
+  }
+  const caught = (run: () => unknown) => {
+    try {
+      run();
+    } catch (error) {
+      return error as InstanceType<Lib['LensCacheError']>;
+    }
+    throw new Error('nothing thrown');
+  };
+  const schema = new lib.Collection([Item]);
+  const inPath = new lib.RestEndpoint({ path: '/items/:cursor', paginationField: 'cursor', schema });
+  const list = new lib.RestEndpoint({ path: '/items', paginationField: 'cursor', schema });
+  return {
+    inPath: caught(() => inPath.getPage),
+    noParam: caught(() => list.getPage.url({})),
+  };
+}
+
+test("getPage's mistakes keep their codes in production; development names the endpoint", async () => {
+  const codes = await production(lib => {
+    const errors = pageMistakes(lib);
+    for (const error of Object.values(errors))
+      expect(error.message).toBe(
+        `${error.code}. ${LINK}${error.code.toLowerCase()} (a development build gives the full message)`,
+      );
+    return Object.values(errors).map(error => error.code);
+  });
+  process.env.NODE_ENV = env;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const errors = pageMistakes(require('../../src/index') as Lib);
+  expect(Object.values(errors).map(error => error.code)).toEqual(codes);
+  expect(errors.inPath.message).toMatch(/^The paginationField "cursor" of GET \/items\/:cursor is a path param/);
+  expect(errors.noParam.message).toMatch(/^GET \/items\.getPage needs the page param "cursor"/);
+});
+
 test('a development build gives the full message for the same mistake', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const lib = require('../../src/index') as Lib;

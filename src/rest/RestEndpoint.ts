@@ -276,7 +276,12 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
   /** @internal How the cache refetches the pages this list holds; `undefined` unless it pages. */
   get pagination(): Pagination | undefined {
     if (this.paging === undefined)
-      this.paging = listPagination(this, () => this.getPage, `${this.method} ${this.path}`) ?? null;
+      this.paging =
+        listPagination(
+          this,
+          () => this.getPage,
+          process.env.NODE_ENV !== 'production' ? `${this.method} ${this.path}` : '',
+        ) ?? null;
     return this.paging ?? undefined;
   }
 
@@ -288,7 +293,7 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
   get getPage(): PageEndpoint<O> {
     if (this.pageEndpoint) return this.pageEndpoint as never;
     const field = this.options.paginationField;
-    const where = `${this.method} ${this.path}`;
+    const where = process.env.NODE_ENV !== 'production' ? `${this.method} ${this.path}` : '';
     const schema = pageSchema(this.schema, field as string, this.template, where, args =>
       this.key(...(args as RestArgs<O>)),
     );
