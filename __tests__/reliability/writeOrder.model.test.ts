@@ -409,7 +409,7 @@ async function runSchedule(seed: number): Promise<void> {
     await flush();
     if (process.env.MODEL_DEBUG)
       log.push(
-        `   pending=${ledgerOf(runtimeOf(a.cache, a.store)).pending} A=${JSON.stringify(allTables(confirmedOf(a).entities as never))} B=${JSON.stringify(allTables(sliceOf(b).entities as never))}`,
+        `   pending=${ledgerOf(runtimeOf(a.cache, a.store)).layers.length} A=${JSON.stringify(allTables(confirmedOf(a).entities as never))} B=${JSON.stringify(allTables(sliceOf(b).entities as never))}`,
       );
     check(`after step ${step}`);
   }

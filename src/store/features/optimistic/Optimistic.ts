@@ -50,7 +50,8 @@ interface Computed {
 const EVERY_TABLE = '*';
 
 export class Optimistic implements ConfirmedWriter {
-  private layers: Layer[] = [];
+  /** @internal The pending guesses, by start (tests count them). */
+  layers: Layer[] = [];
   /** @internal The confirmed value of every row the slice shows differently (a guess covers it), by map and table. */
   base: Changes = new Map();
   /** Each pending layer's last computation, reused while nothing it depends on changed. */
@@ -66,11 +67,6 @@ export class Optimistic implements ConfirmedWriter {
   /** Whether writes must go through `write` (a guess is pending, or one was just taken out). */
   get active(): boolean {
     return this.layers.length > 0 || this.base.size > 0;
-  }
-
-  /** How many guesses are pending. */
-  get pending(): number {
-    return this.layers.length;
   }
 
   /**
