@@ -297,7 +297,7 @@ function pageMistakes(lib: Lib) {
   const list = new lib.RestEndpoint({ path: '/items', paginationField: 'cursor', schema });
   return {
     inPath: caught(() => inPath.getPage),
-    noParam: caught(() => list.getPage.url({})),
+    noParam: caught(() => list.getPage.url({} as never)),
   };
 }
 
