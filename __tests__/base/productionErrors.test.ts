@@ -346,6 +346,27 @@ test('a NetworkError keeps its status, the request and the link; the stored erro
   });
 });
 
+test('a 2xx body that is not JSON is INVALID_RESPONSE with status 400, the request and its status as detail', async () => {
+  server.on('GET /prod/broken', () => ({ raw: '{"cut', contentType: 'application/json' }));
+  await production(async (lib, configureStore) => {
+    const { cache, store } = storeOf(lib, configureStore);
+    const endpoint = new lib.RestEndpoint({ path: '/prod/broken', urlPrefix: server.origin });
+    const error = await store.dispatch(cache.fetch(endpoint)).then(
+      () => undefined,
+      (caught: unknown) => caught as InstanceType<Lib['NetworkError']>,
+    );
+    expect(error).toBeInstanceOf(lib.NetworkError);
+    expect({ code: error?.code, status: error?.status, body: error?.body }).toEqual({
+      code: 'INVALID_RESPONSE',
+      status: 400,
+      body: '{"cut',
+    });
+    expect(error?.message).toBe(
+      `INVALID_RESPONSE [GET ${server.origin}/prod/broken 200]. ${LINK}invalid_response (a development build gives the full message)`,
+    );
+  });
+});
+
 test('warnings stay silent', async () => {
   await production((lib, configureStore) => {
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => {});
