@@ -113,7 +113,6 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     this.path = options.path;
     this.schema = options.schema as SchemaOption<O>;
     this.method = checkMethod(options.method, process.env.NODE_ENV !== 'production' && options.path) as HttpMethod;
-    // Names the endpoint in development messages only.
     const where = process.env.NODE_ENV !== 'production' && `${this.method} ${this.path}`;
     checkParamName(options.paginationField, process.env.NODE_ENV !== 'production' && 'paginationField', where);
     this.pollFrequency = checkPollFrequency(options.pollFrequency, where);
@@ -275,13 +274,10 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
 
   /** @internal How the cache refetches the pages this list holds; `undefined` unless it pages. */
   get pagination(): Pagination | undefined {
-    if (this.paging === undefined)
-      this.paging =
-        listPagination(
-          this,
-          () => this.getPage,
-          process.env.NODE_ENV !== 'production' ? `${this.method} ${this.path}` : '',
-        ) ?? null;
+    if (this.paging === undefined) {
+      const where = process.env.NODE_ENV !== 'production' ? `${this.method} ${this.path}` : '';
+      this.paging = listPagination(this, () => this.getPage, where) ?? null;
+    }
     return this.paging ?? undefined;
   }
 
