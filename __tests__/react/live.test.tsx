@@ -15,7 +15,7 @@ import { advance, until, useLiveClock } from '../fixtures/liveClock';
 import { Boundary, quietErrors, renderWithCache } from '../fixtures/render';
 import { startServer, type TestServer } from '../fixtures/server';
 import { makeStore } from '../fixtures/store';
-import { runtimeOf, pollersOf } from '../fixtures/runtime';
+import { runtimeOf, pollersOf, pollPeriodOf } from '../fixtures/runtime';
 
 class Quote extends Entity {
   id = '';
@@ -86,7 +86,7 @@ test('useSubscription: 1, 2 and 3 mounted subscribers at different frequencies m
       <Subscriber every={1_000} />
     </>,
   );
-  expect(pollersOf(runtime).frequency(key)).toBe(1_000);
+  expect(pollPeriodOf(runtime, key)).toBe(1_000);
   for (let i = 0; i < 3; i++) {
     await tick(1_000);
     await idle('a');
@@ -100,7 +100,7 @@ test('useSubscription: 1, 2 and 3 mounted subscribers at different frequencies m
     </>,
   );
   expect(runtime.subscriptions.count('subscription', key)).toBe(3);
-  expect(pollersOf(runtime).frequency(key)).toBe(1_000);
+  expect(pollPeriodOf(runtime, key)).toBe(1_000);
   await tick(1_000);
   await idle('a');
   expect(sent()).toBe(6); // t = 7000
@@ -110,12 +110,12 @@ test('useSubscription: 1, 2 and 3 mounted subscribers at different frequencies m
       <Subscriber every={2_000} />
     </>,
   );
-  expect(pollersOf(runtime).frequency(key)).toBe(2_000);
+  expect(pollPeriodOf(runtime, key)).toBe(2_000);
   await tick(2_000);
   await idle('a');
   expect(sent()).toBe(7); // t = 9000
   view.unmount();
-  expect(pollersOf(runtime).size).toBe(0);
+  expect(pollersOf(runtime).pollers.size).toBe(0);
   expect(runtime.subscriptions.held('subscription')).toEqual([]);
   await tick(30_000);
   expect(sent()).toBe(7);
@@ -134,7 +134,7 @@ test('useSubscription under StrictMode keeps one subscription; null params and a
   await idle('a');
   expect(sent('a')).toBe(1);
   view.rerender(<Maybe id={null} />);
-  expect(pollersOf(runtime).size).toBe(0);
+  expect(pollersOf(runtime).pollers.size).toBe(0);
   view.rerender(<Maybe id="b" />);
   await tick(0);
   await idle('b');

@@ -112,9 +112,9 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     }
     this.path = options.path;
     this.schema = options.schema as SchemaOption<O>;
-    this.method = checkMethod(options.method, options.path) as HttpMethod;
-    const where = `${this.method} ${this.path}`;
-    checkParamName(options.paginationField, 'paginationField', where);
+    this.method = checkMethod(options.method, process.env.NODE_ENV !== 'production' && options.path) as HttpMethod;
+    const where = process.env.NODE_ENV !== 'production' && `${this.method} ${this.path}`;
+    checkParamName(options.paginationField, process.env.NODE_ENV !== 'production' && 'paginationField', where);
     this.pollFrequency = checkPollFrequency(options.pollFrequency, where);
     checkSharedOptions(options, where);
     this.urlPrefix = options.urlPrefix ?? '';
@@ -274,8 +274,10 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
 
   /** @internal How the cache refetches the pages this list holds; `undefined` unless it pages. */
   get pagination(): Pagination | undefined {
-    if (this.paging === undefined)
-      this.paging = listPagination(this, () => this.getPage, `${this.method} ${this.path}`) ?? null;
+    if (this.paging === undefined) {
+      const where = process.env.NODE_ENV !== 'production' ? `${this.method} ${this.path}` : '';
+      this.paging = listPagination(this, () => this.getPage, where) ?? null;
+    }
     return this.paging ?? undefined;
   }
 
@@ -287,7 +289,7 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
   get getPage(): PageEndpoint<O> {
     if (this.pageEndpoint) return this.pageEndpoint as never;
     const field = this.options.paginationField;
-    const where = `${this.method} ${this.path}`;
+    const where = process.env.NODE_ENV !== 'production' ? `${this.method} ${this.path}` : '';
     const schema = pageSchema(this.schema, field as string, this.template, where, args =>
       this.key(...(args as RestArgs<O>)),
     );

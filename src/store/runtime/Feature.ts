@@ -5,7 +5,7 @@
  * nor a feature: a feature is `FeatureOf<R>` for its runtime `R` (StoreRuntime.ts names it `Feature`).
  */
 
-import { setupError } from '../../base/errors.js';
+import { setupError, type DevText } from '../../base/errors.js';
 import { featureMissing } from '../endpoint.js';
 import type { CacheState } from '../../base/state.js';
 import type { NormalizeOptions } from '../../normalize/normalize.js';
@@ -141,7 +141,7 @@ export class Installed<R> {
   }
 
   /** The API of a feature; FEATURE_MISSING when the cache was built without it. */
-  api<N extends keyof FeatureApis>(name: N, use: string): FeatureApis[N] {
+  api<N extends keyof FeatureApis>(name: N, use: DevText): FeatureApis[N] {
     const api = this.apis.get(name);
     if (api === undefined) throw featureMissing(name, use);
     return api as FeatureApis[N];

@@ -6,7 +6,7 @@
  */
 
 import { warnOnce } from '../../../base/env.js';
-import { describe, setupError } from '../../../base/errors.js';
+import { describe, setupError, type DevText } from '../../../base/errors.js';
 import { isSkipArgs } from '../../../base/json.js';
 import { checkFlag, checkPollFrequency } from '../../../base/endpointOptions.js';
 import { checkEndpointOptions, requestKey, type EndpointLike } from '../../endpoint.js';
@@ -85,11 +85,17 @@ export function subscribe(
  */
 export function setupListeners(runtime: StoreRuntime, options: ListenerOptions = {}): () => void {
   const flag = (option: 'refetchOnFocus' | 'refetchOnReconnect'): boolean =>
-    checkFlag(options?.[option], option, 'setupListeners', 'INVALID_OPTION', true) ?? true;
+    checkFlag(
+      options?.[option],
+      option,
+      process.env.NODE_ENV !== 'production' && 'setupListeners',
+      'INVALID_OPTION',
+      true,
+    ) ?? true;
   const refetchOnFocus = flag('refetchOnFocus');
   const refetchOnReconnect = flag('refetchOnReconnect');
-  const onFocus = checkSource(options?.onFocus, 'onFocus');
-  const onOnline = checkSource(options?.onOnline, 'onOnline');
+  const onFocus = checkSource(options?.onFocus, process.env.NODE_ENV !== 'production' && 'onFocus');
+  const onOnline = checkSource(options?.onOnline, process.env.NODE_ENV !== 'production' && 'onOnline');
   const target = (globalThis as { window?: EventTarget }).window;
   const doc = (globalThis as { document?: EventTarget & { visibilityState?: string } }).document;
   const removes: Array<() => void> = [];
@@ -107,7 +113,7 @@ export function setupListeners(runtime: StoreRuntime, options: ListenerOptions =
     on.addEventListener(type, listener);
     removes.push(() => on.removeEventListener(type, listener));
   };
-  const use = (source: ListenerSource, name: string): void => {
+  const use = (source: ListenerSource, name: DevText): void => {
     const stop = source(refetch);
     if (typeof stop !== 'function') {
       remove();
@@ -121,18 +127,18 @@ export function setupListeners(runtime: StoreRuntime, options: ListenerOptions =
     }
     removes.push(stop);
   };
-  if (refetchOnFocus && onFocus) use(onFocus, 'onFocus');
+  if (refetchOnFocus && onFocus) use(onFocus, process.env.NODE_ENV !== 'production' && 'onFocus');
   else if (refetchOnFocus && typeof target?.addEventListener === 'function') {
     listen(target, 'focus', refetch);
     listen(doc, 'visibilitychange', () => doc?.visibilityState !== 'hidden' && refetch());
   }
-  if (refetchOnReconnect && onOnline) use(onOnline, 'onOnline');
+  if (refetchOnReconnect && onOnline) use(onOnline, process.env.NODE_ENV !== 'production' && 'onOnline');
   else if (refetchOnReconnect) listen(target, 'online', refetch);
   return remove;
 }
 
 /** A listener source option: a function or nothing; anything else is INVALID_OPTION. */
-function checkSource(source: unknown, name: string): ListenerSource | undefined {
+function checkSource(source: unknown, name: DevText): ListenerSource | undefined {
   if (source === undefined || typeof source === 'function') return source as ListenerSource | undefined;
   throw setupError(
     'INVALID_OPTION',
