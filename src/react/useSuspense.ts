@@ -5,8 +5,8 @@ import type { ArgsOf, ResponseData } from '../store/createCache.js';
 import type { EndpointLike } from '../store/endpoint.js';
 import { useContext } from 'react';
 import { useCacheContext } from './CacheProvider.js';
-import { noteThrown, ThrownReadsContext, type ThrownReads } from './thrownReads.js';
-import { sameOutcome, useResponse, type ReadEndpoint, type ResponseRead, type SkippableArgs } from './useResponse.js';
+import { noteThrown, ThrownReadsContext } from './thrownReads.js';
+import { sameOutcome, useResponse, type ReadEndpoint, type SkippableArgs } from './useResponse.js';
 
 /**
  * Returns the endpoint's data for args. While nothing valid is cached it fetches and suspends
@@ -28,42 +28,17 @@ export function useSuspense<E extends ReadEndpoint>(
   ...args: SkippableArgs<ArgsOf<E>>
 ): ResponseData<E> | undefined;
 export function useSuspense(endpoint: EndpointLike, ...args: unknown[]): unknown {
-  const read = useResponse(useCacheContext('useSuspense'), 'useSuspense', endpoint, args, sameOutcome, true);
-  return suspenseData(read, useContext(ThrownReadsContext), endpoint, args, request => {
-    throw read.controller.settled(request);
-  });
-}
-
-/**
- * What a Suspense read of `read` gives: the data (stale data too, revalidated in the background);
- * for the first load, or a refetch of invalid data, what `wait(request)` returns (useSuspense
- * throws, `use(useFetch())` gets a promise: useFetch.ts); a stored error is thrown.
- */
-export function suspenseData(
-  read: ResponseRead,
-  thrown: ThrownReads | null,
-  endpoint: EndpointLike,
-  args: readonly unknown[],
-  wait: (request: Promise<unknown>) => unknown,
-): unknown {
+  const cache = useCacheContext('useSuspense');
+  const thrown = useContext(ThrownReadsContext);
+  const read = useResponse(cache, 'useSuspense', endpoint, args, sameOutcome, true);
   const { response, current, request } = read;
   // Background revalidation (stale) needs no handling here: the request is watched, and its
   // failure is stored.
   if (current.expiryStatus === 'invalid') {
-    if (request) return wait(request);
+    if (request) throw read.controller.settled(request);
     if (read.settledInvalid) {
       noteThrown(thrown, read.key, endpoint, args);
-      throw (
-        current.error ??
-        setupError(
-          'STILL_INVALID',
-          process.env.NODE_ENV !== 'production' && [
-            `useSuspense fetched ${read.key}, and its response still reads as invalid, so suspending again would request it again without end.`,
-            "Check what the response normalizes to (a root entity kept deleted by a newer delete cannot be shown) and the endpoint's expiry lengths. controller.invalidate(endpoint, ...args) lets it fetch again.",
-          ],
-          read.key,
-        )
-      );
+      throw current.error ?? stillInvalid(read.key!);
     }
   }
   const { data, error } = response;
@@ -74,4 +49,16 @@ export function suspenseData(
     throw error;
   }
   return data;
+}
+
+/** STILL_INVALID: the read of `key` was fetched and still reads invalid (useFetch throws it through its promise too). */
+export function stillInvalid(key: string): Error {
+  return setupError(
+    'STILL_INVALID',
+    process.env.NODE_ENV !== 'production' && [
+      `useSuspense fetched ${key}, and its response still reads as invalid, so suspending again would request it again without end.`,
+      "Check what the response normalizes to (a root entity kept deleted by a newer delete cannot be shown) and the endpoint's expiry lengths. controller.invalidate(endpoint, ...args) lets it fetch again.",
+    ],
+    key,
+  );
 }

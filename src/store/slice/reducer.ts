@@ -29,8 +29,6 @@ export const ActionTypes = {
   optimistic: 'cache/optimistic',
   /** A garbage-collection sweep (docs/gc.md). */
   gc: 'cache/gc',
-  /** State from outside merged in: a server render's, a streamed boundary's (docs/server-rendering.md). */
-  hydrate: 'cache/hydrate',
 } as const;
 
 export type ActionType = (typeof ActionTypes)[keyof typeof ActionTypes];
