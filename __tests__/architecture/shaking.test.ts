@@ -11,6 +11,17 @@ import path from 'node:path';
 
 const root = path.resolve(__dirname, '../..');
 const esbuild = path.join(root, 'node_modules/.bin/esbuild');
+/** An app's production bundle: ES modules for a browser, the peer dependencies left out. */
+const PRODUCTION = [
+  '--format=esm',
+  '--platform=browser',
+  '--loader=ts',
+  '--define:process.env.NODE_ENV="production"',
+  '--external:@reduxjs/toolkit',
+  '--external:immer',
+  '--external:redux',
+  '--external:reselect',
+];
 
 /** The source files whose code a production bundle of `entry` keeps. */
 function bundledSources(entry: string): string[] {
@@ -19,20 +30,7 @@ function bundledSources(entry: string): string[] {
     const meta = path.join(dir, 'meta.json');
     execFileSync(
       esbuild,
-      [
-        '--bundle',
-        '--minify',
-        '--format=esm',
-        '--platform=browser',
-        '--loader=ts',
-        '--define:process.env.NODE_ENV="production"',
-        '--external:@reduxjs/toolkit',
-        '--external:immer',
-        '--external:redux',
-        '--external:reselect',
-        `--metafile=${meta}`,
-        `--outfile=${path.join(dir, 'out.js')}`,
-      ],
+      ['--bundle', '--minify', ...PRODUCTION, `--metafile=${meta}`, `--outfile=${path.join(dir, 'out.js')}`],
       { cwd: root, input: entry },
     );
     const { outputs } = JSON.parse(readFileSync(meta, 'utf8')) as {
@@ -69,23 +67,11 @@ test('a bundle with RestEndpoint but no Collection keeps no page schema (a Colle
 
 /** The code a production bundle of `entry` keeps, with its names (whitespace and syntax minified only). */
 function bundledCode(entry: string): string {
-  return execFileSync(
-    esbuild,
-    [
-      '--bundle',
-      '--minify-whitespace',
-      '--minify-syntax',
-      '--format=esm',
-      '--platform=browser',
-      '--loader=ts',
-      '--define:process.env.NODE_ENV="production"',
-      '--external:@reduxjs/toolkit',
-      '--external:immer',
-      '--external:redux',
-      '--external:reselect',
-    ],
-    { cwd: root, input: entry, encoding: 'utf8' },
-  );
+  return execFileSync(esbuild, ['--bundle', '--minify-whitespace', '--minify-syntax', ...PRODUCTION], {
+    cwd: root,
+    input: entry,
+    encoding: 'utf8',
+  });
 }
 
 test('what only tests ask (the period a key is polled at, how many are, the confirmed state, how many guesses are pending, how full a cache is) stays out of a bundle', () => {

@@ -295,7 +295,8 @@ test('setupListeners: focus, visibility and online refetch only held responses t
   view.unmount();
 });
 
-test('setupListeners: each kind of event can be left out', async () => {
+/** A store whose mounted reader holds quote "a" (fetched once); `expire()` makes it stale. */
+async function heldQuote() {
   const setup = makeStore();
   const { cache, store } = setup;
   const { idle } = live(setup);
@@ -305,7 +306,11 @@ test('setupListeners: each kind of event can be left out', async () => {
   }
   await act(() => store.dispatch(cache.fetch(getQuote(), { id: 'a' })));
   renderWithCache(<Reader />, { setup });
-  const expire = () => act(() => void store.dispatch(cache.expireAll()));
+  return { cache, store, idle, expire: () => act(() => void store.dispatch(cache.expireAll())) };
+}
+
+test('setupListeners: each kind of event can be left out', async () => {
+  const { cache, store, idle, expire } = await heldQuote();
   const onlineOnly = cache.setupListeners(store, { refetchOnFocus: false });
   await expire();
   await act(() => {
@@ -330,16 +335,7 @@ test('setupListeners: each kind of event can be left out', async () => {
 });
 
 test('setupListeners: a source of its own replaces the window for its kind of event only', async () => {
-  const setup = makeStore();
-  const { cache, store } = setup;
-  const { idle } = live(setup);
-  function Reader() {
-    useCache(getQuote(), { id: 'a' });
-    return null;
-  }
-  await act(() => store.dispatch(cache.fetch(getQuote(), { id: 'a' })));
-  renderWithCache(<Reader />, { setup });
-  const expire = () => act(() => void store.dispatch(cache.expireAll()));
+  const { cache, store, idle, expire } = await heldQuote();
   let focused: (() => void) | undefined;
   const remove = cache.setupListeners(store, { onFocus: refetch => ((focused = refetch), () => undefined) });
   await expire();
