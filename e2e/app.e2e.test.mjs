@@ -294,6 +294,11 @@ test('counts, and the ticker/stats join following the live stream', async () => 
     await page.waitForFunction(() =>
       document.querySelector('[data-testid=price-BTC]')?.textContent?.includes('daily stats'),
     );
+    // use(useFetch()) of both products' stats in one component: the same keys as the rows', so
+    // no request of its own; it shows once both are in.
+    await page.waitForFunction(() =>
+      /^volume of both [\d,]+$/.test(document.querySelector('[data-testid=volume-total]')?.textContent ?? ''),
+    );
     await page.check('[data-testid=live]');
     await page.waitForFunction(
       () => document.querySelector('[data-testid=price-BTC]')?.textContent?.includes('live ticker'),

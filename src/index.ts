@@ -6,6 +6,7 @@ export { Entity, type EntityClass } from './schema/Entity.js';
 export { All } from './schema/All.js';
 export { Collection, type CollectionOptions } from './schema/Collection.js';
 export { CollectionOp, type CollectionOpName } from './schema/CollectionOp.js';
+export type { CollectionMerge, CreateCollectionFilter } from './schema/CollectionLike.js';
 export type { NonFilterArgumentKeys } from './schema/collectionKey.js';
 export { Invalidate } from './schema/Invalidate.js';
 export { Lazy, LazyQuery } from './schema/Lazy.js';
@@ -53,10 +54,17 @@ export {
   type ResponseData,
   type KeyFilter,
 } from './store/createCache.js';
+export { hydrate, receiveState, serializeState, streamState } from './store/serverState.js';
 export { createLeanCache, type LeanCacheOptions } from './store/createLeanCache.js';
 export { garbageCollection, liveData, optimisticUpdates, retries } from './store/features/index.js';
 export { subscribe, setupListeners } from './store/features/live/index.js';
-export type { FeatureName, FeatureHooks, ListenerOptions, SweepReport } from './store/runtime/Feature.js';
+export type {
+  FeatureName,
+  FeatureHooks,
+  ListenerOptions,
+  ListenerSource,
+  SweepReport,
+} from './store/runtime/Feature.js';
 export type { Feature } from './store/runtime/StoreRuntime.js';
 export { Controller, type StoreLike } from './store/runtime/Controller.js';
 export { firstPageOnly } from './store/runtime/pages.js';
@@ -67,7 +75,7 @@ export type { ResponseState, ExpiryStatus } from './store/reads/selectors.js';
 export type { ResolveInput } from './store/types.js';
 export { connectStream, type StreamEnd, type StreamOptions, type StreamSource } from './store/features/live/stream.js';
 export { fromEventSource, fromWebSocket, type WebSocketSourceOptions } from './store/features/live/streamSources.js';
-export type { RetryOptions } from './base/endpointOptions.js';
+export type { ContentData, ResponseContent, RetryOptions } from './base/endpointOptions.js';
 
 export { LensCacheError, ErrorCode, type ErrorRecord } from './base/errors.js';
 export type { Patch, WriteMeta } from './base/patch.js';

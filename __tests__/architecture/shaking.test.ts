@@ -1,7 +1,8 @@
 /**
  * Schemas a bundle does not use stay out of it: a Collection tells a Union or a Values by its
  * `kind` (schema/collectionMember.ts, polyOf), so an app with lists of one entity type bundles
- * neither; and a Collection makes its own page schema, so an app without lists bundles none.
+ * neither; a Collection makes its own page schema, so an app without lists bundles none; and what
+ * only tests ask of a feature's object is a function beside its class, not a method the class drags in.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -10,6 +11,17 @@ import path from 'node:path';
 
 const root = path.resolve(__dirname, '../..');
 const esbuild = path.join(root, 'node_modules/.bin/esbuild');
+/** An app's production bundle: ES modules for a browser, the peer dependencies left out. */
+const PRODUCTION = [
+  '--format=esm',
+  '--platform=browser',
+  '--loader=ts',
+  '--define:process.env.NODE_ENV="production"',
+  '--external:@reduxjs/toolkit',
+  '--external:immer',
+  '--external:redux',
+  '--external:reselect',
+];
 
 /** The source files whose code a production bundle of `entry` keeps. */
 function bundledSources(entry: string): string[] {
@@ -18,20 +30,7 @@ function bundledSources(entry: string): string[] {
     const meta = path.join(dir, 'meta.json');
     execFileSync(
       esbuild,
-      [
-        '--bundle',
-        '--minify',
-        '--format=esm',
-        '--platform=browser',
-        '--loader=ts',
-        '--define:process.env.NODE_ENV="production"',
-        '--external:@reduxjs/toolkit',
-        '--external:immer',
-        '--external:redux',
-        '--external:reselect',
-        `--metafile=${meta}`,
-        `--outfile=${path.join(dir, 'out.js')}`,
-      ],
+      ['--bundle', '--minify', ...PRODUCTION, `--metafile=${meta}`, `--outfile=${path.join(dir, 'out.js')}`],
       { cwd: root, input: entry },
     );
     const { outputs } = JSON.parse(readFileSync(meta, 'utf8')) as {
@@ -64,4 +63,22 @@ test('a bundle with RestEndpoint but no Collection keeps no page schema (a Colle
   const sources = bundledSources(`export { RestEndpoint, Entity, createLeanCache } from './src/index.ts';`);
   expect(sources.some(source => source.endsWith('rest/pagination.ts'))).toBe(true);
   expect(sources.filter(source => /schema\/Collection(Page)?\.ts$/.test(source))).toEqual([]);
+});
+
+/** The code a production bundle of `entry` keeps, with its names (whitespace and syntax minified only). */
+function bundledCode(entry: string): string {
+  return execFileSync(esbuild, ['--bundle', '--minify-whitespace', '--minify-syntax', ...PRODUCTION], {
+    cwd: root,
+    input: entry,
+    encoding: 'utf8',
+  });
+}
+
+test('what only tests ask (the period a key is polled at, how many are, the confirmed state, how many guesses are pending, how full a cache is) stays out of a bundle', () => {
+  const code = bundledCode(`export { createCache } from './src/index.ts';`);
+  expect(code).toMatch(/\bPollers=class\b/);
+  expect(code).toMatch(/\bOptimistic=class\b/);
+  expect(code).not.toMatch(
+    /pollPeriod|confirmedUnder|frequency\(|confirmed\(|size\(\)\{return this\.pollers|pending\(\)\{return this\.layers|size\(\)\{return this\.map\.size/,
+  );
 });

@@ -133,6 +133,50 @@ function load(file: string): { module: Module; result: any } {
 }
 
 describe('the examples run', () => {
+  test('react-native: AppState turning active and NetInfo reconnecting call refetch; remove() stops both', () => {
+    const appState: Array<(state: string) => void> = [];
+    const netInfo: Array<(state: { isConnected: boolean | null }) => void> = [];
+    const removed: string[] = [];
+    const globals = globalThis as Record<string, unknown>;
+    globals.AppState = {
+      addEventListener: (_: string, listener: (state: string) => void) => {
+        appState.push(listener);
+        return { remove: () => removed.push('AppState') };
+      },
+    };
+    globals.NetInfo = {
+      addEventListener: (listener: (state: { isConnected: boolean | null }) => void) => {
+        netInfo.push(listener);
+        return () => removed.push('NetInfo');
+      },
+    };
+    try {
+      const { module } = load('react-native.ts');
+      const refetch = jest.fn();
+      const stopFocus = module.appFocus(refetch);
+      const stopOnline = module.reconnect(refetch);
+      appState[0]!('background');
+      netInfo[0]!({ isConnected: true });
+      expect(refetch).toHaveBeenCalledTimes(0);
+      appState[0]!('active');
+      expect(refetch).toHaveBeenCalledTimes(1);
+      netInfo[0]!({ isConnected: false });
+      netInfo[0]!({ isConnected: true });
+      netInfo[0]!({ isConnected: true });
+      expect(refetch).toHaveBeenCalledTimes(2);
+      stopFocus();
+      stopOnline();
+      expect(removed).toEqual(['AppState', 'NetInfo']);
+      const remove = module.listen();
+      expect([appState.length, netInfo.length]).toEqual([2, 2]);
+      remove();
+      expect(removed).toEqual(['AppState', 'NetInfo', 'AppState', 'NetInfo']);
+    } finally {
+      delete globals.AppState;
+      delete globals.NetInfo;
+    }
+  });
+
   test('gc: a retained response and the rows it reaches stay; the rest goes a minute later', () => {
     jest.useFakeTimers();
     try {
@@ -205,6 +249,11 @@ describe('the examples run', () => {
       angular: undefined,
       pk: '{"group":"react","page":"1"}',
     });
+  });
+
+  test('Collection filters: a create reaches the lists its filter picks, sorted by its merge; a move goes first', () => {
+    const { result } = load('collectionFilters.ts');
+    expect(result).toEqual({ ann: ['1', '2'], annBoard: ['2'], bob: ['3', '4'] });
   });
 
   test('resource: the five endpoints, their URLs and methods, and what each answer writes', () => {

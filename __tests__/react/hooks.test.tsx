@@ -11,7 +11,7 @@ import { Suspense, useState } from 'react';
 import { Provider, useSelector } from 'react-redux';
 import { All, ErrorCode, LensCacheError, NetworkError, Query, type CacheState } from '../../src/index';
 import { internalsOf } from '../../src/store/createCache';
-import { useCache, useController, useFetch, useQuery, useSuspense } from '../../src/react/index';
+import { useCache, useController, useFetch, useQuery, useSuspense, type UsablePromise } from '../../src/react/index';
 import { Article, Author, exampleEndpoints } from '../fixtures/endpoints';
 import { Stats, Ticker } from '../fixtures/readSchemas';
 import { Boundary, fetchCalls, flushStarts, quietErrors, renderWithCache, settle } from '../fixtures/render';
@@ -472,8 +472,8 @@ describe('useSuspense', () => {
 });
 
 describe('useFetch', () => {
-  test('starts the needed fetch without suspending and returns its promise; none when valid or skipped', async () => {
-    const promises: Array<Promise<unknown> | undefined> = [];
+  test('starts the needed fetch without suspending and returns its promise; settled with the data when valid; none when skipped', async () => {
+    const promises: Array<UsablePromise<unknown> | undefined> = [];
     function Prefetch({ id }: { id: string | null }) {
       promises.push(useFetch(api.getTicker, id === null ? null : { product_id: id }));
       return <p>shown</p>;
@@ -482,13 +482,15 @@ describe('useFetch', () => {
     const { store, cache, rerender } = renderWithCache(<Prefetch id="PREFETCH" />);
     expect(screen.getByText('shown')).toBeTruthy();
     expect(promises[0]).toBeInstanceOf(Promise);
+    expect(promises[0]!.status).toBeUndefined();
     let data: unknown;
     await act(async () => {
       data = await promises[0];
     });
     expect(data).toBe(cache.selectQuery(store.getState(), Ticker, 'PREFETCH'));
-    // Now valid: no promise, no request.
-    expect(promises.at(-1)).toBeUndefined();
+    // Now valid: a promise use() reads at once, holding the same data, and no request.
+    expect(promises.at(-1)).toMatchObject({ status: 'fulfilled', value: data });
+    await expect(promises.at(-1)).resolves.toBe(data);
     rerender(<Prefetch id={null} />);
     expect(promises.at(-1)).toBeUndefined();
     await flushStarts();
@@ -496,23 +498,34 @@ describe('useFetch', () => {
     expect(calls.count('/tickers/PREFETCH')).toBe(1);
   });
 
-  test('its promise never rejects: a failed request settles with undefined and the error is stored', async () => {
+  test('its promise rejects with the error useSuspense would throw, and a rejection nobody reads is not reported', async () => {
     server.on('GET /stats/:id', () => ({ status: 500, json: { message: 'boom' } }));
-    let promise: Promise<unknown> | undefined;
-    function Prefetch() {
-      const request = useFetch(api.getStats, { product_id: 'FAIL' });
-      promise ??= request;
-      return null;
+    const unhandled = jest.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      const promises: Array<UsablePromise<unknown> | undefined> = [];
+      function Prefetch() {
+        promises.push(useFetch(api.getStats, { product_id: 'FAIL' }));
+        return null;
+      }
+      const { store, cache } = renderWithCache(<Prefetch />);
+      let error: unknown;
+      await act(async () => {
+        error = await promises[0]!.then(
+          () => 'resolved',
+          (reason: unknown) => reason,
+        );
+      });
+      const stored = cache.selectResponse(store.getState(), api.getStats, { product_id: 'FAIL' }).error;
+      expect(stored).toMatchObject({ status: 500 });
+      expect(error).toBe(stored);
+      // Rendered again after the failure: a rejected promise use() reads at once.
+      expect(promises.at(-1)).toMatchObject({ status: 'rejected', reason: stored });
+      await new Promise(resolve => setTimeout(resolve, 10));
+      expect(unhandled).not.toHaveBeenCalled();
+    } finally {
+      process.off('unhandledRejection', unhandled);
     }
-    const { store, cache } = renderWithCache(<Prefetch />);
-    let value: unknown = 'unset';
-    await act(async () => {
-      value = await promise;
-    });
-    expect(value).toBeUndefined();
-    expect(cache.selectResponse(store.getState(), api.getStats, { product_id: 'FAIL' }).error).toMatchObject({
-      status: 500,
-    });
   });
 });
 
@@ -545,7 +558,7 @@ describe('useCache', () => {
 });
 
 describe('render counts of the endpoint hooks', () => {
-  test('useSuspense, useFetch and useCache render only for their own result or decision', async () => {
+  test('useSuspense, useFetch and useCache render only for their own result', async () => {
     const renders = renderCounter();
     function Suspended() {
       renders.hit('suspense');
@@ -579,13 +592,20 @@ describe('render counts of the endpoint hooks', () => {
     await act(async () => {
       await store.dispatch(cache.fetch(api.getUsers));
     });
-    // The ticker useFetch asked for changes: its data is not what useFetch returns.
-    act(() => store.dispatch(cache.set(Ticker, { product_id: 'COUNTS', price: 555 })));
     expect(renders.counts).toEqual(settled);
 
     // A user changes: the two readers of the list render once each; useFetch does not.
     act(() => store.dispatch(cache.set(Author, { id: 'u2', name: 'Bob' })));
     expect(renders.counts).toEqual({ ...settled, suspense: settled.suspense! + 1, cache: settled.cache! + 1 });
+    // The ticker useFetch asked for changes: it renders once, for the data its promise holds
+    // (a component that gives it to use() shows the new value).
+    act(() => store.dispatch(cache.set(Ticker, { product_id: 'COUNTS', price: 555 })));
+    expect(renders.counts).toEqual({
+      ...settled,
+      suspense: settled.suspense! + 1,
+      cache: settled.cache! + 1,
+      fetch: settled.fetch! + 1,
+    });
   });
 });
 

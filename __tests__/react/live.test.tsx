@@ -15,7 +15,7 @@ import { advance, until, useLiveClock } from '../fixtures/liveClock';
 import { Boundary, quietErrors, renderWithCache } from '../fixtures/render';
 import { startServer, type TestServer } from '../fixtures/server';
 import { makeStore } from '../fixtures/store';
-import { runtimeOf, pollersOf } from '../fixtures/runtime';
+import { runtimeOf, pollersOf, pollPeriodOf } from '../fixtures/runtime';
 
 class Quote extends Entity {
   id = '';
@@ -86,7 +86,7 @@ test('useSubscription: 1, 2 and 3 mounted subscribers at different frequencies m
       <Subscriber every={1_000} />
     </>,
   );
-  expect(pollersOf(runtime).frequency(key)).toBe(1_000);
+  expect(pollPeriodOf(runtime, key)).toBe(1_000);
   for (let i = 0; i < 3; i++) {
     await tick(1_000);
     await idle('a');
@@ -100,7 +100,7 @@ test('useSubscription: 1, 2 and 3 mounted subscribers at different frequencies m
     </>,
   );
   expect(runtime.subscriptions.count('subscription', key)).toBe(3);
-  expect(pollersOf(runtime).frequency(key)).toBe(1_000);
+  expect(pollPeriodOf(runtime, key)).toBe(1_000);
   await tick(1_000);
   await idle('a');
   expect(sent()).toBe(6); // t = 7000
@@ -110,12 +110,12 @@ test('useSubscription: 1, 2 and 3 mounted subscribers at different frequencies m
       <Subscriber every={2_000} />
     </>,
   );
-  expect(pollersOf(runtime).frequency(key)).toBe(2_000);
+  expect(pollPeriodOf(runtime, key)).toBe(2_000);
   await tick(2_000);
   await idle('a');
   expect(sent()).toBe(7); // t = 9000
   view.unmount();
-  expect(pollersOf(runtime).size).toBe(0);
+  expect(pollersOf(runtime).pollers.size).toBe(0);
   expect(runtime.subscriptions.held('subscription')).toEqual([]);
   await tick(30_000);
   expect(sent()).toBe(7);
@@ -134,7 +134,7 @@ test('useSubscription under StrictMode keeps one subscription; null params and a
   await idle('a');
   expect(sent('a')).toBe(1);
   view.rerender(<Maybe id={null} />);
-  expect(pollersOf(runtime).size).toBe(0);
+  expect(pollersOf(runtime).pollers.size).toBe(0);
   view.rerender(<Maybe id="b" />);
   await tick(0);
   await idle('b');
@@ -295,7 +295,8 @@ test('setupListeners: focus, visibility and online refetch only held responses t
   view.unmount();
 });
 
-test('setupListeners: each kind of event can be left out', async () => {
+/** A store whose mounted reader holds quote "a" (fetched once); `expire()` makes it stale. */
+async function heldQuote() {
   const setup = makeStore();
   const { cache, store } = setup;
   const { idle } = live(setup);
@@ -305,7 +306,11 @@ test('setupListeners: each kind of event can be left out', async () => {
   }
   await act(() => store.dispatch(cache.fetch(getQuote(), { id: 'a' })));
   renderWithCache(<Reader />, { setup });
-  const expire = () => act(() => void store.dispatch(cache.expireAll()));
+  return { cache, store, idle, expire: () => act(() => void store.dispatch(cache.expireAll())) };
+}
+
+test('setupListeners: each kind of event can be left out', async () => {
+  const { cache, store, idle, expire } = await heldQuote();
   const onlineOnly = cache.setupListeners(store, { refetchOnFocus: false });
   await expire();
   await act(() => {
@@ -327,4 +332,25 @@ test('setupListeners: each kind of event can be left out', async () => {
   await idle('a');
   expect(sent()).toBe(3);
   focusOnly();
+});
+
+test('setupListeners: a source of its own replaces the window for its kind of event only', async () => {
+  const { cache, store, idle, expire } = await heldQuote();
+  let focused: (() => void) | undefined;
+  const remove = cache.setupListeners(store, { onFocus: refetch => ((focused = refetch), () => undefined) });
+  await expire();
+  await act(() => {
+    window.dispatchEvent(new Event('focus'));
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  await idle('a');
+  expect(sent()).toBe(1);
+  await act(() => focused!());
+  await idle('a');
+  expect(sent()).toBe(2);
+  await expire();
+  await act(() => void window.dispatchEvent(new Event('online')));
+  await idle('a');
+  expect(sent()).toBe(3);
+  remove();
 });

@@ -32,7 +32,7 @@ import {
   type EndpointLike,
 } from '../../src/index';
 import { internalsOf } from '../../src/store/createCache';
-import { runtimeOf, ledgerOf } from '../fixtures/runtime';
+import { runtimeOf, ledgerOf, confirmedOf as confirmedIn } from '../fixtures/runtime';
 
 const SCHEDULES = Number(process.env.MODEL_SCHEDULES ?? 2000);
 const HYDRATE = '__NEXT_REDUX_WRAPPER_HYDRATE__';
@@ -153,7 +153,7 @@ function sliceOf(app: App) {
 
 function confirmedOf(app: App) {
   const slice = sliceOf(app);
-  return ledgerOf(runtimeOf(app.cache, app.store)).confirmed(slice);
+  return confirmedIn(runtimeOf(app.cache, app.store), slice);
 }
 
 /** A table as plain JSON (views and null-prototype objects compare as their rows). */
@@ -409,7 +409,7 @@ async function runSchedule(seed: number): Promise<void> {
     await flush();
     if (process.env.MODEL_DEBUG)
       log.push(
-        `   pending=${ledgerOf(runtimeOf(a.cache, a.store)).pending} A=${JSON.stringify(allTables(confirmedOf(a).entities as never))} B=${JSON.stringify(allTables(sliceOf(b).entities as never))}`,
+        `   pending=${ledgerOf(runtimeOf(a.cache, a.store)).layers.length} A=${JSON.stringify(allTables(confirmedOf(a).entities as never))} B=${JSON.stringify(allTables(sliceOf(b).entities as never))}`,
       );
     check(`after step ${step}`);
   }

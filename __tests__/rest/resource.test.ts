@@ -278,7 +278,7 @@ test('collection options of the wrong kind are refused where the resource is mad
     /argsKey must be a function/,
   );
   expect(() => resource({ path: '/notes/:id', schema: Note, collection: { nestKey: () => ({}) } as never })).toThrow(
-    /takes argsKey and nonFilterArgumentKeys, but received "nestKey"/,
+    /takes argsKey, nonFilterArgumentKeys and createCollectionFilter, but received "nestKey"/,
   );
 });
 

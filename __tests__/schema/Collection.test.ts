@@ -300,7 +300,7 @@ describe('bad input: clear errors, store unchanged', () => {
       expect(error.message).toMatch(message);
     }
     for (const nonFilterArgumentKeys of [/^sort/, ['sort'], (key: string) => key === 'sort'])
-      expect(new Collection([Post], { nonFilterArgumentKeys }).isNonFilter('sort')).toBe(true);
+      expect(new Collection([Post], { nonFilterArgumentKeys }).nonFilterArgumentKeys('sort')).toBe(true);
   });
 });
 

@@ -497,6 +497,10 @@ describe('standalone', () => {
         { 1: { pct_equity: 0.5 } },
         ErrorCode.SCALAR_ENTITY_REQUIRED,
       );
+      // The message shows how to bind it, with the key as it was written.
+      expect(() => store.dispatch(cache.set([loose], A, [{ id: '1', pct_equity: 0.5 }]))).toThrow(
+        "Bind it: new Scalar({ lens, key: 'portfolio', entity: Company }).",
+      );
     });
 
     test.each<[string, () => unknown, unknown]>([

@@ -10,7 +10,7 @@ import { Entity, ErrorCode, RestEndpoint } from '../../src/index';
 import { advance, until, useLiveClock } from '../fixtures/liveClock';
 import { gate, startServer, type TestServer } from '../fixtures/server';
 import { makeStore, snapshot } from '../fixtures/store';
-import { runtimeOf, pollersOf } from '../fixtures/runtime';
+import { runtimeOf, pollersOf, pollPeriodOf } from '../fixtures/runtime';
 
 class Price extends Entity {
   id = '';
@@ -60,7 +60,7 @@ function setup() {
 test('one subscriber: a poll at once when nothing is stored, then one per period; none after unsubscribe', async () => {
   const { cache, store, runtime, key, polls, idle } = setup();
   const unsubscribe = cache.subscribe(store, endpointAt(1_000), { id: 'a' });
-  expect(pollersOf(runtime).frequency(key)).toBe(1_000);
+  expect(pollPeriodOf(runtime, key)).toBe(1_000);
   expect(runtime.subscriptions.count('subscription', key)).toBe(1);
   expect(runtime.subscriptions.count('request', key)).toBe(1);
   await advance(0);
@@ -79,7 +79,7 @@ test('one subscriber: a poll at once when nothing is stored, then one per period
   expect(polls()).toBe(3);
   unsubscribe();
   unsubscribe();
-  expect(pollersOf(runtime).size).toBe(0);
+  expect(pollersOf(runtime).pollers.size).toBe(0);
   expect(runtime.subscriptions.count('subscription', key)).toBe(0);
   expect(runtime.subscriptions.count('request', key)).toBe(0);
   await advance(10_000);
@@ -97,8 +97,8 @@ test('two and three subscribers at different frequencies: one poller at the shor
   expect(polls()).toBe(2); // t = 3000
   // A second subscriber asking every second: one poller, now at 1 s, counted from the last answer.
   const fast = cache.subscribe(store, endpointAt(1_000), { id: 'a' });
-  expect(pollersOf(runtime).size).toBe(1);
-  expect(pollersOf(runtime).frequency(key)).toBe(1_000);
+  expect(pollersOf(runtime).pollers.size).toBe(1);
+  expect(pollPeriodOf(runtime, key)).toBe(1_000);
   for (let i = 0; i < 3; i++) {
     await advance(1_000);
     await idle();
@@ -106,27 +106,27 @@ test('two and three subscribers at different frequencies: one poller at the shor
   expect(polls()).toBe(5); // t = 4000, 5000, 6000
   // A third at 2 s changes nothing while the 1 s one is there.
   const middle = cache.subscribe(store, endpointAt(2_000), { id: 'a' });
-  expect(pollersOf(runtime).frequency(key)).toBe(1_000);
+  expect(pollPeriodOf(runtime, key)).toBe(1_000);
   expect(runtime.subscriptions.count('subscription', key)).toBe(3);
   await advance(1_000);
   await idle();
   expect(polls()).toBe(6); // t = 7000
   fast();
-  expect(pollersOf(runtime).frequency(key)).toBe(2_000);
+  expect(pollPeriodOf(runtime, key)).toBe(2_000);
   await advance(1_000);
   expect(polls()).toBe(6); // t = 8000: not due before 9000
   await advance(1_000);
   await idle();
   expect(polls()).toBe(7); // t = 9000
   middle();
-  expect(pollersOf(runtime).frequency(key)).toBe(3_000);
+  expect(pollPeriodOf(runtime, key)).toBe(3_000);
   await advance(2_999);
   expect(polls()).toBe(7);
   await advance(1);
   await idle();
   expect(polls()).toBe(8); // t = 12000
   slow();
-  expect(pollersOf(runtime).frequency(key)).toBeUndefined();
+  expect(pollPeriodOf(runtime, key)).toBeUndefined();
   await advance(30_000);
   expect(polls()).toBe(8);
 });
@@ -135,7 +135,7 @@ test('each request key has its own poller', async () => {
   const { cache, store, runtime } = setup();
   const a = cache.subscribe(store, endpointAt(1_000), { id: 'a' });
   const b = cache.subscribe(store, endpointAt(2_000), { id: 'b' });
-  expect(pollersOf(runtime).size).toBe(2);
+  expect(pollersOf(runtime).pollers.size).toBe(2);
   const idleBoth = () =>
     until(
       () =>
@@ -152,9 +152,9 @@ test('each request key has its own poller', async () => {
   expect(server.count('GET /prices/a')).toBe(5); // t = 0, 1000, 2000, 3000, 4000
   expect(server.count('GET /prices/b')).toBe(3); // t = 0, 2000, 4000
   a();
-  expect(pollersOf(runtime).frequency(endpointAt().key({ id: 'b' }))).toBe(2_000);
+  expect(pollPeriodOf(runtime, endpointAt().key({ id: 'b' }))).toBe(2_000);
   b();
-  expect(pollersOf(runtime).size).toBe(0);
+  expect(pollersOf(runtime).pollers.size).toBe(0);
 });
 
 test('a poll never overlaps a slow request: the next poll is one period after its answer', async () => {
@@ -302,7 +302,7 @@ test('an answer dated ahead of this clock (state from a server whose clock runs 
 test('null params subscribe to nothing; a mutation, a bad pollFrequency or a store without the cache is refused with nothing registered', () => {
   const { cache, store, runtime } = setup();
   const none = cache.subscribe(store, endpointAt(1_000), null);
-  expect(pollersOf(runtime).size).toBe(0);
+  expect(pollersOf(runtime).pollers.size).toBe(0);
   none();
   const create = new RestEndpoint({ urlPrefix: server.origin, path: '/prices', method: 'POST', pollFrequency: 1_000 });
   const before = snapshot(store.getState());
@@ -319,7 +319,7 @@ test('null params subscribe to nothing; a mutation, a bad pollFrequency or a sto
   }
   const cannotFetch = { key: () => 'GET /nothing', pollFrequency: 1_000 };
   expect(() => cache.subscribe(store, cannotFetch)).toThrow(/neither request\(\) nor fetch\(\)/);
-  expect(pollersOf(runtime).size).toBe(0);
+  expect(pollersOf(runtime).pollers.size).toBe(0);
   expect(runtime.subscriptions.held('subscription')).toEqual([]);
   expect(runtime.subscriptions.held('request')).toEqual([]);
   expect(snapshot(store.getState())).toEqual(before);
@@ -336,7 +336,7 @@ test('null params subscribe to nothing; a mutation, a bad pollFrequency or a sto
   expect(() => cache.subscribe(noSlice, endpointAt(1_000), { id: 'a' })).toThrow(
     expect.objectContaining({ code: ErrorCode.CACHE_NOT_MOUNTED }),
   );
-  expect(pollersOf(runtimeOf(cache, noSlice)).size).toBe(0);
+  expect(pollersOf(runtimeOf(cache, noSlice)).pollers.size).toBe(0);
 });
 
 test('without pollFrequency a subscription holds the key and polls nothing (with a development warning)', async () => {
@@ -345,7 +345,7 @@ test('without pollFrequency a subscription holds the key and polls nothing (with
   try {
     const unsubscribe = cache.subscribe(store, endpointAt(), { id: 'a' });
     expect(runtime.subscriptions.count('request', key)).toBe(1);
-    expect(pollersOf(runtime).size).toBe(0);
+    expect(pollersOf(runtime).pollers.size).toBe(0);
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('polls nothing'));
     await advance(60_000);
     expect(polls()).toBe(0);

@@ -79,6 +79,8 @@ test('a method that needs a missing feature is FEATURE_MISSING, naming it, and c
     expect((thrown as Error).message).toContain('createLeanCache({ features: [');
   };
   missing(() => cache.gc(store), 'garbageCollection');
+  missing(() => cache.gc(store), 'A sweep (cache.gc) needs');
+  missing(() => cache.setupListeners(store), 'setupListeners needs');
   missing(() => store.dispatch(cache.gc()), 'garbageCollection');
   missing(() => cache.subscribe(store, counted().endpoint, '1'), 'liveData');
   missing(() => cache.setupListeners(store), 'liveData');
@@ -112,7 +114,7 @@ test('an endpoint option whose feature is missing is refused at fetch and at sub
   });
   expect(thrown(() => store.dispatch(cache.fetch(retrying.endpoint, '1')))).toMatchObject({
     code: ErrorCode.FEATURE_MISSING,
-    message: expect.stringContaining('retries'),
+    message: expect.stringContaining('with retry, needs the retries feature'),
   });
   expect(thrown(() => cache.subscribe(store, retrying.endpoint, '1'))).toMatchObject({
     code: ErrorCode.FEATURE_MISSING,

@@ -92,7 +92,7 @@ test('an event while still paused (visible but offline) sends nothing; leaving w
   expect(polls()).toBe(1);
   const removed = jest.spyOn(window, 'removeEventListener');
   unsubscribe();
-  expect(pollersOf(runtime).size).toBe(0);
+  expect(pollersOf(runtime).pollers.size).toBe(0);
   // The listeners that ended the wait go with the last waiting key.
   expect(removed).toHaveBeenCalledWith('online', expect.any(Function));
   online = true;

@@ -5,6 +5,7 @@ import {
   useController,
   useDLE,
   useFetch,
+  type UsablePromise,
   useLive,
   useMutation,
   useQuery,
@@ -69,7 +70,10 @@ export function Component({ portfolio }: { portfolio: string }) {
   useSuspense(getPosts, { group: 'react', orderBy: 'date' });
 
   const columns = useFetch(getCompanies, portfolio === 'A' ? null : { portfolio });
-  expectType<Equal<typeof columns, Promise<Company[] | undefined> | undefined>>(true);
+  expectType<Equal<typeof columns, UsablePromise<Company[]> | undefined>>(true);
+  // Params that are never null: a promise to give to use().
+  const always = useFetch(getCompanies, { portfolio });
+  expectType<Equal<typeof always, UsablePromise<Company[]>>>(true);
   const cached = useCache(getPost, { id: '1' });
   expectType<Equal<typeof cached, Post | undefined>>(true);
 
@@ -162,5 +166,13 @@ export function MutationHooks() {
   useDLE(getPosts, { group: 'react', orderBy: 'date' });
   // @ts-expect-error mutations are not read by useDLE
   useDLE(updatePost, { id: '1' });
+
+  // A download is not stored: no hook reads it; useMutation sends it and types its answer.
+  const download = new RestEndpoint({ path: '/files/:id', content: 'blob' });
+  // @ts-expect-error a download is never read from the store
+  useSuspense(download, { id: '1' });
+  const [save, { data: saved }] = useMutation(download);
+  expectType<Equal<ReturnType<typeof save>, Promise<Blob>>>(true);
+  expectType<Equal<typeof saved, Blob | undefined>>(true);
   return null;
 }

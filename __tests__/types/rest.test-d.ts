@@ -158,3 +158,25 @@ if (isNetworkError(failure, isRefusal)) {
 }
 if (isNetworkError(failure)) expectType<Equal<typeof failure.body, unknown>>(true);
 if (failure instanceof NetworkError) expectType<Equal<typeof failure.body, unknown>>(true);
+
+// `content` types what a request answers with, through endpoint.fetch and the cache alike.
+const file = new RestEndpoint({ path: '/files/:id', content: 'blob' });
+expectType<Equal<Awaited<ReturnType<typeof file.fetch>>, Blob>>(true);
+expectType<Equal<typeof file.sideEffect, true>>(true);
+const blob = store.dispatch(cache.fetch(file, { id: 1 }));
+expectType<Equal<typeof blob, FetchPromise<Blob>>>(true);
+const bytes = cache.controller(store).fetch(file.extend({ content: 'arrayBuffer' }), { id: 1 });
+expectType<Equal<typeof bytes, FetchPromise<ArrayBuffer>>>(true);
+const stream = store.dispatch(cache.fetch(file.extend({ content: 'stream' }), { id: 1 }));
+expectType<Equal<typeof stream, FetchPromise<ReadableStream<Uint8Array>>>>(true);
+const text = new RestEndpoint({ path: '/notes', content: 'text' });
+expectType<Equal<typeof text.sideEffect, false>>(true);
+expectType<Equal<Awaited<ReturnType<typeof text.fetch>>, string>>(true);
+expectType<Equal<typeof text.content, 'text'>>(true);
+const stored = store.dispatch(cache.fetch(text));
+expectType<Equal<typeof stored, FetchPromise<string>>>(true);
+expectType<Equal<Awaited<ReturnType<typeof getUsers.fetch>>, unknown>>(true);
+const json = new RestEndpoint({ path: '/notes', content: 'json', schema: Post });
+expectType<Equal<typeof json.sideEffect, false>>(true);
+// @ts-expect-error content is one of json, text, blob, arrayBuffer, stream
+new RestEndpoint({ path: '/notes', content: 'xml' });

@@ -1,5 +1,5 @@
 /** The example page: one panel per example of the spec, each reading the one cache. */
-import { Suspense, useState, type FormEvent, type ReactNode } from 'react';
+import { Suspense, use, useState, type FormEvent, type ReactNode } from 'react';
 import { useDispatch, useSelector } from 'react-redux';
 import {
   AsyncBoundary,
@@ -377,7 +377,23 @@ function TickerPanel() {
           ))}
         </tbody>
       </table>
+      <Suspense fallback={<p className="muted">…</p>}>
+        <VolumeTotal />
+      </Suspense>
     </>
+  );
+}
+
+function VolumeTotal() {
+  // Two reads in one component: both requests start in this render (useFetch never suspends),
+  // then use() waits for each, with no waterfall (docs/useFetch.md, "Parallel reads with use()").
+  const btc = useFetch(getStats, { product_id: 'BTC' });
+  const eth = useFetch(getStats, { product_id: 'ETH' });
+  const total = use(btc).volume + use(eth).volume;
+  return (
+    <p className="muted" data-testid="volume-total">
+      volume of both {total.toLocaleString('en-US')}
+    </p>
   );
 }
 

@@ -14,7 +14,8 @@ interface Slot<K, V> {
  * Every operation is O(1).
  */
 export class Lru<K, V> {
-  private readonly map = new Map<K, Slot<K, V>>();
+  /** @internal The entries by key (tests count them: a getter would be in every bundle). */
+  readonly map = new Map<K, Slot<K, V>>();
   private newest: Slot<K, V> | undefined = undefined;
   private oldest: Slot<K, V> | undefined = undefined;
 
@@ -67,10 +68,6 @@ export class Lru<K, V> {
     this.newest = this.oldest = undefined;
   }
 
-  get size(): number {
-    return this.map.size;
-  }
-
   /** Puts `slot`, in no list, at the front. */
   private link(slot: Slot<K, V>): void {
     slot.newer = undefined;
@@ -96,7 +93,8 @@ export class Lru<K, V> {
  * empty. Cheaper than an LRU per hit (no reordering).
  */
 export class ClearingMap<K, V> {
-  private readonly map = new Map<K, V>();
+  /** @internal The entries (tests count them). */
+  readonly map = new Map<K, V>();
 
   declare readonly capacity: number;
 
@@ -111,9 +109,5 @@ export class ClearingMap<K, V> {
   set(key: K, value: V): void {
     if (this.map.size >= this.capacity && !this.map.has(key)) this.map.clear();
     this.map.set(key, value);
-  }
-
-  get size(): number {
-    return this.map.size;
   }
 }

@@ -6,7 +6,7 @@
  */
 
 import { isObject } from './dict.js';
-import { describe, type ErrorCode, LensCacheError, setupError, type DevMessage } from './errors.js';
+import { describe, type ErrorCode, LensCacheError, setupError, type DevMessage, type DevText } from './errors.js';
 
 /** How a failed read is tried again: see docs/live-data.md#retries. */
 export interface RetryOptions {
@@ -36,7 +36,7 @@ export function checked<T>(
 }
 
 /** Throws INVALID_SCHEMA unless `frequency` is a positive, finite number of ms (or undefined). */
-export function checkPollFrequency(frequency: unknown, where: string): number | undefined {
+export function checkPollFrequency(frequency: unknown, where: DevText): number | undefined {
   return checked(
     frequency as number | undefined,
     frequency === undefined || (typeof frequency === 'number' && Number.isFinite(frequency) && frequency > 0),
@@ -52,29 +52,15 @@ export function checkPollFrequency(frequency: unknown, where: string): number | 
  * Throws INVALID_SCHEMA unless `retry` has a whole, finite `attempts` ≥ 0 (`Infinity` would retry
  * without end) and, if given, a `delay` function.
  */
-export function checkRetry(retry: unknown, where: string): RetryOptions | undefined {
-  // Every request checks its endpoint's options: the usual case, no retry, allocates nothing.
-  if (retry === undefined) return undefined;
-  const { attempts, delay } = (retry ?? {}) as { attempts?: unknown; delay?: unknown };
-  return checked(
-    retry as RetryOptions,
-    isObject(retry) &&
-      Number.isInteger(attempts) &&
-      (attempts as number) >= 0 &&
-      (delay === undefined || typeof delay === 'function'),
-    process.env.NODE_ENV !== 'production' &&
-      (() => [
-        `retry of ${where} must be { attempts, delay? } with a whole, finite number of attempts (0 or more) and delay(attempt) a function, but it is ${describe(retry)} (attempts: ${describe(attempts)}, delay: ${describe(delay)}).`,
-        'Write e.g. retry: { attempts: 3, delay: attempt => 500 * 2 ** attempt }, or leave retry out for no retries.',
-      ]),
-  );
+export function checkRetry(retry: unknown, where: DevText): RetryOptions | undefined {
+  return checkShared('retry', retry, where) as RetryOptions | undefined;
 }
 
 /**
  * What `delay(attempt)` returned, checked: a finite number of ms from 0 up (longer than a timer
  * takes is fine, see base/timers.ts). Anything else throws INVALID_SCHEMA; `what` names the option.
  */
-export function checkDelay(ms: unknown, attempt: number, what: string): number {
+export function checkDelay(ms: unknown, attempt: number, what: DevText): number {
   return checked(
     ms as number,
     typeof ms === 'number' && Number.isFinite(ms) && ms >= 0,
@@ -101,24 +87,11 @@ export function isRetryable(error: unknown): boolean {
   return name !== 'AbortError' && name !== 'TimeoutError';
 }
 
-/** An endpoint's `getOptimisticResponse` option: a function or nothing; anything else is refused where the endpoint is made. */
-function checkGuess<T>(guess: T, where: string): T {
-  return checked(
-    guess,
-    guess === undefined || typeof guess === 'function',
-    process.env.NODE_ENV !== 'production' &&
-      (() => [
-        `getOptimisticResponse of ${where} must be a function (snap, ...args) => value, but it is ${describe(guess)}.`,
-        'Pass a function returning the value to show while the request is in flight, e.g. getOptimisticResponse: (snap, params, body) => body, or leave it out.',
-      ]),
-  );
-}
-
 /** A flag option (`invalidIfStale`): `true`, `false` or nothing; anything else is refused where the endpoint is made. */
 export function checkFlag(
   flag: boolean | undefined,
-  option: string,
-  where: string,
+  option: DevText,
+  where: DevText,
   code: ErrorCode = 'INVALID_SCHEMA',
   fallback = false,
 ): boolean | undefined {
@@ -138,7 +111,7 @@ export function checkFlag(
 const METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** An endpoint's `method`: one of METHODS in any case (`'get'` is GET), or nothing (GET); anything else is refused where the endpoint is made. */
-export function checkMethod(method: unknown, where: string): string {
+export function checkMethod(method: unknown, where: DevText): string {
   const upper = method === undefined ? 'GET' : typeof method === 'string' ? method.toUpperCase() : '';
   return checked(
     upper,
@@ -152,7 +125,7 @@ export function checkMethod(method: unknown, where: string): string {
 }
 
 /** An option naming a param (`paginationField`): a non-empty string, or nothing. */
-export function checkParamName<T>(name: T, option: string, where: string): T {
+export function checkParamName<T>(name: T, option: DevText, where: DevText): T {
   return checked(
     name,
     name === undefined || (typeof name === 'string' && name !== ''),
@@ -164,42 +137,56 @@ export function checkParamName<T>(name: T, option: string, where: string): T {
   );
 }
 
-/** An expiry length option (`dataExpiryLength`, `errorExpiryLength`): ms from 0 up, `Infinity` included, or nothing. */
-function checkLength(length: number | undefined, option: string, where: string): number | undefined {
-  return checked(
-    length,
-    length === undefined || (typeof length === 'number' && length >= 0),
-    process.env.NODE_ENV !== 'production' &&
-      (() => [
-        `${option} of ${where} must be a number of milliseconds (0 or more, or Infinity), but it is ${describe(length)}.`,
-        `Set ${option} to how long a stored answer stays valid, e.g. 60_000, or Infinity for never; or leave it out.`,
-      ]),
-  );
+/** How a RestEndpoint reads a 2xx body (docs/RestEndpoint.md#downloads). */
+export type ResponseContent = 'json' | 'text' | 'blob' | 'arrayBuffer' | 'stream';
+
+/** What a response with each `content` is. */
+export interface ContentData {
+  json: unknown;
+  text: string;
+  blob: Blob;
+  arrayBuffer: ArrayBuffer;
+  stream: ReadableStream<Uint8Array>;
 }
 
+/** Every `content`; those after `text` are downloads. */
+const CONTENTS: readonly unknown[] = ['json', 'text', 'blob', 'arrayBuffer', 'stream'];
+
 /**
- * A `timeout` option: ms above 0, `Infinity` for none, or nothing. An endpoint's is INVALID_SCHEMA
- * as its other options are; `createCache`'s passes INVALID_OPTION, as its other options do.
+ * Whether `content` makes a download: a Blob, bytes or a stream, which a JSON store cannot hold,
+ * so the answer goes to the caller only (docs/RestEndpoint.md#downloads).
  */
-export function checkTimeout(
-  ms: number | undefined,
-  where: string,
-  code: ErrorCode = 'INVALID_SCHEMA',
-): number | undefined {
-  return checked(
-    ms,
-    ms === undefined || (typeof ms === 'number' && ms > 0),
+export const isDownload = (content: unknown): boolean => CONTENTS.indexOf(content) > 1;
+
+/**
+ * A `content` option: one of CONTENTS or nothing. Anything but JSON has no schema (it is not
+ * normalized), and a download no `getOptimisticResponse` (nothing is stored, so no guess is shown).
+ */
+function checkContent({ content, schema, getOptimisticResponse }: SharedEndpointOptions, where: DevText): void {
+  const at = CONTENTS.indexOf(content);
+  checked(
+    content,
+    // (A schema beside text or a download is refused in development only: in production a
+    // download is never normalized, and text fails the schema as any answer of the wrong shape
+    // does. A guess beside a download is refused in every build: nothing would take it back.)
+    content === undefined ||
+      (at >= 0 &&
+        (at < 2 || !getOptimisticResponse) &&
+        (process.env.NODE_ENV === 'production' || at < 1 || schema == null)),
     process.env.NODE_ENV !== 'production' &&
       (() => [
-        `timeout of ${where} must be a number of milliseconds above 0 (or Infinity), but it is ${describe(ms)}.`,
-        'Set how long a request may take before it fails with TIMEOUT, e.g. timeout: 10_000, or leave it out (no limit).',
+        at < 0
+          ? `content of ${where} must be one of ${CONTENTS.join(', ')}, but it is ${describe(content)}.`
+          : `content of ${where} is ${describe(content)}, which is not stored as JSON, but the endpoint has ${schema == null ? 'getOptimisticResponse' : 'a schema'}.`,
+        "Write e.g. content: 'blob' without a schema or a guess for a download, content: 'text' for text, or leave it out (JSON or text, by the answer).",
       ]),
-    code,
   );
 }
 
 /** The options any endpoint object may carry that every endpoint checks the same way. */
 export interface SharedEndpointOptions {
+  readonly content?: unknown;
+  readonly schema?: unknown;
   readonly dataExpiryLength?: number | undefined;
   readonly errorExpiryLength?: number | undefined;
   readonly invalidIfStale?: boolean | undefined;
@@ -208,15 +195,72 @@ export interface SharedEndpointOptions {
   readonly timeout?: number | undefined;
 }
 
+type SharedOption =
+  'dataExpiryLength' | 'errorExpiryLength' | 'invalidIfStale' | 'getOptimisticResponse' | 'retry' | 'timeout';
+
+const isLength = (value: unknown): boolean => typeof value === 'number' && value >= 0;
+
+/**
+ * The shared options but `content`, in the order they are checked, each with its test of a value
+ * given (one left out passes): expiry lengths are ms from 0 up (`Infinity` included), a `timeout`
+ * ms above 0 (`Infinity` for none), `retry` a whole, finite `attempts` ≥ 0 and a `delay` function if any.
+ */
+const SHARED: { readonly [N in SharedOption]: (value: any) => boolean } = {
+  dataExpiryLength: isLength,
+  errorExpiryLength: isLength,
+  invalidIfStale: flag => typeof flag === 'boolean',
+  getOptimisticResponse: guess => typeof guess === 'function',
+  retry: (retry: { attempts?: unknown; delay?: unknown }) =>
+    isObject(retry) &&
+    Number.isInteger(retry.attempts) &&
+    (retry.attempts as number) >= 0 &&
+    (retry.delay === undefined || typeof retry.delay === 'function'),
+  timeout: ms => typeof ms === 'number' && ms > 0,
+};
+
+const lengthMessage = (option: string, length: unknown, where: DevText): DevMessage => [
+  `${option} of ${where} must be a number of milliseconds (0 or more, or Infinity), but it is ${describe(length)}.`,
+  `Set ${option} to how long a stored answer stays valid, e.g. 60_000, or Infinity for never; or leave it out.`,
+];
+
+/** The development message of each check of SHARED that fails, for the endpoint `where`. */
+const SHARED_MESSAGES: { readonly [N in SharedOption]: (value: any, where: DevText) => DevMessage } = {
+  dataExpiryLength: (length, where) => lengthMessage('dataExpiryLength', length, where),
+  errorExpiryLength: (length, where) => lengthMessage('errorExpiryLength', length, where),
+  invalidIfStale: (flag, where) => [
+    `invalidIfStale of ${where} must be true or false, but it is ${describe(flag)}.`,
+    'Write invalidIfStale: true, or leave it out (false).',
+  ],
+  getOptimisticResponse: (guess, where) => [
+    `getOptimisticResponse of ${where} must be a function (snap, ...args) => value, but it is ${describe(guess)}.`,
+    'Pass a function returning the value to show while the request is in flight, e.g. getOptimisticResponse: (snap, params, body) => body, or leave it out.',
+  ],
+  retry: (retry, where) => [
+    `retry of ${where} must be { attempts, delay? } with a whole, finite number of attempts (0 or more) and delay(attempt) a function, but it is ${describe(retry)} (attempts: ${describe(retry?.attempts)}, delay: ${describe(retry?.delay)}).`,
+    'Write e.g. retry: { attempts: 3, delay: attempt => 500 * 2 ** attempt }, or leave retry out for no retries.',
+  ],
+  timeout: (ms, where) => [
+    `timeout of ${where} must be a number of milliseconds above 0 (or Infinity), but it is ${describe(ms)}.`,
+    'Set how long a request may take before it fails with TIMEOUT, e.g. timeout: 10_000, or leave it out (no limit).',
+  ],
+};
+
+/** `value` of the shared option `name`, checked (INVALID_SCHEMA); left out, it allocates nothing. */
+function checkShared(name: SharedOption, value: unknown, where: DevText): unknown {
+  return value === undefined
+    ? value
+    : checked(
+        value,
+        SHARED[name](value),
+        process.env.NODE_ENV !== 'production' && (() => SHARED_MESSAGES[name](value, where)),
+      );
+}
+
 /**
  * Checks the options of `SharedEndpointOptions` (INVALID_SCHEMA); `where` names the endpoint in
- * messages. A RestEndpoint runs it when it is made.
+ * messages. A RestEndpoint runs it when it is made, and the cache before each request.
  */
-export function checkSharedOptions(options: SharedEndpointOptions, where: string): void {
-  checkLength(options.dataExpiryLength, 'dataExpiryLength', where);
-  checkLength(options.errorExpiryLength, 'errorExpiryLength', where);
-  checkFlag(options.invalidIfStale, 'invalidIfStale', where);
-  checkGuess(options.getOptimisticResponse, where);
-  checkRetry(options.retry, where);
-  checkTimeout(options.timeout, where);
+export function checkSharedOptions(options: SharedEndpointOptions, where: DevText): void {
+  for (const name in SHARED) checkShared(name as SharedOption, options[name as SharedOption], where);
+  checkContent(options, where);
 }

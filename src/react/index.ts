@@ -5,7 +5,7 @@
 export { CacheProvider, type CacheProviderProps } from './CacheProvider.js';
 export { useQuery } from './useQuery.js';
 export { useSuspense } from './useSuspense.js';
-export { useFetch } from './useFetch.js';
+export { useFetch, type UsablePromise } from './useFetch.js';
 export { useCache } from './useCache.js';
 export { useController } from './useController.js';
 export { useSubscription } from './useSubscription.js';

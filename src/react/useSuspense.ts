@@ -38,17 +38,7 @@ export function useSuspense(endpoint: EndpointLike, ...args: unknown[]): unknown
     if (request) throw read.controller.settled(request);
     if (read.settledInvalid) {
       noteThrown(thrown, read.key, endpoint, args);
-      throw (
-        current.error ??
-        setupError(
-          'STILL_INVALID',
-          process.env.NODE_ENV !== 'production' && [
-            `useSuspense fetched ${read.key}, and its response still reads as invalid, so suspending again would request it again without end.`,
-            "Check what the response normalizes to (a root entity kept deleted by a newer delete cannot be shown) and the endpoint's expiry lengths. controller.invalidate(endpoint, ...args) lets it fetch again.",
-          ],
-          read.key,
-        )
-      );
+      throw current.error ?? stillInvalid(read.key!);
     }
   }
   const { data, error } = response;
@@ -59,4 +49,16 @@ export function useSuspense(endpoint: EndpointLike, ...args: unknown[]): unknown
     throw error;
   }
   return data;
+}
+
+/** STILL_INVALID: the read of `key` was fetched and still reads invalid (useFetch throws it through its promise too). */
+export function stillInvalid(key: string): Error {
+  return setupError(
+    'STILL_INVALID',
+    process.env.NODE_ENV !== 'production' && [
+      `useSuspense fetched ${key}, and its response still reads as invalid, so suspending again would request it again without end.`,
+      "Check what the response normalizes to (a root entity kept deleted by a newer delete cannot be shown) and the endpoint's expiry lengths. controller.invalidate(endpoint, ...args) lets it fetch again.",
+    ],
+    key,
+  );
 }

@@ -23,7 +23,7 @@ export class NetworkError extends LensCacheError {
   constructor(method: string, url: string, response: Response, body: unknown, unparsed?: Error) {
     super(
       unparsed ? 'INVALID_RESPONSE' : 'NETWORK_ERROR',
-      unparsed ? unreadable(method, url, response, body, unparsed) : refused(method, url, response, body),
+      networkMessage(method, url, response, body, unparsed),
       unparsed ? 400 : response.status,
     );
     this.name = 'NetworkError';
@@ -32,26 +32,23 @@ export class NetworkError extends LensCacheError {
   }
 }
 
-function refused(method: string, url: string, response: Response, body: unknown): string {
-  const answer = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+/** The message of a refusal (a status that is not 2xx) or, with `unparsed`, of a 2xx body that is not JSON. */
+function networkMessage(method: string, url: string, response: Response, body: unknown, unparsed?: Error): string {
+  const { status, statusText } = response;
+  const answer = unparsed || !statusText ? `${status}` : `${status} ${statusText}`;
   return errorMessage(
-    'NETWORK_ERROR',
-    process.env.NODE_ENV !== 'production' && [
-      `${method} ${url} answered ${answer}; a 2xx status was expected.${shown(body)}`,
-      'Check the URL and args the endpoint was called with, and the server log for this request.',
-    ],
+    unparsed ? 'INVALID_RESPONSE' : 'NETWORK_ERROR',
+    process.env.NODE_ENV !== 'production' &&
+      (unparsed
+        ? [
+            `${method} ${url} answered ${status} with a body that is not valid JSON (${unparsed.message}): ${describe(body)}.`,
+            'The server must send complete JSON; check it for truncated or mixed output.',
+          ]
+        : [
+            `${method} ${url} answered ${answer}; a 2xx status was expected.${shown(body)}`,
+            'Check the URL and args the endpoint was called with, and the server log for this request.',
+          ]),
     `${method} ${url} ${answer}`,
-  );
-}
-
-function unreadable(method: string, url: string, response: Response, body: unknown, error: Error): string {
-  return errorMessage(
-    'INVALID_RESPONSE',
-    process.env.NODE_ENV !== 'production' && [
-      `${method} ${url} answered ${response.status} with a body that is not valid JSON (${error.message}): ${describe(body)}.`,
-      'The server must send complete JSON; check it for truncated or mixed output.',
-    ],
-    `${method} ${url} ${response.status}`,
   );
 }
 

@@ -11,10 +11,11 @@ import {
   checkParamName,
   checkPollFrequency,
   checkSharedOptions,
+  isDownload,
   type RetryOptions,
 } from '../base/endpointOptions.js';
 import { NetworkError } from './NetworkError.js';
-import { parseBody, parseLoosely } from './responseBody.js';
+import { parseLoosely, readBody } from './responseBody.js';
 import { isRawBody } from '../base/rawBody.js';
 import { forStore, type RequestContext } from './requestContext.js';
 import { findCollection, pageSchema, requirePageParam } from './pagination.js';
@@ -23,7 +24,9 @@ import type { PageOptions } from './paginationTypes.js';
 import type { OptimisticSnapshot } from './OptimisticSnapshot.js';
 import { paramsOf, pathTemplate, type PathTemplate } from './pathParams.js';
 import type {
+  ContentOption,
   Extended,
+  FetchedOf,
   HttpMethod,
   OpOf,
   Pagination,
@@ -80,7 +83,9 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
   declare readonly retry: RetryOptions | undefined;
   /** ms each try may take before it fails with TIMEOUT; `undefined`: the cache's. */
   declare readonly timeout: number | undefined;
-  /** Mutations are never shared between callers, and always run. */
+  /** How a 2xx body is read: a download (`blob`, `arrayBuffer`, `stream`) is the caller's alone. */
+  declare readonly content: ContentOption<O>;
+  /** Mutations and downloads are never shared between callers, and always run. */
   declare readonly sideEffect: SideEffectOf<O>;
   /** The optimistic value of a request (docs/mutations.md); `undefined` unless the options give one. */
   declare readonly getOptimisticResponse?: (snap: OptimisticSnapshot, ...args: RestArgs<O>) => unknown;
@@ -107,9 +112,9 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     }
     this.path = options.path;
     this.schema = options.schema as SchemaOption<O>;
-    this.method = checkMethod(options.method, options.path) as HttpMethod;
-    const where = `${this.method} ${this.path}`;
-    checkParamName(options.paginationField, 'paginationField', where);
+    this.method = checkMethod(options.method, process.env.NODE_ENV !== 'production' && options.path) as HttpMethod;
+    const where = process.env.NODE_ENV !== 'production' && `${this.method} ${this.path}`;
+    checkParamName(options.paginationField, process.env.NODE_ENV !== 'production' && 'paginationField', where);
     checkMaxPages(options.maxPages, where);
     this.pollFrequency = checkPollFrequency(options.pollFrequency, where);
     checkSharedOptions(options, where);
@@ -117,7 +122,8 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     this.dataExpiryLength = options.dataExpiryLength;
     this.errorExpiryLength = options.errorExpiryLength;
     this.invalidIfStale = options.invalidIfStale ?? false;
-    this.sideEffect = MUTATIONS.has(this.method) as SideEffectOf<O>;
+    this.content = options.content as ContentOption<O>;
+    this.sideEffect = (MUTATIONS.has(this.method) || isDownload(options.content)) as SideEffectOf<O>;
     this.retry = options.retry;
     this.timeout = options.timeout;
     this.template = pathTemplate(options.path);
@@ -150,8 +156,8 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
   }
 
   /** Requests the endpoint with the global `fetch`; resolves to the processed response body. */
-  fetch(...args: RestArgs<O>): Promise<unknown> {
-    return this.request(args);
+  fetch(...args: RestArgs<O>): Promise<FetchedOf<O>> {
+    return this.request(args) as Promise<FetchedOf<O>>;
   }
 
   /**
@@ -205,9 +211,9 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     return response;
   }
 
-  /** The body of a 2xx answer: JSON when it claims or looks like JSON (else INVALID_RESPONSE), else text; `null` when empty. */
+  /** The body of a 2xx answer, read as `content` says (else JSON when it claims or looks like JSON, else text). */
   async parseResponse(response: Response): Promise<unknown> {
-    return parseBody(await response.text(), response, this.method, response.url);
+    return readBody(response, this.content, this.method);
   }
 
   /** A new endpoint with these options changed; its `push`, `unshift`, ... are derived as this one's are. */
@@ -269,8 +275,10 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
 
   /** @internal How the cache refetches the pages this list holds; `undefined` unless it pages. */
   get pagination(): Pagination | undefined {
-    if (this.paging === undefined)
-      this.paging = listPagination(this, () => this.getPage, `${this.method} ${this.path}`) ?? null;
+    if (this.paging === undefined) {
+      const where = process.env.NODE_ENV !== 'production' ? `${this.method} ${this.path}` : '';
+      this.paging = listPagination(this, () => this.getPage, where) ?? null;
+    }
     return this.paging ?? undefined;
   }
 
@@ -282,7 +290,7 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
   get getPage(): PageEndpoint<O> {
     if (this.pageEndpoint) return this.pageEndpoint as never;
     const field = this.options.paginationField;
-    const where = `${this.method} ${this.path}`;
+    const where = process.env.NODE_ENV !== 'production' ? `${this.method} ${this.path}` : '';
     const schema = pageSchema(this.schema, field as string, this.template, where, args =>
       this.key(...(args as RestArgs<O>)),
     );

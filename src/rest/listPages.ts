@@ -87,7 +87,7 @@ function itemsAt(response: unknown, at: string | undefined): unknown {
 }
 
 /** Throws INVALID_SCHEMA unless `maxPages` is a whole number, 1 or more (or undefined). */
-export function checkMaxPages(maxPages: unknown, where: string): void {
+export function checkMaxPages(maxPages: unknown, where: string | false): void {
   if (maxPages !== undefined && !(Number.isInteger(maxPages) && (maxPages as number) > 0)) {
     throw setupError(
       'INVALID_SCHEMA',

@@ -33,7 +33,8 @@ export interface ResourceOptions extends Omit<
   optimistic?: boolean | undefined;
   /**
    * Options of the list's Collection (docs/Collection.md): `argsKey` names the list from the
-   * params, `nonFilterArgumentKeys` the params that sort or page rather than filter.
+   * params, `nonFilterArgumentKeys` the params that sort or page rather than filter,
+   * `createCollectionFilter` which stored lists a create reaches.
    */
   collection?: ResourceCollectionOptions | undefined;
   /**
@@ -47,7 +48,10 @@ export interface ResourceOptions extends Omit<
 export type RestEndpointClass = new (options: any, ...rest: any[]) => RestEndpoint<any>;
 
 /** The Collection options that apply to a top-level list (`nestKey` is for a list inside an entity). */
-export type ResourceCollectionOptions = Pick<CollectionOptions, 'argsKey' | 'nonFilterArgumentKeys'>;
+export type ResourceCollectionOptions = Pick<
+  CollectionOptions,
+  'argsKey' | 'nonFilterArgumentKeys' | 'createCollectionFilter'
+>;
 
 /** `'/:group/posts/:id'` → `'/:group/posts'`: the path without its last segment. */
 export type ListPath<P extends string> = P extends `${infer Head}/${infer Tail}`
@@ -198,14 +202,16 @@ function guesses(schema: EntityClass | Union) {
 function collectionOptions(options: unknown): ResourceCollectionOptions {
   if (options === undefined) return {};
   const others = isRecord(options)
-    ? Object.keys(options).filter(name => name !== 'argsKey' && name !== 'nonFilterArgumentKeys')
+    ? Object.keys(options).filter(
+        name => !['argsKey', 'nonFilterArgumentKeys', 'createCollectionFilter'].includes(name),
+      )
     : undefined;
   if (others?.length === 0) return options as ResourceCollectionOptions;
   throw setupError(
     'INVALID_SCHEMA',
     process.env.NODE_ENV !== 'production' && [
       others
-        ? `resource({ collection }) takes argsKey and nonFilterArgumentKeys, but received ${others.map(name => JSON.stringify(name)).join(', ')}.`
+        ? `resource({ collection }) takes argsKey, nonFilterArgumentKeys and createCollectionFilter, but received ${others.map(name => JSON.stringify(name)).join(', ')}.`
         : `resource({ collection }) takes an object of Collection options, but received ${describe(options)}.`,
       'Pass the options of the list: resource({ path, schema, collection: { argsKey: ({ group }) => ({ group }) } }). A Collection nested in an entity takes nestKey itself.',
     ],

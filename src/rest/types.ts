@@ -5,7 +5,7 @@
  * each other for a type (docs/architecture.md, "Layers").
  */
 
-import type { RetryOptions } from '../base/endpointOptions.js';
+import type { ContentData, ResponseContent, RetryOptions } from '../base/endpointOptions.js';
 import type { Collection } from '../schema/Collection.js';
 import type { CollectionOp, CollectionOpName } from '../schema/CollectionOp.js';
 import type { Query } from '../schema/Query.js';
@@ -37,6 +37,12 @@ export interface RestEndpointOptions {
   process?: ((value: any, ...args: any[]) => unknown) | undefined;
   /** Extra request headers. */
   headers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * How a 2xx body is read: `'json'` (always parsed), `'text'` (never), or a download: `'blob'`,
+   * `'arrayBuffer'`, `'stream'`, answered to the caller and never stored (docs/RestEndpoint.md#downloads).
+   * Default: JSON when the answer claims or looks like JSON, else text.
+   */
+  content?: ResponseContent | undefined;
   /** The page or cursor param: `endpoint.getPage` appends each page to the list (docs/pagination.md). */
   paginationField?: string | undefined;
   /**
@@ -97,6 +103,15 @@ export type RestArgs<O extends RestEndpointOptions> =
 
 /** The options of `base.extend(options)`: `options` win. */
 export type Extended<O, E> = Omit<O, keyof E> & E extends infer R extends RestEndpointOptions ? R : never;
+
+/** The `content` option of endpoint options (`undefined` without one). */
+export type ContentOption<O> = O extends { content: infer C } ? C : undefined;
+/** What `endpoint.fetch` resolves to: what `process` returns, else what `content` reads (`unknown` for JSON). */
+export type FetchedOf<O> = O extends { process: (...args: any[]) => infer R }
+  ? R
+  : O extends { content: infer C extends ResponseContent }
+    ? ContentData[C]
+    : unknown;
 
 /** The `schema` option of endpoint options (`undefined` without one). */
 export type SchemaOption<O> = O extends { schema: infer S } ? S : undefined;
@@ -159,11 +174,13 @@ export type Pagination = ListPagination | PagePagination;
 export type SideEffectOf<O> =
   IsMutation<O> extends true
     ? true
-    : O extends { method: infer M }
-      ? [M] extends [undefined | 'GET' | 'HEAD' | 'OPTIONS']
-        ? false
-        : boolean
-      : false;
+    : O extends { content: 'blob' | 'arrayBuffer' | 'stream' }
+      ? true
+      : O extends { method: infer M }
+        ? [M] extends [undefined | 'GET' | 'HEAD' | 'OPTIONS']
+          ? false
+          : boolean
+        : false;
 
 /** The Collection of a schema: the schema itself, a member of an object schema (`{ results: collection }`), or a Query's. */
 export type CollectionIn<S> =

@@ -1,6 +1,5 @@
 /** Collection: a list (or map) of entities stored per args, that creates and moves reach. See docs/Collection.md. */
 
-import { isRecord } from '../base/dict.js';
 import { describe, inputError, setupError } from '../base/errors.js';
 import { isSkipArgs } from '../base/json.js';
 import type {
@@ -14,12 +13,15 @@ import type {
 import { readList, readMap } from './members.js';
 import {
   checkCollectionOptions,
-  defaultNonFilterArgumentKeys,
+  checkMerge,
+  defaultArgsKey,
   nonFilterPredicate,
-  serializePk,
+  pkOf,
+  withParams,
+  pkMatches,
   type NonFilterArgumentKeys,
 } from './collectionKey.js';
-import type { CollectionLike } from './CollectionLike.js';
+import type { CollectionLike, CollectionMerge, CreateCollectionFilter } from './CollectionLike.js';
 import { CollectionOp, type CollectionOpName } from './CollectionOp.js';
 import { CollectionPage } from './CollectionPage.js';
 import { checkShape, classOfItem, memberKeyOf, polyClassOf, polymorphicKey, polyOf } from './collectionMember.js';
@@ -35,6 +37,8 @@ export interface CollectionOptions {
   nestKey?: ((parent: any, key: string) => object) | undefined;
   /** Args that sort or page rather than filter; creates reach lists whatever their values. Default `/^order/`. */
   nonFilterArgumentKeys?: NonFilterArgumentKeys | undefined;
+  /** Which stored lists creates, removals and moves reach, from their args; replaces the default matching. */
+  createCollectionFilter?: CreateCollectionFilter | undefined;
 }
 
 /**
@@ -68,10 +72,6 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
   declare readonly rootInput: RootInput;
   /** @internal */
   declare readonly isValues: boolean;
-  /** @internal `nonFilterArgumentKeys`, bound, so a subclass's override is the one matching uses. */
-  declare readonly isNonFilter: (key: string) => boolean;
-  /** The `nonFilterArgumentKeys` option as a predicate. */
-  declare private readonly nonFilter: (key: string) => boolean;
   declare private readonly argsKeyFn: (...args: any[]) => object;
   declare private readonly nestKeyFn: ((parent: any, key: string) => object) | undefined;
   declare private readonly member: unknown;
@@ -105,16 +105,40 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
     if (process.env.NODE_ENV !== 'production') checkCollectionOptions(options);
     this.argsKeyFn = options.argsKey ?? defaultArgsKey;
     this.nestKeyFn = options.nestKey;
-    this.nonFilter = nonFilterPredicate(options.nonFilterArgumentKeys ?? defaultNonFilterArgumentKeys);
-    this.isNonFilter = key => this.nonFilterArgumentKeys(key);
+    // Options replace the methods, as in data-client; without them a subclass may override the methods.
+    if (options.nonFilterArgumentKeys) this.nonFilterArgumentKeys = nonFilterPredicate(options.nonFilterArgumentKeys);
+    if (options.createCollectionFilter) this.createCollectionFilter = options.createCollectionFilter;
   }
 
   /**
-   * True for an args key that sorts or pages rather than filters (docs/Collection.md): by default the
-   * `nonFilterArgumentKeys` option. A subclass may override it as a method, as in data-client.
+   * The test of which stored lists an op with these args reaches, given each list's pk object: by
+   * default, each filter key has an equal value in the params or the body. The option, or an override, replaces it.
+   */
+  createCollectionFilter(...args: any[]): (collectionKey: Record<string, any>) => boolean {
+    return collectionKey => pkMatches(collectionKey, args, this);
+  }
+
+  /** A create schema placing items with `merge(stored refs, new refs)` in the lists the filter picks. */
+  addWith(
+    merge: CollectionMerge,
+    createCollectionFilter?: CreateCollectionFilter,
+  ): CollectionOp<S, S extends Values<any> ? 'assign' : 'push'> {
+    if (process.env.NODE_ENV !== 'production') checkMerge(merge, createCollectionFilter);
+    return new CollectionOp(this, this.isValues ? 'assign' : 'push', merge, createCollectionFilter) as never;
+  }
+
+  /** A move schema placing items with `merge(stored refs, moved refs)` in the lists they join. */
+  moveWith(merge: CollectionMerge, createCollectionFilter?: CreateCollectionFilter): CollectionOp<S, 'move'> {
+    if (process.env.NODE_ENV !== 'production') checkMerge(merge, createCollectionFilter);
+    return new CollectionOp(this, 'move', merge, createCollectionFilter);
+  }
+
+  /**
+   * True for an args key that sorts or pages rather than filters (docs/Collection.md): by default
+   * keys starting with `order`. The `nonFilterArgumentKeys` option, or an override as in data-client, replaces it.
    */
   nonFilterArgumentKeys(key: string): boolean {
-    return this.nonFilter(key);
+    return key.startsWith('order');
   }
 
   /** Appends created items to every stored list their args match. Array collections only. */
@@ -134,12 +158,12 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
 
   /** Takes items out of every stored collection their args match (every one, for empty args). */
   get remove(): CollectionOp<S, 'remove'> {
-    return this.op('remove', undefined);
+    return this.op('remove');
   }
 
   /** Moves items from the collections their old values match to those their new values match. */
   get move(): CollectionOp<S, 'move'> {
-    return this.op('move', undefined);
+    return this.op('move');
   }
 
   /** The pk string of the list that `args` name (docs/Collection.md). */
@@ -250,7 +274,7 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
     return new CollectionPage(this, field, listKey);
   }
 
-  private op<O extends CollectionOpName>(name: O, forValues: boolean | undefined): CollectionOp<S, O> {
+  private op<O extends CollectionOpName>(name: O, forValues?: boolean): CollectionOp<S, O> {
     if (forValues !== undefined && forValues !== this.isValues) {
       throw setupError(
         'INVALID_SCHEMA',
@@ -266,23 +290,4 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
     if (!op) this.ops.set(name, (op = new CollectionOp(this, name)));
     return op as CollectionOp<S, O>;
   }
-}
-
-function pkOf(pkObject: unknown): string | undefined {
-  return isRecord(pkObject) ? serializePk(pkObject) : undefined;
-}
-
-/**
- * Args as `argsKey` sees them: a read or write without params passes `{}`, so an `argsKey` that
- * destructures its params (`({ group }) => ({ group })`) works for the unfiltered list too.
- */
-function withParams(args: readonly unknown[]): readonly unknown[] {
-  return args[0] === undefined ? [{}, ...args.slice(1)] : args;
-}
-
-/** The params object, copied, or `{}` when there is none. */
-function defaultArgsKey(...args: unknown[]): object {
-  const params = args[0];
-  if (params === undefined || params === null) return {};
-  return isRecord(params) ? { ...params } : (params as object);
 }

@@ -8,6 +8,15 @@ import { isObject } from '../base/dict.js';
 import type { DenormalizeDelegate, NormalizeDelegate } from './contract.js';
 import type { EntityLike } from './entityInfo.js';
 
+/**
+ * Makes the test of which stored lists an op reaches, from the op's args (data-client's
+ * `createCollectionFilter`): `collectionKey` is a list's pk object, its numbers and booleans as strings.
+ */
+export type CreateCollectionFilter = (...args: any[]) => (collectionKey: Record<string, any>) => boolean;
+
+/** How an op places its items in a stored list (or map): the stored refs and the incoming ones → the new refs. */
+export type CollectionMerge = (existing: any, incoming: any) => any;
+
 export interface CollectionLike {
   /** The member schema: `[Post]`, or a Values schema for a map. */
   readonly schema: unknown;
@@ -15,8 +24,8 @@ export interface CollectionLike {
   readonly key: string;
   /** True for a map (a Values collection), false for a list. */
   readonly isValues: boolean;
-  /** Whether an args key is left out when matching lists (`nonFilterArgumentKeys`). */
-  readonly isNonFilter: (key: string) => boolean;
+  /** The test of which stored lists an op with these args reaches (the option, an override, or the default). */
+  createCollectionFilter(...args: any[]): (collectionKey: Record<string, any>) => boolean;
   /** The row key of the list for args. */
   pk(...args: readonly unknown[]): string;
   /** An item's ref, as the list stores it. */

@@ -7,21 +7,13 @@
 import { describe, inputError } from '../base/errors.js';
 import { copyOwn, isObject, isRecord, setOwn } from '../base/dict.js';
 import type { DenormalizeDelegate, NormalizeDelegate, RootInput, SchemaConstruct } from './contract.js';
-import { hasNoDefinedKeys, parsePk, pkMatches } from './collectionKey.js';
-import type { CollectionLike } from './CollectionLike.js';
+import { checkedMerge, checkFilter, hasNoDefinedKeys, parsePk } from './collectionKey.js';
+import type { CollectionLike, CollectionMerge, CreateCollectionFilter } from './CollectionLike.js';
 import type { Values } from './Values.js';
 import { isUsablePk } from './pk.js';
 import { deltaPolicy, refsNotIn, sameRef } from './refs.js';
 
 export type CollectionOpName = 'push' | 'unshift' | 'assign' | 'remove' | 'move';
-
-const rootInputs: Record<CollectionOpName, RootInput> = {
-  push: 'object-or-list',
-  unshift: 'object-or-list',
-  assign: 'object',
-  remove: 'any',
-  move: 'object-or-list',
-};
 
 /**
  * One of a Collection's creation or movement schemas; use it as an endpoint's schema or with
@@ -40,12 +32,25 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
   declare readonly rootInput: RootInput;
   declare readonly collection: CollectionLike;
   declare readonly op: O;
+  /** How items are placed in a list (`addWith`/`moveWith` give it), and which lists they reach (else the collection's). */
+  declare private readonly merge: CollectionMerge;
+  declare private readonly filter: CreateCollectionFilter;
 
-  constructor(collection: CollectionLike, op: O) {
+  constructor(collection: CollectionLike, op: O, merge?: CollectionMerge, filter?: CreateCollectionFilter) {
     this.collection = collection;
     this.op = op;
+    this.merge = merge
+      ? process.env.NODE_ENV !== 'production'
+        ? checkedMerge(merge, collection.key)
+        : merge
+      : op === 'unshift'
+        ? (existing: unknown[], incoming: unknown[]) => [...incoming, ...existing]
+        : collection.isValues
+          ? assignRefs
+          : (existing: unknown[], incoming: unknown[]) => [...existing, ...incoming];
+    this.filter = filter ?? collection.createCollectionFilter;
     this.schema = collection.schema as S;
-    this.rootInput = rootInputs[op];
+    this.rootInput = op === 'assign' ? 'object' : op === 'remove' ? 'any' : 'object-or-list';
   }
 
   /** @internal */
@@ -56,7 +61,7 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
         ? this.move(input, delegate)
         : this.op === 'remove'
           ? this.remove(input, delegate)
-          : this.add(input, delegate, this.op === 'push');
+          : this.add(input, delegate);
     // A single item gives its own ref, a list the list of refs: each reads back in the shape it was sent.
     return Array.isArray(input) ? refs : refs[0];
   }
@@ -73,7 +78,7 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
     return undefined;
   }
 
-  private add(input: unknown, delegate: NormalizeDelegate, atEnd: boolean): unknown[] {
+  private add(input: unknown, delegate: NormalizeDelegate): unknown[] {
     const refs: unknown[] = [];
     for (const item of itemsOf(input, this.op)) {
       // A created item may not have its server pk yet; it is stored under a placeholder (docs/Collection.md).
@@ -82,12 +87,11 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
       if (ref !== undefined) refs.push(ref);
     }
     if (refs.length === 0) return refs;
-    this.rows(delegate, sourcesOf(delegate.args), (rowKey, row) => {
+    this.rows(delegate, this.reach(delegate.args), (rowKey, row) => {
       if (!Array.isArray(row)) return;
       // A list never holds a ref twice: an item a refetch listed already keeps its place.
       const fresh = refsNotIn(row, refs);
-      if (fresh.length > 0)
-        delegate.setRow(this.collection.key, rowKey, atEnd ? [...row, ...fresh] : [...fresh, ...row], deltaPolicy);
+      if (fresh.length > 0) delegate.setRow(this.collection.key, rowKey, this.merge(row, fresh), deltaPolicy);
     });
     return refs;
   }
@@ -100,11 +104,9 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
     >;
     const keys = Object.keys(refs);
     if (keys.length === 0) return refs;
-    this.rows(delegate, sourcesOf(delegate.args), (rowKey, row) => {
+    this.rows(delegate, this.reach(delegate.args), (rowKey, row) => {
       if (!isRecord(row)) return;
-      const next = copyOwn(row);
-      for (const mapKey of keys) setOwn(next, mapKey, refs[mapKey]);
-      delegate.setRow(this.collection.key, rowKey, next, deltaPolicy);
+      delegate.setRow(this.collection.key, rowKey, this.merge(row, refs), deltaPolicy);
     });
     return refs;
   }
@@ -113,9 +115,8 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
     const refs = itemsOf(input, this.op).map(item =>
       this.collection.normalizeMember(item, undefined, undefined, delegate),
     );
-    // A remove without params reaches every list of the table.
-    const sources = hasNoDefinedKeys(delegate.args[0]) ? undefined : sourcesOf(delegate.args);
-    this.rows(delegate, sources, (rowKey, row) => {
+    // A remove without params reaches every list of the table, whatever the filter.
+    this.rows(delegate, this.reach(delegate.args, true), (rowKey, row) => {
       const next = without(row, refs);
       if (next !== row) delegate.setRow(this.collection.key, rowKey, next, deltaPolicy);
     });
@@ -146,18 +147,23 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
       if (ref === undefined) continue;
       refs.push(ref);
       const incoming = this.collection.isValues ? body : { ...asObject(body), ...processed };
-      const oldSources = existing ? [{ ...asObject(params), ...existing }, existing] : undefined;
-      const newSources = [
+      // The filter sees (params and old values, old values), then (params and new values, all values).
+      const wasIn = existing && this.reach([{ ...asObject(params), ...existing }, existing]);
+      const isIn = this.reach([
         { ...asObject(params), ...asObject(incoming) },
         { ...existing, ...asObject(incoming) },
-      ];
+      ])!;
       this.rows(delegate, undefined, (rowKey, row, pkObject) => {
-        const wasIn = oldSources !== undefined && pkMatches(pkObject, oldSources, this.collection.isNonFilter);
-        const isIn = pkMatches(pkObject, newSources, this.collection.isNonFilter);
+        const was = wasIn !== undefined && wasIn(pkObject);
+        const is = isIn(pkObject);
         let next = row;
-        if (wasIn && !isIn) next = without(row, [ref]);
+        if (was && !is) next = without(row, [ref]);
         // A list that already holds the item keeps it once (a refetch may have moved it already).
-        else if (isIn && !wasIn && !holds(row, ref)) next = appended(row, ref);
+        else if (is && !was && !holds(row, ref))
+          next = this.merge(
+            row,
+            Array.isArray(row) ? [ref] : { [String(isObject(ref) ? (ref as { id?: unknown }).id : ref)]: ref },
+          );
         if (next !== row) delegate.setRow(this.collection.key, rowKey, next, deltaPolicy);
       });
     }
@@ -174,26 +180,32 @@ export class CollectionOp<S = unknown, O extends CollectionOpName = CollectionOp
     return { existing: isRecord(row) ? row : undefined, processed };
   }
 
-  /** Calls `edit` for every stored list of the table whose pk matches `sources` (every list without sources). */
+  /** The test of the lists an op with `args` reaches; none (every list) for a removal without params. */
+  private reach(
+    args: readonly unknown[],
+    removing?: boolean,
+  ): ((collectionKey: Record<string, unknown>) => boolean) | undefined {
+    if (removing && hasNoDefinedKeys(args[0])) return;
+    const filter = this.filter.apply(this.collection, args as unknown[]);
+    if (process.env.NODE_ENV !== 'production') checkFilter(filter, this.collection.key);
+    return filter;
+  }
+
+  /** Calls `edit` for every stored list of the table that `filter` takes (every list without one). */
   private rows(
     delegate: NormalizeDelegate,
-    sources: readonly unknown[] | undefined,
+    filter: ((collectionKey: Record<string, unknown>) => boolean) | undefined,
     edit: (rowKey: string, row: object, pkObject: Record<string, unknown>) => void,
   ): void {
     const table = this.collection.key;
     for (const rowKey of delegate.rowKeys(table)) {
       const pkObject = parsePk(rowKey);
       if (!pkObject) continue;
-      if (sources && !pkMatches(pkObject, sources, this.collection.isNonFilter)) continue;
+      if (filter && !filter(pkObject)) continue;
       const row = delegate.getRow(table, rowKey);
       if (isObject(row)) edit(rowKey, row, pkObject);
     }
   }
-}
-
-/** Params and body both decide which lists an op reaches. */
-function sourcesOf(args: readonly unknown[]): unknown[] {
-  return [args[0] ?? {}, args[1]];
 }
 
 function itemsOf(input: unknown, op: CollectionOpName): unknown[] {
@@ -238,11 +250,9 @@ function holds(row: object, ref: unknown): boolean {
   return refs.some(member => sameRef(member, ref));
 }
 
-/** A list gets the ref at its end; a map gets it under its id. */
-function appended(row: object, ref: unknown): object {
-  if (Array.isArray(row)) return [...row, ref];
-  const next = copyOwn(row);
-  const id = isObject(ref) ? (ref as { id?: unknown }).id : ref;
-  setOwn(next, String(id), ref);
+/** A map's refs with `incoming`'s merged in (incoming wins per key). */
+function assignRefs(existing: object, incoming: Record<string, unknown>): object {
+  const next = copyOwn(existing);
+  for (const mapKey of Object.keys(incoming)) setOwn(next, mapKey, incoming[mapKey]);
   return next;
 }

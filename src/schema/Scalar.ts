@@ -83,8 +83,6 @@ export class Scalar<
   declare readonly entity: EntityClass | undefined;
   /** The table of the cells, `Scalar(<key>)`: the same string as `key`. */
   declare readonly table: string;
-  /** The `key` option as given, for messages that show how to write the Scalar. */
-  declare private readonly optionKey: string;
   /** @internal A Collection of this Scalar stores its lists in `[Scalar(<key>)]`. */
   declare readonly collectionMemberKey: string;
   readonly rootInput: RootInput = 'object';
@@ -115,7 +113,6 @@ export class Scalar<
     this.entity = entity;
     this.table = `Scalar(${key})`;
     this.key = this.table;
-    this.optionKey = key;
     this.collectionMemberKey = this.table;
   }
 
@@ -226,7 +223,7 @@ export class Scalar<
         'SCALAR_ENTITY_REQUIRED',
         process.env.NODE_ENV !== 'production' && [
           `${this.key} is used outside an entity (in Values, a list or a Collection) but names no entity for its cells.`,
-          `Bind it: new Scalar({ lens, key: '${this.optionKey}', entity: Company }).`,
+          `Bind it: new Scalar({ lens, key: '${this.table.slice('Scalar('.length, -1)}', entity: Company }).`,
         ],
         this.key,
       );

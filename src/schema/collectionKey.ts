@@ -12,9 +12,6 @@ import { ClearingMap } from '../base/Lru.js';
 
 export type NonFilterArgumentKeys = RegExp | readonly string[] | ((key: string) => boolean);
 
-/** By default only ordering args (`orderBy`, `order`) are not filters: a sorted list takes creates. */
-export const defaultNonFilterArgumentKeys = /^order/;
-
 /**
  * Refuses Collection options of the wrong kind where the Collection is made: a wrong `argsKey`
  * would otherwise surface as a TypeError at the first write, far from its cause. Options are
@@ -22,8 +19,8 @@ export const defaultNonFilterArgumentKeys = /^order/;
  */
 export function checkCollectionOptions(given: unknown): void {
   if (!isObject(given)) throw badOption('object', given, 'an object of options');
-  const options = given as { argsKey?: unknown; nestKey?: unknown; nonFilterArgumentKeys?: unknown };
-  for (const name of ['argsKey', 'nestKey'] as const) {
+  const options = given as Record<string, unknown>;
+  for (const name of ['argsKey', 'nestKey', 'createCollectionFilter']) {
     const value = options[name];
     if (value !== undefined && typeof value !== 'function') throw badOption(name, value, 'a function of the args');
   }
@@ -36,11 +33,44 @@ export function checkCollectionOptions(given: unknown): void {
   if (!fits) throw badOption('nonFilterArgumentKeys', keys, 'a RegExp, a list of param names or a function');
 }
 
+/** `addWith` and `moveWith` take a merge function and, optionally, a filter maker (development only, as options). */
+export function checkMerge(merge: unknown, createCollectionFilter: unknown): void {
+  if (typeof merge !== 'function') throw badOption('merge', merge, 'a function (existing, incoming) => the new refs');
+  checkCollectionOptions({ createCollectionFilter });
+}
+
+/** `merge`, checking what it returns: a list for a list, a map for a map (development only). */
+export function checkedMerge(merge: (existing: any, incoming: any) => any, key: string) {
+  return (row: object, incoming: object): object => {
+    const next: unknown = merge(row, incoming);
+    if (Array.isArray(row) ? Array.isArray(next) : isRecord(next)) return next as object;
+    throw setupError(
+      'INVALID_SCHEMA',
+      process.env.NODE_ENV !== 'production' && [
+        `Collection ${key}'s merge (addWith, moveWith) must return the new ${Array.isArray(row) ? 'list' : 'map'} of refs, but returned ${describe(next)}.`,
+        'Return the stored refs with the incoming ones placed, e.g. (existing, incoming) => [...incoming, ...existing].',
+      ],
+    );
+  };
+}
+
+/** What a filter maker returned, when it is the test of a list's key; INVALID_SCHEMA otherwise. */
+export function checkFilter(filter: unknown, key: string): void {
+  if (typeof filter === 'function') return;
+  throw setupError(
+    'INVALID_SCHEMA',
+    process.env.NODE_ENV !== 'production' && [
+      `Collection ${key}'s createCollectionFilter(...args) must return a test of a list's key, but returned ${describe(filter)}.`,
+      'Return a function: (...args) => collectionKey => collectionKey.userId === String(args[0].userId).',
+    ],
+  );
+}
+
 function badOption(name: string, value: unknown, expected: string): Error {
   return setupError(
     'INVALID_SCHEMA',
     process.env.NODE_ENV !== 'production' && [
-      `${name === 'object' ? "A Collection's options" : `The Collection option ${name}`} must be ${expected}, but received ${describe(value)}.`,
+      `${name === 'object' ? "A Collection's options" : `The Collection's ${name}`} must be ${expected}, but received ${describe(value)}.`,
       "Pass it as docs/Collection.md shows, e.g. new Collection([Post], { argsKey: ({ group }) => ({ group }), nonFilterArgumentKeys: ['orderBy'] }).",
     ],
   );
@@ -135,10 +165,10 @@ export function parsePk(rowKey: string): Record<string, unknown> | undefined {
 export function pkMatches(
   pkObject: Record<string, unknown>,
   sources: readonly unknown[],
-  isNonFilter: (key: string) => boolean,
+  collection: { nonFilterArgumentKeys(key: string): boolean },
 ): boolean {
   for (const key of Object.keys(pkObject)) {
-    if (isNonFilter(key)) continue;
+    if (collection.nonFilterArgumentKeys(key)) continue;
     const stored = pkObject[key];
     const wanted = serialize(stored);
     let found = false;
@@ -185,4 +215,23 @@ export function withoutField(args: readonly unknown[], field: string): unknown[]
   if (!isRecord(params)) return [...args];
   const { [field]: _page, ...rest } = params as Record<string, unknown>;
   return [rest, ...args.slice(1)];
+}
+
+export function pkOf(pkObject: unknown): string | undefined {
+  return isRecord(pkObject) ? serializePk(pkObject) : undefined;
+}
+
+/**
+ * Args as `argsKey` sees them: a read or write without params passes `{}`, so an `argsKey` that
+ * destructures its params (`({ group }) => ({ group })`) works for the unfiltered list too.
+ */
+export function withParams(args: readonly unknown[]): readonly unknown[] {
+  return args[0] === undefined ? [{}, ...args.slice(1)] : args;
+}
+
+/** The params object, copied, or `{}` when there is none. */
+export function defaultArgsKey(...args: unknown[]): object {
+  const params = args[0];
+  if (params === undefined || params === null) return {};
+  return isRecord(params) ? { ...params } : (params as object);
 }

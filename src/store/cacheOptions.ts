@@ -6,7 +6,7 @@
 
 import { checked } from '../base/endpointOptions.js';
 import type { RequestOptions } from '../rest/requestContext.js';
-import { describe, setupError } from '../base/errors.js';
+import { describe, setupError, type DevText } from '../base/errors.js';
 import type { Controller } from './runtime/Controller.js';
 
 /** The default `gcTime`: five minutes, as TanStack Query. */
@@ -75,7 +75,7 @@ const TAKES: Record<OptionName, string> | false = process.env.NODE_ENV !== 'prod
  */
 export function checkedOptions<C extends Partial<Record<OptionName, Check>>>(
   options: object,
-  where: string,
+  where: DevText,
   checks: C,
 ): { [N in keyof C]?: any } {
   const given: Record<string, unknown> = {};

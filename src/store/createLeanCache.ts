@@ -59,8 +59,8 @@ export interface LeanCacheOptions<P extends string = 'cache'> extends CacheOptio
  * ```
  */
 export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOptions<P> = {}): Cache<P> {
-  const given = checkedOptions(options, 'createCache', CACHE_OPTIONS);
-  const request = checkedOptions(options, 'createCache', REQUEST_OPTIONS);
+  const given = checkedOptions(options, process.env.NODE_ENV !== 'production' && 'createCache', CACHE_OPTIONS);
+  const request = checkedOptions(options, process.env.NODE_ENV !== 'production' && 'createCache', REQUEST_OPTIONS);
   const reducerPath: P = given.reducerPath ?? 'cache';
   const maxEntityDepth: number = given.maxEntityDepth ?? 64;
   const normalizeOptions = { maxEntityDepth };
@@ -170,7 +170,10 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
     reducerPath,
     reducer,
     middleware: middlewareWith({}),
-    middlewareWith: options => middlewareWith(checkedOptions(options, 'cache.middlewareWith', REQUEST_OPTIONS)),
+    middlewareWith: options =>
+      middlewareWith(
+        checkedOptions(options, process.env.NODE_ENV !== 'production' && 'cache.middlewareWith', REQUEST_OPTIONS),
+      ),
     set: thunkOf('set') as Cache<P>['set'],
     setResponse: thunkOf('setResponse') as Cache<P>['setResponse'],
     resolve: thunkOf('resolve') as Cache<P>['resolve'],

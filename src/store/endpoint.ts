@@ -1,7 +1,7 @@
 /** What the cache needs of an endpoint: any object with `key(...args)` and (optionally) `schema`. */
 
-import { checkFlag, checkSharedOptions, type RetryOptions } from '../base/endpointOptions.js';
-import { describe, setupError } from '../base/errors.js';
+import { checkFlag, checkSharedOptions, type ResponseContent, type RetryOptions } from '../base/endpointOptions.js';
+import { describe, setupError, type DevText } from '../base/errors.js';
 import type { OptimisticSnapshot } from '../rest/OptimisticSnapshot.js';
 import type { Pagination } from '../rest/types.js';
 import type { RequestContext } from '../rest/requestContext.js';
@@ -23,6 +23,11 @@ export interface EndpointLike<S = unknown, A extends readonly unknown[] = any[]>
   invalidIfStale?: boolean | undefined;
   /** Mutations: never shared between callers (default: false). */
   sideEffect?: boolean | undefined;
+  /**
+   * How the body is read; a download (`'blob'`, `'arrayBuffer'`, `'stream'`) is answered to the
+   * caller and never stored (docs/RestEndpoint.md#downloads). Give a download `sideEffect: true` too.
+   */
+  content?: ResponseContent | undefined;
   /**
    * Performs the request (needed by `cache.fetch`), given the signal and the store's request
    * options with the request's api (docs/authentication.md); RestEndpoint passes both on to `fetch`.
@@ -66,7 +71,7 @@ export function hasSchema(endpoint: EndpointLike): boolean {
 export const NEVER_EXPIRES = 8_640_000_000_000_000;
 
 /** When something stored at `now` expires, after `length` ms (Infinity: never). */
-export function expiryTime(now: number, length: number, option: string): number {
+export function expiryTime(now: number, length: number, option: DevText): number {
   if (typeof length !== 'number' || Number.isNaN(length) || length < 0) {
     throw setupError(
       'INVALID_SCHEMA',
@@ -109,16 +114,19 @@ const NO_KEY = Symbol('no key');
  */
 export function checkEndpointOptions(endpoint: EndpointLike, key: string, installed: ReadonlySet<string>): void {
   checkSharedOptions(endpoint, key);
-  checkFlag(endpoint.sideEffect, 'sideEffect', key);
+  checkFlag(endpoint.sideEffect, process.env.NODE_ENV !== 'production' && 'sideEffect', key);
   // Options that need a feature the cache was built without (FEATURE_MISSING).
   if (endpoint.retry && !endpoint.sideEffect && !installed.has('retries'))
-    throw featureMissing('retries', `The endpoint ${key}, with retry,`);
+    throw featureMissing('retries', process.env.NODE_ENV !== 'production' && `The endpoint ${key}, with retry,`);
   if (typeof endpoint.getOptimisticResponse === 'function' && !installed.has('optimisticUpdates'))
-    throw featureMissing('optimisticUpdates', `The endpoint ${key}, with getOptimisticResponse,`);
+    throw featureMissing(
+      'optimisticUpdates',
+      process.env.NODE_ENV !== 'production' && `The endpoint ${key}, with getOptimisticResponse,`,
+    );
 }
 
 /** The set-up error of a method or endpoint option whose feature the cache was built without. */
-export function featureMissing(name: string, use: string): Error {
+export function featureMissing(name: string, use: DevText): Error {
   return setupError(
     'FEATURE_MISSING',
     process.env.NODE_ENV !== 'production' && [
@@ -141,7 +149,7 @@ const STAMP_AHEAD = 86_400_000;
  * clock can still count up from (a safe integer: past 2^53 adding 1 changes nothing, and the
  * store's clock would stop), at most a day ahead of the clock. Anything else is INVALID_OPTION.
  */
-export function checkStamp(value: unknown, name: string): void {
+export function checkStamp(value: unknown, name: DevText): void {
   const safe = typeof value === 'number' && Math.abs(value) <= Number.MAX_SAFE_INTEGER;
   if (safe && value <= Date.now() + STAMP_AHEAD) return;
   throw setupError(

@@ -5,6 +5,7 @@
  * each other (docs/architecture.md, "Layers").
  */
 
+import type { ContentData } from '../base/endpointOptions.js';
 import type { ErrorRecord } from '../base/errors.js';
 import type { EndpointMeta } from '../base/state.js';
 import type { Denormalize } from '../schema/types.js';
@@ -19,9 +20,11 @@ export interface StoreLike {
 type SchemaOf<E> = E extends { schema?: infer S } ? S : unknown;
 /** The args an endpoint takes, from its `key` (RestEndpoint: from its path and searchParams). */
 export type ArgsOf<E> = E extends { key(...args: infer A): string } ? A : unknown[];
-/** What an endpoint's schema reads as: denormalized, or the raw response without a schema. */
+/** What an endpoint's schema reads as: denormalized, or the raw response without a schema (a download's Blob, bytes or stream). */
 type SchemaData<E> = [SchemaOf<E>] extends [undefined]
-  ? unknown
+  ? [E] extends [{ content: infer C extends keyof ContentData }]
+    ? ContentData[C]
+    : unknown
   : unknown extends SchemaOf<E>
     ? unknown
     : Denormalize<SchemaOf<E>>;

@@ -33,6 +33,7 @@ import type {
   StoreLike,
 } from '../types.js';
 import type { ListenerOptions, SweepReport } from './Feature.js';
+import type { DevText } from '../../base/errors.js';
 
 /**
  * What a Controller runs its operations on: its store's runtime (StoreRuntime.ts), named here by
@@ -49,7 +50,7 @@ export interface ControllerRuntime {
   readonly subscriptions: Subscriptions;
   readonly requests: Requests;
   readonly marks: ReadMarks;
-  readonly features: { api<N extends keyof FeatureApis>(name: N, use: string): FeatureApis[N] };
+  readonly features: { api<N extends keyof FeatureApis>(name: N, use: DevText): FeatureApis[N] };
   readonly store: StoreLike;
   state(): CacheState;
   stamp(): number;
@@ -163,8 +164,8 @@ export class Controller<P extends string = string> {
   /** The general write: a response (or error) for args, as fetched at `fetchedAt`. */
   readonly resolve = (endpoint: EndpointLike, input: ResolveInput): void => {
     // Stamps from the caller (the runtime's own come from its clock): endpoint.ts, checkStamp.
-    checkStamp(input?.fetchedAt, 'fetchedAt');
-    if (input.start !== undefined) checkStamp(input.start, 'start');
+    checkStamp(input?.fetchedAt, process.env.NODE_ENV !== 'production' && 'fetchedAt');
+    if (input.start !== undefined) checkStamp(input.start, process.env.NODE_ENV !== 'production' && 'start');
     this.runtime.resolve(endpoint, input);
   };
 
@@ -232,15 +233,20 @@ export class Controller<P extends string = string> {
    */
   readonly subscribe = <E extends EndpointLike>(endpoint: E, ...args: ArgsOf<E> | [null]): (() => void) =>
     this.runtime.features
-      .api('liveData', 'A subscription (subscribe, useSubscription, useLive)')
+      .api('liveData', process.env.NODE_ENV !== 'production' && 'A subscription (subscribe, useSubscription, useLive)')
       .subscribe(endpoint, args);
 
   /** Refetches what is held and not valid when the window regains focus or goes online. Needs liveData. */
   readonly setupListeners = (options?: ListenerOptions): (() => void) =>
-    this.runtime.features.api('liveData', 'setupListeners').setupListeners(options);
+    this.runtime.features
+      .api('liveData', process.env.NODE_ENV !== 'production' && 'setupListeners')
+      .setupListeners(options);
 
   /** Runs a garbage-collection sweep now. Needs the garbageCollection feature. */
-  readonly gc = (): SweepReport => this.runtime.features.api('garbageCollection', 'A sweep (cache.gc)').sweep();
+  readonly gc = (): SweepReport =>
+    this.runtime.features
+      .api('garbageCollection', process.env.NODE_ENV !== 'production' && 'A sweep (cache.gc)')
+      .sweep();
 
   /**
    * What a reader rendering `endpoint`'s response does (useSuspense, useFetch): with `response`

@@ -5,7 +5,7 @@
  * nor a feature: a feature is `FeatureOf<R>` for its runtime `R` (StoreRuntime.ts names it `Feature`).
  */
 
-import { setupError } from '../../base/errors.js';
+import { setupError, type DevText } from '../../base/errors.js';
 import { featureMissing } from '../endpoint.js';
 import type { CacheState } from '../../base/state.js';
 import type { NormalizeOptions } from '../../normalize/normalize.js';
@@ -79,12 +79,22 @@ export interface SweepReport {
   rows: number;
 }
 
-/** Which window events `setupListeners` refetches on (both by default). */
+/**
+ * A source of focus or reconnect events other than the window (React Native's AppState, NetInfo):
+ * given `refetch`, it calls it on each event, and returns the function that stops it.
+ */
+export type ListenerSource = (refetch: () => void) => () => void;
+
+/** Which events `setupListeners` refetches on (both by default), and where they come from (the window by default). */
 export interface ListenerOptions {
   /** Refetch when the window regains focus or the page becomes visible again (default true). */
   refetchOnFocus?: boolean;
   /** Refetch when the browser comes back online (default true). */
   refetchOnReconnect?: boolean;
+  /** Where focus comes from instead of the window: `refetch => unsubscribe` (docs/live-data.md, "Other sources of focus and reconnect"). */
+  onFocus?: ListenerSource | undefined;
+  /** Where coming back online comes from instead of the window: `refetch => unsubscribe`. */
+  onOnline?: ListenerSource | undefined;
 }
 
 /** What each feature offers the cache's methods (the ones that have methods). */
@@ -131,7 +141,7 @@ export class Installed<R> {
   }
 
   /** The API of a feature; FEATURE_MISSING when the cache was built without it. */
-  api<N extends keyof FeatureApis>(name: N, use: string): FeatureApis[N] {
+  api<N extends keyof FeatureApis>(name: N, use: DevText): FeatureApis[N] {
     const api = this.apis.get(name);
     if (api === undefined) throw featureMissing(name, use);
     return api as FeatureApis[N];

@@ -6,6 +6,7 @@
  * store, made as the cache's middleware is mounted.
  */
 
+import { isDownload } from '../../base/endpointOptions.js';
 import { isErrorLike } from '../../base/errors.js';
 import { stableStringify } from '../../base/json.js';
 import type { CacheState } from '../../base/state.js';
@@ -176,12 +177,17 @@ export class StoreRuntime {
       // A mutation's answer is as new as its arrival (a read that started before it must not
       // overwrite it), a read's as old as its start (docs/architecture.md, "Ordering").
       const fetchedAt = endpoint.sideEffect ? this.stamp() : start;
-      // Compute the write, dispatch it, the features after it.
-      const written = this.resolve(endpoint, { args, response, error: failure?.error, fetchedAt, start, pages }, key);
+      // Compute the write, dispatch it, the features after it; never a download's (a Blob, bytes
+      // or a stream is the caller's alone: the slice holds JSON only).
+      const download = isDownload(endpoint.content);
+      const written = download
+        ? undefined
+        : this.resolve(endpoint, { args, response, error: failure?.error, fetchedAt, start, pages }, key);
       if (failure) {
         this.failed(failure.error);
         throw failure.error;
       }
+      if (download) return response;
       if (written?.error !== undefined) throw written.error;
       if (!written) return undefined;
       this.signedOut = false;

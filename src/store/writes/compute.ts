@@ -25,7 +25,11 @@ export function computeSet(
   options: NormalizeOptions,
   expiry: ExpiryDefaults,
 ): WritePayload {
-  const expiresAt = expiryTime(now, expiry.dataExpiryLength, 'dataExpiryLength');
+  const expiresAt = expiryTime(
+    now,
+    expiry.dataExpiryLength,
+    process.env.NODE_ENV !== 'production' && 'dataExpiryLength',
+  );
   const meta: WriteMeta = { fetchedAt: start, date: now, expiresAt };
   const { patches, inversePatches } = normalize(schema, value, args, state, meta, options);
   return { patches, inversePatches };
@@ -54,7 +58,11 @@ export function computeResolve(
   // entry exists and reads as valid (an absent entry would be fetched again, without end).
   const response = input.response === undefined && !hasSchema(endpoint) ? null : input.response;
   if (error === undefined) {
-    const expiresAt = expiryTime(now, endpoint.dataExpiryLength ?? expiry.dataExpiryLength, 'dataExpiryLength');
+    const expiresAt = expiryTime(
+      now,
+      endpoint.dataExpiryLength ?? expiry.dataExpiryLength,
+      process.env.NODE_ENV !== 'production' && 'dataExpiryLength',
+    );
     try {
       const normalized = normalize(
         endpoint.schema,
@@ -77,7 +85,11 @@ export function computeResolve(
   const record = toErrorRecord(error);
   const list = new PatchList();
   if (!isOlder(state.meta[key], fetchedAt)) {
-    const expiresAt = expiryTime(now, endpoint.errorExpiryLength ?? expiry.errorExpiryLength, 'errorExpiryLength');
+    const expiresAt = expiryTime(
+      now,
+      endpoint.errorExpiryLength ?? expiry.errorExpiryLength,
+      process.env.NODE_ENV !== 'production' && 'errorExpiryLength',
+    );
     list.set(['meta', key], { fetchedAt, date: now, expiresAt, error: record }, state.meta[key]);
   }
   return { key, ...list.written(), error, record };

@@ -38,7 +38,8 @@ interface Poller {
 }
 
 export class Pollers {
-  private readonly pollers = new Map<string, Poller>();
+  /** @internal What polls each key (tests read it, and `pollPeriod`). */
+  readonly pollers = new Map<string, Poller>();
   /** Keys whose poll came due while the page was hidden or offline: polled when it is back. */
   private readonly waiting = new Set<string>();
   /** Removes the listeners that end the wait (set while some key waits). */
@@ -81,17 +82,6 @@ export class Pollers {
         this.unwait(key);
       } else if (shortest(poller) !== was) this.schedule(key, poller);
     };
-  }
-
-  /** The period `key` is polled at now, or `undefined` when nothing polls it. */
-  frequency(key: string): number | undefined {
-    const poller = this.pollers.get(key);
-    return poller ? shortest(poller) : undefined;
-  }
-
-  /** How many keys are polled. */
-  get size(): number {
-    return this.pollers.size;
   }
 
   /** Holds `key`'s poll until the page is visible and online, listening for that while any key waits. */
@@ -176,4 +166,13 @@ function paused(): boolean {
 
 function shortest(poller: Poller): number {
   return poller.frequencies.length === 0 ? Infinity : Math.min(...poller.frequencies);
+}
+
+/**
+ * The period `pollers` poll `key` at now, or `undefined` when nothing polls it. A function, not a
+ * method: only tests ask, so a bundle leaves it out.
+ */
+export function pollPeriod(pollers: Pollers, key: string): number | undefined {
+  const poller = pollers.pollers.get(key);
+  return poller ? shortest(poller) : undefined;
 }

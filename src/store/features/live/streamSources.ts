@@ -97,7 +97,7 @@ export function fromWebSocket(
         }
         let ms: number;
         try {
-          ms = checkDelay(reconnect.delay(drops), drops, 'reconnect.delay');
+          ms = checkDelay(reconnect.delay(drops), drops, process.env.NODE_ENV !== 'production' && 'reconnect.delay');
         } catch (error) {
           return fail(error);
         }

@@ -6,11 +6,11 @@
  */
 
 import { warnOnce } from '../../../base/env.js';
-import { describe, setupError } from '../../../base/errors.js';
+import { describe, setupError, type DevText } from '../../../base/errors.js';
 import { isSkipArgs } from '../../../base/json.js';
 import { checkFlag, checkPollFrequency } from '../../../base/endpointOptions.js';
 import { checkEndpointOptions, requestKey, type EndpointLike } from '../../endpoint.js';
-import type { ListenerOptions } from '../../runtime/Feature.js';
+import type { ListenerOptions, ListenerSource } from '../../runtime/Feature.js';
 import type { StoreRuntime } from '../../runtime/StoreRuntime.js';
 import type { Pollers } from './Pollers.js';
 
@@ -79,31 +79,74 @@ export function subscribe(
 }
 
 /**
- * In a browser, refetches what is held (mounted hooks, subscriptions) and stale or invalid when
- * the window regains focus (or the page becomes visible) and when it comes back online. Returns
- * `remove()`. Outside a browser (Node, no `window`) it does nothing.
+ * Refetches what is held (mounted hooks, subscriptions) and stale or invalid when the app regains
+ * focus and when it comes back online: told by `onFocus` and `onOnline` when given, else by the
+ * window (focus, the page visible again, `online`; nothing without a window). Returns `remove()`.
  */
 export function setupListeners(runtime: StoreRuntime, options: ListenerOptions = {}): () => void {
   const flag = (option: 'refetchOnFocus' | 'refetchOnReconnect'): boolean =>
-    checkFlag(options?.[option], option, 'setupListeners', 'INVALID_OPTION', true) ?? true;
+    checkFlag(
+      options?.[option],
+      option,
+      process.env.NODE_ENV !== 'production' && 'setupListeners',
+      'INVALID_OPTION',
+      true,
+    ) ?? true;
   const refetchOnFocus = flag('refetchOnFocus');
   const refetchOnReconnect = flag('refetchOnReconnect');
+  const onFocus = checkSource(options?.onFocus, process.env.NODE_ENV !== 'production' && 'onFocus');
+  const onOnline = checkSource(options?.onOnline, process.env.NODE_ENV !== 'production' && 'onOnline');
   const target = (globalThis as { window?: EventTarget }).window;
-  if (target === undefined || typeof target.addEventListener !== 'function') return ignore;
   const doc = (globalThis as { document?: EventTarget & { visibilityState?: string } }).document;
-  const refetch = (): void => refetchHeld(runtime);
-  const onVisible = (): void => {
-    if (doc?.visibilityState !== 'hidden') refetch();
+  const removes: Array<() => void> = [];
+  let live = true;
+  const remove = (): void => {
+    live = false;
+    for (const stop of removes.splice(0)) stop();
   };
-  const listeners: Array<[EventTarget, string, () => void]> = [];
-  if (refetchOnFocus) listeners.push([target, 'focus', refetch]);
-  if (refetchOnFocus && doc && typeof doc.addEventListener === 'function')
-    listeners.push([doc, 'visibilitychange', onVisible]);
-  if (refetchOnReconnect) listeners.push([target, 'online', refetch]);
-  for (const [on, type, listener] of listeners) on.addEventListener(type, listener);
-  return () => {
-    for (const [on, type, listener] of listeners.splice(0)) on.removeEventListener(type, listener);
+  // A source that calls after its removal (an event already on its way) refetches nothing.
+  const refetch = (): void => {
+    if (live) refetchHeld(runtime);
   };
+  const listen = (on: EventTarget | undefined, type: string, listener: () => void): void => {
+    if (typeof on?.addEventListener !== 'function') return;
+    on.addEventListener(type, listener);
+    removes.push(() => on.removeEventListener(type, listener));
+  };
+  const use = (source: ListenerSource, name: DevText): void => {
+    const stop = source(refetch);
+    if (typeof stop !== 'function') {
+      remove();
+      throw setupError(
+        'INVALID_OPTION',
+        process.env.NODE_ENV !== 'production' && [
+          `setupListeners' ${name} returned ${describe(stop)}, not the function that stops it.`,
+          'Return the removal, e.g. return () => subscription.remove(); for a subscription object.',
+        ],
+      );
+    }
+    removes.push(stop);
+  };
+  if (refetchOnFocus && onFocus) use(onFocus, process.env.NODE_ENV !== 'production' && 'onFocus');
+  else if (refetchOnFocus && typeof target?.addEventListener === 'function') {
+    listen(target, 'focus', refetch);
+    listen(doc, 'visibilitychange', () => doc?.visibilityState !== 'hidden' && refetch());
+  }
+  if (refetchOnReconnect && onOnline) use(onOnline, process.env.NODE_ENV !== 'production' && 'onOnline');
+  else if (refetchOnReconnect) listen(target, 'online', refetch);
+  return remove;
+}
+
+/** A listener source option: a function or nothing; anything else is INVALID_OPTION. */
+function checkSource(source: unknown, name: DevText): ListenerSource | undefined {
+  if (source === undefined || typeof source === 'function') return source as ListenerSource | undefined;
+  throw setupError(
+    'INVALID_OPTION',
+    process.env.NODE_ENV !== 'production' && [
+      `setupListeners' ${name} must be a function (refetch) => unsubscribe, but it is ${describe(source)}.`,
+      `Pass e.g. ${name}: refetch => { const subscription = AppState.addEventListener('change', state => state === 'active' && refetch()); return () => subscription.remove(); } (docs/live-data.md, "Other sources of focus and reconnect"), or leave it out to listen to the window.`,
+    ],
+  );
 }
 
 /**

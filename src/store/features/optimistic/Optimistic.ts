@@ -50,9 +50,10 @@ interface Computed {
 const EVERY_TABLE = '*';
 
 export class Optimistic implements ConfirmedWriter {
-  private layers: Layer[] = [];
-  /** The confirmed value of every row the slice shows differently (a guess covers it), by map and table. */
-  private base: Changes = new Map();
+  /** @internal The pending guesses, by start (tests count them). */
+  layers: Layer[] = [];
+  /** @internal The confirmed value of every row the slice shows differently (a guess covers it), by map and table. */
+  base: Changes = new Map();
   /** Each pending layer's last computation, reused while nothing it depends on changed. */
   private computed = new Map<Layer, Computed>();
   /** Tables written since the last rebuild by layers taken out: the layers after them are computed again. */
@@ -66,11 +67,6 @@ export class Optimistic implements ConfirmedWriter {
   /** Whether writes must go through `write` (a guess is pending, or one was just taken out). */
   get active(): boolean {
     return this.layers.length > 0 || this.base.size > 0;
-  }
-
-  /** How many guesses are pending. */
-  get pending(): number {
-    return this.layers.length;
   }
 
   /**
@@ -111,14 +107,6 @@ export class Optimistic implements ConfirmedWriter {
       return { computed, payload };
     }
     return this.rebuild(visible, compute, this.layers, options, undefined);
-  }
-
-  /** The confirmed state under `visible`, as a slice (its tables that differ are read-only views). */
-  confirmed(visible: CacheState): CacheState {
-    if (this.base.size === 0) return visible;
-    const overlay = new Overlay(visible);
-    overlay.load(this.base);
-    return overlay.view();
   }
 
   /** After a reset: every layer is dropped with the state it stood on. */
@@ -247,4 +235,15 @@ function confirmedTable(
     else copy[key] = value;
   }
   return overlay.hasTable(map, table) ? Object.freeze(copy) : null;
+}
+
+/**
+ * The confirmed state under `visible` as `ledger` keeps it, as a slice (its tables that differ
+ * are read-only views). A function, not a method: only tests ask, so a bundle leaves it out.
+ */
+export function confirmedUnder(ledger: Optimistic, visible: CacheState): CacheState {
+  if (ledger.base.size === 0) return visible;
+  const overlay = new Overlay(visible);
+  overlay.load(ledger.base);
+  return overlay.view();
 }

@@ -7,7 +7,7 @@
  */
 
 import type { UnknownAction } from '@reduxjs/toolkit';
-import { describe, isErrorLike, setupError } from '../../../base/errors.js';
+import { describe, isErrorLike, setupError, type DevText } from '../../../base/errors.js';
 import { nonErrorThrown } from '../../../normalize/rootChecks.js';
 import { ActionTypes, writeAction, type WriteAction } from '../../slice/reducer.js';
 import { expiryTime, requestKey, type EndpointLike, type OptimisticSnapshot } from '../../endpoint.js';
@@ -35,7 +35,11 @@ export function optimisticWrite(
   const meta = Object.freeze({
     fetchedAt,
     date: now,
-    expiresAt: expiryTime(now, endpoint.dataExpiryLength ?? runtime.parts.expiry.dataExpiryLength, 'dataExpiryLength'),
+    expiresAt: expiryTime(
+      now,
+      endpoint.dataExpiryLength ?? runtime.parts.expiry.dataExpiryLength,
+      process.env.NODE_ENV !== 'production' && 'dataExpiryLength',
+    ),
     optimistic: true,
   });
   const layer: Layer = {
@@ -58,7 +62,10 @@ export function optimisticWrite(
       } catch (error) {
         throw isErrorLike(error) ? error : nonErrorThrown(error);
       }
-      return synchronous(value, `getOptimisticResponse of ${describe(endpoint)}`);
+      return synchronous(
+        value,
+        process.env.NODE_ENV !== 'production' && `getOptimisticResponse of ${describe(endpoint)}`,
+      );
     },
   };
   const payload = ledger.add(runtime.state(), layer, runtime.parts.normalizeOptions);
@@ -99,7 +106,7 @@ export function dispatchGuess(
 }
 
 /** `value`, refused with a coded error when it is a promise: `what` computes its result at once, inside one write. */
-function synchronous<T>(value: T, what: string): T {
+function synchronous<T>(value: T, what: DevText): T {
   if (typeof value !== 'object' || value === null || typeof (value as { then?: unknown }).then !== 'function')
     return value;
   throw setupError(

@@ -38,7 +38,7 @@ function stopped(stop: readonly AbortSignal[]): boolean {
 function delayOf(retry: RetryOptions, attempt: number, last: unknown): number {
   const ms = (retry.delay ?? defaultRetryDelay)(attempt);
   try {
-    return checkDelay(ms, attempt, 'retry.delay');
+    return checkDelay(ms, attempt, process.env.NODE_ENV !== 'production' && 'retry.delay');
   } catch (error) {
     // As a native `cause`: not enumerable.
     Object.defineProperty(error, 'cause', { value: last, configurable: true, writable: true });
