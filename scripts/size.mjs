@@ -31,12 +31,18 @@ export { useSuspense, useQuery, CacheProvider } from 'lenscache/react';`,
     absent: ['dist/esm/test/'],
   },
   {
-    name: 'lean (no gc, live, optimistic)',
+    name: 'lean (no gc, live, optimistic, pages)',
     code: `export { createLeanCache, Entity, RestEndpoint } from 'lenscache';
 export { useSuspense, CacheProvider } from 'lenscache/react';`,
     budget: 25_520,
     // A cache built without features bundles none of their code.
-    absent: ['store/features/gc/', 'store/features/live/', 'store/features/optimistic/', 'store/features/retries/'],
+    absent: [
+      'store/features/gc/',
+      'store/features/live/',
+      'store/features/optimistic/',
+      'store/features/retries/',
+      'store/features/pages/',
+    ],
   },
   {
     name: 'core, no hooks',

@@ -6,7 +6,16 @@
  * asked for the first page alone replaces the list with it; a page that started before that
  * refetch is not added.
  */
-import { Collection, Entity, firstPageOnly, RestEndpoint, type CacheState } from '../../src/index';
+import { configureStore } from '@reduxjs/toolkit';
+import {
+  Collection,
+  createLeanCache,
+  Entity,
+  firstPageOnly,
+  pagination,
+  RestEndpoint,
+  type CacheState,
+} from '../../src/index';
 import { gate, requestsSince, startServer, type TestServer } from '../fixtures/server';
 import { makeStore } from '../fixtures/store';
 
@@ -184,10 +193,57 @@ test('which way a page goes is decided as its request starts: a previous page an
   expect(record()).toMatchObject({ pages: ['5', '15'], base: null, previous: '0', next: '20' });
 });
 
-test('maxPages must be a whole number of pages, 1 or more', () => {
+test('maxPages must be a whole number of pages, 1 or more; the page params are read by functions', () => {
   for (const maxPages of [0, 1.5, -1, '2']) {
     expect(() => new RestEndpoint({ path: '/x', paginationField: 'cursor', maxPages: maxPages as number })).toThrow(
-      expect.objectContaining({ code: 'INVALID_SCHEMA' }),
+      expect.objectContaining({ code: 'INVALID_SCHEMA', message: expect.stringMatching(/^maxPages of GET \/x must/) }),
     );
   }
+  for (const option of ['nextPageParam', 'previousPageParam']) {
+    expect(() => new RestEndpoint({ path: '/x', paginationField: 'cursor', [option]: 'nextCursor' })).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_SCHEMA',
+        message: expect.stringContaining(`${option} of GET /x must be a function`),
+      }),
+    );
+  }
+});
+
+test('a lean cache without the pagination feature refuses a paginated list and its pages before sending, the store unchanged', async () => {
+  const { getLines } = setup();
+  const build = (features: (typeof pagination)[]) => {
+    const cache = createLeanCache({ features });
+    const store = configureStore({
+      reducer: { cache: cache.reducer },
+      middleware: getDefault => getDefault().concat(cache.middleware),
+    });
+    return { cache, store };
+  };
+  const lean = build([]);
+  const before = lean.store.getState();
+  const sent = server.requests.length;
+  const refused = expect.objectContaining({
+    code: 'FEATURE_MISSING',
+    message: expect.stringContaining('needs the pagination feature'),
+  });
+  expect(() => lean.store.dispatch(lean.cache.fetch(getLines, {}))).toThrow(refused);
+  expect(() => lean.store.dispatch(lean.cache.fetch(getLines.getPage, { cursor: '15' }))).toThrow(refused);
+  expect(() =>
+    lean.store.dispatch(
+      lean.cache.setResponse(
+        getLines.getPage,
+        { cursor: '15' },
+        { results: [], nextCursor: null, previousCursor: null },
+      ),
+    ),
+  ).toThrow(refused);
+  expect(server.requests.length).toBe(sent);
+  expect(lean.store.getState()).toBe(before);
+  // With the feature, the list and its page are fetched and the page is held.
+  const paged = build([pagination]);
+  await paged.store.dispatch(paged.cache.fetch(getLines, {}));
+  await paged.store.dispatch(paged.cache.fetch(getLines.getPage, { cursor: '15' }));
+  expect((paged.store.getState().cache as CacheState).entities['Pages([BothWaysLine])']?.['{}']).toMatchObject({
+    pages: ['15'],
+  });
 });

@@ -19,7 +19,7 @@ import { parseLoosely, readBody } from './responseBody.js';
 import { isRawBody } from '../base/rawBody.js';
 import { forStore, type RequestContext } from './requestContext.js';
 import { findCollection, pageSchema, requirePageParam } from './pagination.js';
-import { checkMaxPages, listPagination, pagePagination } from './listPages.js';
+import { listPagination, pagePagination } from './listPages.js';
 import type { PageOptions } from './paginationTypes.js';
 import type { OptimisticSnapshot } from './OptimisticSnapshot.js';
 import { paramsOf, pathTemplate, type PathTemplate } from './pathParams.js';
@@ -115,7 +115,6 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     this.method = checkMethod(options.method, process.env.NODE_ENV !== 'production' && options.path) as HttpMethod;
     const where = process.env.NODE_ENV !== 'production' && `${this.method} ${this.path}`;
     checkParamName(options.paginationField, process.env.NODE_ENV !== 'production' && 'paginationField', where);
-    checkMaxPages(options.maxPages, where);
     this.pollFrequency = checkPollFrequency(options.pollFrequency, where);
     checkSharedOptions(options, where);
     this.urlPrefix = options.urlPrefix ?? '';

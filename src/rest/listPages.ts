@@ -5,7 +5,7 @@
  */
 
 import { isObject } from '../base/dict.js';
-import { describe, inputError, setupError } from '../base/errors.js';
+import { describe, inputError } from '../base/errors.js';
 import type { Collection } from '../schema/Collection.js';
 import { withoutField } from '../schema/collectionKey.js';
 import { findCollection } from './pagination.js';
@@ -84,19 +84,6 @@ function linkOf(custom: ((page: any) => unknown) | undefined, words: string[], f
 /** What a response holds where its items should be. */
 function itemsAt(response: unknown, at: string | undefined): unknown {
   return at === undefined ? response : isObject(response) ? (response as Record<string, unknown>)[at] : undefined;
-}
-
-/** Throws INVALID_SCHEMA unless `maxPages` is a whole number, 1 or more (or undefined). */
-export function checkMaxPages(maxPages: unknown, where: string | false): void {
-  if (maxPages !== undefined && !(Number.isInteger(maxPages) && (maxPages as number) > 0)) {
-    throw setupError(
-      'INVALID_SCHEMA',
-      process.env.NODE_ENV !== 'production' && [
-        `maxPages of ${where} must be a whole number of pages, 1 or more, but it is ${describe(maxPages)}.`,
-        'Set it to the most pages the list should hold, e.g. maxPages: 3, or leave it out for no limit.',
-      ],
-    );
-  }
 }
 
 function placeOf(list: Requestable, collection: Collection<any>, args: readonly unknown[]): ListPlace {

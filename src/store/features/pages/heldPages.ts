@@ -3,16 +3,16 @@
  * (pages.ts) true, in the same write: docs/pagination.md, "The list's record of its pages".
  */
 
-import { createDict } from '../../base/dict.js';
-import { jsonEqual } from '../../base/json.js';
-import type { CacheState, Row } from '../../base/state.js';
-import type { Patch } from '../../base/patch.js';
-import { toJsonValue } from '../../base/checkRow.js';
-import { listPatches, PatchList } from '../../normalize/PatchList.js';
-import { continuesList, refsNotIn } from '../../schema/refs.js';
-import type { EndpointLike } from '../endpoint.js';
-import { applyPatches } from '../slice/applyPatches.js';
-import type { JoinedPages, PageWay, Resolved, ResolveInput } from '../types.js';
+import { createDict } from '../../../base/dict.js';
+import { jsonEqual } from '../../../base/json.js';
+import type { CacheState, Row } from '../../../base/state.js';
+import type { Patch } from '../../../base/patch.js';
+import { toJsonValue } from '../../../base/checkRow.js';
+import { listPatches, PatchList } from '../../../normalize/PatchList.js';
+import { continuesList, refsNotIn } from '../../../schema/refs.js';
+import type { EndpointLike } from '../../endpoint.js';
+import { applyPatches } from '../../slice/applyPatches.js';
+import type { JoinedPages, PageWay, Resolved, ResolveInput } from '../../types.js';
 import {
   BASE,
   listRecord,
@@ -23,7 +23,7 @@ import {
   sequence,
   type HeldPage,
   type ListRecord,
-} from './pages.js';
+} from '../../runtime/pages.js';
 
 /**
  * `resolved` (the write of `input`, computed against `state`) with the list's record of its
