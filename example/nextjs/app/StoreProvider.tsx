@@ -40,16 +40,13 @@ function getBrowserStore(): Store {
   return browserStore;
 }
 
-/** streamState writes a whole `<script>`; React wants its code. Data in it has `<` and `>` escaped. */
-const codeOf = (script: string) => script.slice(script.indexOf('>') + 1, -'</script>'.length);
-
 export function StoreProvider({ children }: { children: ReactNode }) {
   const [store] = useState(() => (typeof window === 'undefined' ? makeServerStore() : getBrowserStore()));
   // Only on the server (the hook does nothing in the browser): one stream of the store's changes.
   const [stream] = useState(() => (typeof window === 'undefined' ? streamState(store, cache) : undefined));
   useServerInsertedHTML(() => {
-    const script = stream?.next();
-    return script ? <script dangerouslySetInnerHTML={{ __html: codeOf(script) }} /> : null;
+    const code = stream?.code();
+    return code ? <script dangerouslySetInnerHTML={{ __html: code }} /> : null;
   });
   return (
     <Provider store={store}>
