@@ -671,6 +671,67 @@ test('bonds read at two portfolios are one list: a switch keeps every page, show
   });
 });
 
+/** Waits until the timeline shows events `from` to `to`; else fails showing what it shows. */
+async function eventsAre(from, to) {
+  const expected = Array.from({ length: to - from + 1 }, (_, i) => `Event ${from + i}`);
+  await page
+    .waitForFunction(
+      json =>
+        JSON.stringify([...document.querySelectorAll('[data-testid=events] li')].map(li => li.textContent)) === json,
+      JSON.stringify(expected),
+      { timeout: 5000 },
+    )
+    .catch(async () => {
+      assert.deepEqual(await page.locator('[data-testid=events] li').allTextContents(), expected);
+    });
+}
+/** The event requests the server answered since `from` (an index in its log): their query strings. */
+const eventRequests = async from =>
+  (await serverLog())
+    .slice(from)
+    .filter(entry => entry.path === '/api/events')
+    .map(entry => entry.search);
+
+test('the timeline pages both ways, three pages at most, one GET per page; back to the start sends one', async () => {
+  let from;
+  await step('events-first-page', async () => {
+    await eventsAre(21, 24);
+    // The list itself (no cursor) was the first event request.
+    assert.equal((await eventRequests(0))[0], '');
+    from = (await serverLog()).length;
+  });
+  await step('events-later', async () => {
+    await page.click('[data-testid=events-later]');
+    await eventsAre(21, 28);
+    await page.click('[data-testid=events-later]');
+    await eventsAre(21, 32);
+    // A fourth page: the list's own first page goes.
+    await page.click('[data-testid=events-later]');
+    await eventsAre(25, 36);
+  });
+  await step('events-earlier', async () => {
+    // The page dropped is the one before the first held: the last page goes.
+    await page.click('[data-testid=events-earlier]');
+    await eventsAre(21, 32);
+    await page.click('[data-testid=events-earlier]');
+    await eventsAre(17, 28);
+  });
+  await step('events-back-to-start', async () => {
+    await page.click('[data-testid=events-start]');
+    await eventsAre(21, 24);
+    // Long enough for a request the clicks might have started to reach the server.
+    await page.waitForTimeout(400);
+    assert.deepEqual(await eventRequests(from), [
+      '?cursor=24',
+      '?cursor=28',
+      '?cursor=32',
+      '?cursor=20',
+      '?cursor=16',
+      '',
+    ]);
+  });
+});
+
 test('every API request since the login carried a valid token, and none met a 401', async () => {
   const reads = (await serverLog()).filter(entry => !entry.path.startsWith('/api/auth/'));
   assert.ok(reads.length > 50, `the run's requests (${reads.length})`);

@@ -105,6 +105,11 @@ export function bondHolding(portfolio, bondId) {
 /** How much each product's traded volume grows per tick. */
 const VOLUME_PER_TICK = { BTC: 12, ETH: 75 };
 
+/** The events of the timeline, oldest first: the list opens at EVENTS_START, EVENTS_PAGE at a time. */
+export const EVENTS = 40;
+export const EVENTS_START = 20;
+export const EVENTS_PAGE = 4;
+
 /** How many posts one page of a post list holds. */
 export const POSTS_PAGE = 5;
 /** How much longer than other requests a search takes (ms). */
@@ -146,6 +151,19 @@ export async function startExample({
   const findPost = (group, id) => db.posts.find(post => post.group === group && post.id === id);
   const noPost = (group, id) => [404, { message: `There is no ${group} post ${id}.` }];
   const routes = [
+    [
+      'GET',
+      /^\/api\/events$/,
+      (_m, url) => {
+        // The cursor is the offset of the page's first event; the list itself opens in the middle.
+        const start = Math.min(Math.max(Number(url.searchParams.get('cursor') ?? EVENTS_START) || 0, 0), EVENTS);
+        const end = Math.min(start + EVENTS_PAGE, EVENTS);
+        const results = [];
+        for (let id = start + 1; id <= end; id++) results.push({ id: String(id), title: `Event ${id}` });
+        const previousCursor = start > 0 ? String(Math.max(start - EVENTS_PAGE, 0)) : null;
+        return [200, { results, nextCursor: end < EVENTS ? String(end) : null, previousCursor }];
+      },
+    ],
     [
       'GET',
       /^\/api\/(react|vue)\/posts$/,

@@ -283,6 +283,15 @@ describe('the examples run', () => {
     });
   });
 
+  test('pagination both ways: a previous page goes first; maxPages drops the page at the other end', () => {
+    const { result } = load('paginationBothWays.ts');
+    expect(result).toEqual({
+      before: ['18', '19', '20', '21'],
+      bounded: ['20', '21', '22', '23', '24', '25'],
+      back: ['18', '19', '20', '21', '22', '23'],
+    });
+  });
+
   test('Union: mixed members, stored as { id, schema } refs', () => {
     const { module, result } = load('Union.ts');
     expect(result.labels).toEqual(['Ann', 'Admins']);

@@ -21,6 +21,7 @@ import {
   OPTIMISTIC,
   currentPrice,
   getBonds,
+  getEvents,
   getCompanies,
   getLiveStats,
   getPortfolioColumns,
@@ -164,6 +165,9 @@ function Panels() {
       </Panel>
       <Panel title="Bonds by portfolio, a page at a time (one list at every lens)" id="bonds" wide>
         <BondsPanel />
+      </Panel>
+      <Panel title="Timeline, both ways (three pages at most)" id="events" wide>
+        <EventsPanel />
       </Panel>
       <Panel title="Session: login and token refresh" id="session" wide>
         <RequestLog of="/api/auth/" title="Session requests sent" testId="session-log">
@@ -549,6 +553,52 @@ function BondTable({ portfolio }: { portfolio: string }) {
         {error && <span className="error">{error.message.split('\n')[0]}</span>}
       </div>
     </>
+  );
+}
+
+function EventsPanel() {
+  return (
+    <div className="companies">
+      <Suspense fallback={<p className="loading">Loading events…</p>}>
+        <Timeline />
+      </Suspense>
+      <RequestLog of="/api/events" title="Event requests sent" testId="events-log">
+        The timeline opens in the middle and pages both ways, three pages at most: a page loaded at one end drops the
+        page at the other. Back to the start fetches the first page alone.
+      </RequestLog>
+    </div>
+  );
+}
+
+function Timeline() {
+  const { data, loadMore, hasMore, loadPrevious, hasPrevious, loadingMore, loadingPrevious, refetch, error } =
+    useInfinite(getEvents);
+  return (
+    <div>
+      <div className="controls">
+        <button
+          onClick={() => void loadPrevious()}
+          disabled={!hasPrevious || loadingPrevious}
+          data-testid="events-earlier"
+        >
+          {loadingPrevious ? 'Loading…' : 'Earlier'}
+        </button>
+        <button onClick={() => void refetch({ firstPageOnly: true })} data-testid="events-start">
+          Back to the start
+        </button>
+      </div>
+      <ol data-testid="events">
+        {data.results.map(event => (
+          <li key={event.id}>{event.title}</li>
+        ))}
+      </ol>
+      <div className="controls">
+        <button onClick={() => void loadMore()} disabled={!hasMore || loadingMore} data-testid="events-later">
+          {loadingMore ? 'Loading…' : 'Later'}
+        </button>
+        {error && <span className="error">{error.message.split('\n')[0]}</span>}
+      </div>
+    </div>
   );
 }
 

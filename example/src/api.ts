@@ -105,6 +105,30 @@ export const getBonds = new RestEndpoint({
   paginationField: 'cursor',
 });
 
+/** An event of the timeline. */
+export class TimelineEvent extends Entity {
+  id = '';
+  title = '';
+  static override key = 'TimelineEvent';
+}
+
+/**
+ * The timeline opens in the middle: its first page names the page before (`previousCursor`) and
+ * the one after (`nextCursor`). It holds three pages at most: loading one at an end drops the page
+ * at the other (docs/pagination.md, "At most maxPages").
+ */
+export const getEvents = new RestEndpoint({
+  path: '/api/events',
+  searchParams: {} as { cursor?: string },
+  schema: {
+    results: new Collection([TimelineEvent]),
+    nextCursor: null as string | null,
+    previousCursor: null as string | null,
+  },
+  paginationField: 'cursor',
+  maxPages: 3,
+});
+
 export type Group = 'react' | 'vue';
 export type OrderBy = 'title' | 'createdAt';
 
