@@ -50,7 +50,7 @@ export function withHeldPages(
     // its list was replaced continues a list that is gone.
     const row = state.entities[place.table]?.[place.row];
     if (!continuesList(row, listMeta, input.fetchedAt)) return resolved;
-    const param = toJsonValue(paging.param(input.args), 'The page param');
+    const param = paging.param(input.args);
     const pages = sequence(previous);
     const at = pages.findIndex(page => sameParam(page, param));
     // A page held already, loaded again, keeps its place; only one at an end names what is beyond it.
@@ -139,7 +139,10 @@ export function withHeldPages(
   return { ...resolved, ...list.written(resolved) };
 }
 
-/** The record of `pages` (in the list's order, its own answer as `BASE`), with only what is not the default. */
+/**
+ * The record of `pages` (in the list's order, its own answer as `BASE`), with only what is not the
+ * default, as the store holds it (checked as JSON, frozen).
+ */
 function recordOf(
   pages: readonly unknown[],
   next: unknown,
@@ -149,13 +152,18 @@ function recordOf(
 ): ListRecord {
   const params = pages.filter(page => page !== BASE);
   const base = pages.indexOf(BASE);
-  const record: { -readonly [K in keyof ListRecord]: ListRecord[K] } = { pages: Object.freeze(params) };
-  if (next !== undefined) record.next = toJsonValue(next, 'The next page param');
-  if (previous !== undefined) record.previous = toJsonValue(previous, 'The previous page param');
-  if (base !== 0) record.base = base < 0 ? null : base;
-  if (loads !== params.length) record.loads = loads;
-  if (held) record.held = Object.freeze(held.map(page => ({ ...page, refs: Object.freeze([...page.refs]) })));
-  return Object.freeze(record);
+  // Members left undefined are not written.
+  return toJsonValue(
+    {
+      pages: params,
+      next,
+      previous,
+      base: base === 0 ? undefined : base < 0 ? null : base,
+      loads: loads === params.length ? undefined : loads,
+      held,
+    },
+    "The list's record of its pages",
+  );
 }
 
 /** The list row at `table`/`row` as `patches` leave it (the reducer's applier, over a one-row table). */
