@@ -5,7 +5,7 @@
 // The page logs in first; the counts start after its login (the session itself: session.e2e.test.mjs).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BONDS, bondHolding, holding, PORTFOLIOS } from '../example/server.mjs';
+import { BONDS, bondHolding, holding, PORTFOLIOS, priceIn } from '../example/server.mjs';
 import { launchApp, logIn, PASSWORD, serverLog as logOf, step as stepOf } from './harness.mjs';
 
 let app;
@@ -84,6 +84,71 @@ test('portfolios: the list is fetched once; a new portfolio fetches only its col
     await pick(third);
     const log = await serverLog();
     assert.equal(count(log, '/api/companies/columns'), 2);
+  });
+});
+
+/** The price column as the currency says it should be (the companies' USD prices, converted by the server). */
+const expectedPrices = currency =>
+  [120.5, 64.2, 33.9, 88.1, 210.0].map(price => `${priceIn(currency, { price }).toFixed(2)} ${currency}`);
+const shownPrices = () => page.locator('[data-testid=companies] [data-testid=price]').allTextContents();
+
+async function pickCurrency(currency) {
+  await page.click(`[data-testid=currency-${currency}]`);
+  await page.waitForFunction(
+    expected =>
+      JSON.stringify(
+        [...document.querySelectorAll('[data-testid=companies] [data-testid=price]')].map(cell => cell.textContent),
+      ) === expected,
+    JSON.stringify(expectedPrices(currency)),
+  );
+  // Long enough for a request the switch might have started to reach the server.
+  await page.waitForTimeout(400);
+}
+
+test('two dimensions: each lens is fetched once, for its own columns; switching the other dimension fetches nothing', async () => {
+  const [first, second, , fourth] = PORTFOLIOS;
+  /** Requests per dimension since the login: the list, the holdings columns, the prices columns. */
+  const counts = async () => {
+    const log = await serverLog();
+    return [count(log, '/api/companies'), count(log, '/api/companies/columns'), count(log, '/api/companies/prices')];
+  };
+  let before;
+  await step('currency-new', async () => {
+    before = await counts();
+    assert.deepEqual(await shownPrices(), expectedPrices('USD'), 'the list came with its currency');
+    await pickCurrency('EUR');
+    // A new currency: its prices alone, whatever the portfolio shown.
+    assert.deepEqual(await counts(), [before[0], before[1], before[2] + 1]);
+  });
+  await step('currency-back-and-forth', async () => {
+    await pickCurrency('USD');
+    await pickCurrency('EUR');
+    await pickCurrency('USD');
+    await pickCurrency('EUR');
+    assert.deepEqual(await counts(), [before[0], before[1], before[2] + 1], 'revisited currencies fetch nothing');
+  });
+  await step('portfolio-at-another-currency', async () => {
+    // Portfolios read at USD, now read at EUR: their holdings are the portfolio's, whatever the currency.
+    await pick(first);
+    await pick(second);
+    assert.deepEqual(await shownPrices(), expectedPrices('EUR'));
+    assert.deepEqual(await counts(), [before[0], before[1], before[2] + 1], 'no holdings and no prices fetched');
+    // A new portfolio at EUR: its holdings alone.
+    await pick(fourth);
+    assert.deepEqual(await counts(), [before[0], before[1] + 1, before[2] + 1]);
+  });
+  await step('both-dimensions-back-and-forth', async () => {
+    await pickCurrency('JPY');
+    assert.deepEqual(await counts(), [before[0], before[1] + 1, before[2] + 2]);
+    for (const portfolio of [first, fourth, second]) {
+      await pick(portfolio);
+      for (const currency of ['USD', 'JPY', 'EUR']) await pickCurrency(currency);
+    }
+    assert.deepEqual(await counts(), [before[0], before[1] + 1, before[2] + 2], 'every lens was read before');
+    assert.deepEqual(await shownPct(), expectedPct(second));
+    await page
+      .locator('[data-testid=panel-companies]')
+      .screenshot({ path: 'e2e/artifacts/companies-two-dimensions.png' });
   });
 });
 

@@ -78,6 +78,16 @@ export function holding(portfolio, companyId) {
 
 export const PORTFOLIOS = ['Growth', 'Income', 'Balanced', 'Index'];
 
+/** The currencies prices are shown in, with their rate from the stored USD prices. */
+export const RATES = { USD: 1, EUR: 0.92, JPY: 151.3 };
+/** A company's price in a currency, as the server sends it. */
+export const priceIn = (currency, company) => Math.round(company.price * (RATES[currency] ?? 1) * 100) / 100;
+/** The companies an `ids` param names (every one without it). */
+const named = (companies, url) => {
+  const ids = url.searchParams.get('ids')?.split(',');
+  return ids ? companies.filter(company => ids.includes(company.id)) : companies;
+};
+
 /** The bond universe (every portfolio's), served a page at a time: id, name, coupon (%). */
 export const BONDS = [
   ['b1', 'Bund 2031', 2.1],
@@ -258,7 +268,15 @@ export async function startExample({
       /^\/api\/companies$/,
       (_m, url) => {
         const portfolio = url.searchParams.get('portfolio') ?? PORTFOLIOS[0];
-        return [200, db.companies.map(company => ({ ...company, ...holding(portfolio, company.id) }))];
+        const currency = url.searchParams.get('currency') ?? 'USD';
+        return [
+          200,
+          db.companies.map(company => ({
+            ...company,
+            price: priceIn(currency, company),
+            ...holding(portfolio, company.id),
+          })),
+        ];
       },
     ],
     [
@@ -284,7 +302,17 @@ export async function startExample({
       /^\/api\/companies\/columns$/,
       (_m, url) => {
         const portfolio = url.searchParams.get('portfolio') ?? PORTFOLIOS[0];
-        return [200, Object.fromEntries(db.companies.map(company => [company.id, holding(portfolio, company.id)]))];
+        const companies = named(db.companies, url);
+        return [200, Object.fromEntries(companies.map(company => [company.id, holding(portfolio, company.id)]))];
+      },
+    ],
+    [
+      'GET',
+      /^\/api\/companies\/prices$/,
+      (_m, url) => {
+        const currency = url.searchParams.get('currency') ?? 'USD';
+        const companies = named(db.companies, url);
+        return [200, Object.fromEntries(companies.map(company => [company.id, { price: priceIn(currency, company) }]))];
       },
     ],
   ];

@@ -23,6 +23,7 @@ import {
   getBonds,
   getEvents,
   getCompanies,
+  getCurrencyColumns,
   getLiveStats,
   getPortfolioColumns,
   getPosts,
@@ -160,7 +161,7 @@ function Panels() {
       <Panel title="Stats, polled every 2 s (useLive)" id="polled">
         <PolledStats />
       </Panel>
-      <Panel title="Companies by portfolio (Scalar lens)" id="companies" wide>
+      <Panel title="Companies by portfolio and currency (one Scalar per dimension)" id="companies" wide>
         <CompaniesPanel />
       </Panel>
       <Panel title="Bonds by portfolio, a page at a time (one list at every lens)" id="bonds" wide>
@@ -447,28 +448,67 @@ function PortfolioPicker({ value, onPick, testId }: { value: string; onPick: (na
   );
 }
 
+export const CURRENCIES = ['USD', 'EUR', 'JPY'];
+
 function CompaniesPanel() {
   const [portfolio, setPortfolio] = useState(PORTFOLIOS[0]!);
+  const [currency, setCurrency] = useState(CURRENCIES[0]!);
   return (
     <div className="companies">
       <div>
         <PortfolioPicker value={portfolio} onPick={setPortfolio} testId="portfolio" />
+        <div className="controls" role="group" aria-label="Currency">
+          {CURRENCIES.map(name => (
+            <button
+              key={name}
+              aria-pressed={name === currency}
+              onClick={() => setCurrency(name)}
+              data-testid={`currency-${name}`}
+            >
+              {name}
+            </button>
+          ))}
+        </div>
         <Suspense fallback={<p className="loading">Loading companies…</p>}>
-          <CompanyTable portfolio={portfolio} />
+          <CompanyTable portfolio={portfolio} currency={currency} />
         </Suspense>
       </div>
       <RequestLog of="/api/companies" title="Company requests sent" testId="request-log">
-        Revisit a portfolio: nothing is added here.
+        Revisit a portfolio or a currency: nothing is added here. Each is a lens of its own, so a new currency fetches
+        only prices, a new portfolio only holdings.
       </RequestLog>
     </div>
   );
 }
 
-function CompanyTable({ portfolio }: { portfolio: string }) {
-  // One list for every portfolio, fetched with the first portfolio's values...
-  const companies = useSuspense(getCompanies, { portfolio });
-  // ...and each other portfolio fetches only its own columns, once.
-  useFetch(getPortfolioColumns, portfolio === PORTFOLIOS[0] ? null : { portfolio });
+/**
+ * The params of the columns a lens lacks: `null` when every company has its values there, the lens
+ * alone when none has (a lens never read), else the lens and the ids of those that lack them (a
+ * company created at another lens).
+ */
+function lacking<T extends { id: string }, L extends object>(
+  companies: readonly T[],
+  field: (company: T) => unknown,
+  lens: L,
+): (L & { ids?: string }) | null {
+  const ids = companies.filter(company => field(company) === undefined).map(company => company.id);
+  if (ids.length === 0) return null;
+  return ids.length === companies.length ? lens : { ...lens, ids: ids.join(',') };
+}
+
+function CompanyTable({ portfolio, currency }: { portfolio: string; currency: string }) {
+  // One list for every portfolio and currency, fetched once at whichever was shown first...
+  const companies = useSuspense(getCompanies, { portfolio, currency });
+  // ...then each dimension fetches the columns its lens lacks (all of them at a new lens, none on a
+  // revisit), without knowing which lens the list came with.
+  useFetch(
+    getPortfolioColumns,
+    lacking(companies, company => company.pct_equity, { portfolio }),
+  );
+  useFetch(
+    getCurrencyColumns,
+    lacking(companies, company => company.price, { currency }),
+  );
   return (
     <table data-testid="companies">
       <thead>
@@ -485,7 +525,7 @@ function CompanyTable({ portfolio }: { portfolio: string }) {
           <tr key={company.id} data-testid={`company-${company.id}`}>
             <td>{company.name}</td>
             <td>{company.sector.name}</td>
-            <td>{company.price.toFixed(2)}</td>
+            <td data-testid="price">{company.price === undefined ? '…' : `${company.price.toFixed(2)} ${currency}`}</td>
             <td data-testid="pct">
               {company.pct_equity === undefined ? '…' : `${(company.pct_equity * 100).toFixed(1)}%`}
             </td>

@@ -101,6 +101,33 @@ export type RestArgs<O extends RestEndpointOptions> =
       ? [params?: RestParams<O>]
       : [params: RestParams<O>];
 
+/** A guess taking `A`, written as a method's type: a narrower annotation (`params: { id: string }`) still fits. */
+type Guess<A extends unknown[]> = { guess(snap: OptimisticSnapshot, ...args: A): unknown }['guess'];
+/** The keys of the params a guess is annotated with that the endpoint does not take. */
+type UnknownParams<O extends RestEndpointOptions> = O extends {
+  getOptimisticResponse: (snap: never, params: infer P, ...rest: never[]) => unknown;
+}
+  ? 0 extends 1 & P
+    ? never
+    : Exclude<keyof P, keyof RestParams<O>>
+  : never;
+/**
+ * What `getOptimisticResponse` must take: the endpoint's own params (an annotation may name a few,
+ * or narrow one, but no other key) and its body, as every call of the endpoint is checked.
+ */
+type GuessCheck<O extends RestEndpointOptions> = {
+  getOptimisticResponse?:
+    | ([UnknownParams<O>] extends [never]
+        ? Guess<[params: Partial<RestParams<O>>, body?: BodyOf<O>]>
+        : `${UnknownParams<O> & string} is not a param of this endpoint`)
+    | undefined;
+};
+
+/** An endpoint's `getOptimisticResponse`: it takes the endpoint's args. */
+export type GuessOf<O extends RestEndpointOptions> = (snap: OptimisticSnapshot, ...args: RestArgs<O>) => unknown;
+/** Options `E` (on top of `O`, for `extend`) whose guess is checked against the endpoint they make. */
+export type GuessChecked<E, O = {}> = E & NoInfer<GuessCheck<Extended<O, E>>>;
+
 /** The options of `base.extend(options)`: `options` win. */
 export type Extended<O, E> = Omit<O, keyof E> & E extends infer R extends RestEndpointOptions ? R : never;
 
