@@ -333,3 +333,36 @@ describe('bursts: the messages of one task are written together as it ends', () 
     expect(cache.selectQuery(store.getState(), list)?.map(ticker => ticker.product_id)).toEqual(['T7']);
   });
 });
+
+test('hostile frames (a __proto__ key, a cycle, a number JSON cannot hold, wrong shapes) are reported, the store unchanged, no prototype written', async () => {
+  const { cache, store } = makeStore();
+  const source = manualSource();
+  const errors: unknown[] = [];
+  connectStream(cache.controller(store), { schema: Ticker, open: source.open, onError: error => errors.push(error) });
+  source.emit!({ product_id: 'OK', price: 1 });
+  await written();
+  const before = store.getState();
+  const cyclic: Record<string, unknown> = { product_id: 'C', price: 1 };
+  cyclic.self = cyclic;
+  const hostile: unknown[] = [
+    cyclic,
+    '{"product_id":"H","price":1e400}', // Infinity once parsed
+    { product_id: 'B', price: 10n },
+    '"just a string"',
+    '[1, 2]',
+    42,
+  ];
+  for (const frame of hostile) {
+    source.emit!(frame);
+    await written();
+  }
+  expect(errors).toHaveLength(hostile.length);
+  for (const error of errors) expect(error).toEqual(expect.objectContaining({ code: expect.any(String) }));
+  expect(store.getState()).toBe(before);
+  // A __proto__ member is a field like any other: it writes no prototype.
+  source.emit!('{"product_id":"P","price":2,"__proto__":{"polluted":true}}');
+  await written();
+  expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  expect(Object.getPrototypeOf(cache.selectQuery(store.getState(), Ticker, 'P'))).toBe(Ticker.prototype);
+  expect(cache.selectQuery(store.getState(), Ticker, 'P')?.price).toBe(2);
+});
