@@ -88,19 +88,18 @@ export interface ResolveInput {
   pages?: JoinedPages | PageWay | undefined;
 }
 
-/**
- * The pages a joined answer of a list holds, in the list's order: the params of those other than
- * the list's own answer, where that answer sits (`null`: not fetched, dropped for `maxPages`), the
- * first and last responses, and how many items each response brought.
- */
 /** Which way a page goes: `back`, before the pages its list holds (it was the list's previous page). */
 export interface PageWay {
   readonly back: boolean;
 }
 
+/**
+ * The pages a joined answer of a list holds, in the list's order (the list's own answer as the
+ * pages feature's `BASE`; absent when it was dropped for `maxPages`), the first and last
+ * responses, and how many items each response brought.
+ */
 export interface JoinedPages {
-  readonly params: readonly unknown[];
-  readonly base: number | null;
+  readonly order: readonly unknown[];
   readonly first: unknown;
   readonly last: unknown;
   readonly sizes: readonly number[];

@@ -97,9 +97,7 @@ export function withHeldPages(
     // rule): then it keeps the pages it holds, and this answer those its key held.
     const replaced = !rowMeta || input.fetchedAt >= rowMeta.fetchedAt;
     const joined = input.pages as JoinedPages | undefined;
-    const params = joined?.params ?? [];
-    const pages: unknown[] = [...params];
-    if (joined?.base !== null) pages.splice(joined?.base ?? 0, 0, BASE);
+    const pages = joined ? [...joined.order] : [BASE];
     // Each lens's answer counts the list's loads it holds (lacksPages). The pages the list held,
     // fetched again, keep the count; other pages (a first page alone, fewer pages) start a new one,
     // so the answers at other lenses are fetched again there when read.
@@ -107,7 +105,7 @@ export function withHeldPages(
     const same =
       held0.length === pages.length && held0.every((page, i) => page === pages[i] || sameParam(page, pages[i]));
     const loads = loadsOf(previous) + (same || !previous ? 0 : 1);
-    const count = replaced ? loads : same ? loads : (listMeta?.pages ?? 0);
+    const count = replaced || same ? loads : (listMeta?.pages ?? 0);
     if (count && resolved.meta) list.set(['meta', place.key], { ...resolved.meta, pages: count }, resolved.meta);
     if (replaced) {
       let held: HeldPage[] | undefined;

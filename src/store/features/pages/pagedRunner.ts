@@ -60,8 +60,7 @@ export function pagedRunner(
     const responses = pages.map(page => answers.get(idOf(page)));
     const base = pages.indexOf(BASE);
     joined({
-      params: pages.filter(page => page !== BASE),
-      base: base < 0 ? null : base,
+      order: pages,
       first: responses[0],
       last: responses[responses.length - 1],
       sizes: responses.map(response => paging.items(response)?.length ?? 0),
