@@ -60,6 +60,13 @@ export class Optimistic implements ConfirmedWriter {
   private dirty = new Set<string>();
   /** The lineage of the slice `base` was kept against (slice/reducer.ts, SliceFacts). */
   declare private line: object | undefined;
+  /**
+   * @internal Rows whose last mutation failed, as `{ saving: false, error }` by table and row key
+   * (docs/rowStatus.md): at most 100, oldest out first; a success touching the row deletes it.
+   */
+  failed = new Map<string, RowStatus>();
+  /** The rows the guess of a mutation settling now wrote: its outcome, in the next `write`, marks them. */
+  declare private settled: string[] | undefined;
 
   /** `lineage` names the slices the cache's own writes made from one another. */
   constructor(private readonly lineage: (slice: CacheState) => object) {}
@@ -79,10 +86,11 @@ export class Optimistic implements ConfirmedWriter {
   }
 
   /** Takes out the layer of the request `endpoint` started at `start`; its rows are written back by the next `write`. */
-  settle(endpoint: object, start: number): boolean {
+  settle(endpoint: { sideEffect?: unknown }, start: number): boolean {
     const index = this.layers.findIndex(layer => layer.endpoint === endpoint && layer.start === start);
-    if (index < 0) return false;
-    const layer = this.layers[index]!;
+    const layer = this.layers[index];
+    if (endpoint.sideEffect) this.settled = rowsOf(this.computed.get(layer!)?.patches ?? []);
+    if (!layer) return false;
     for (const table of this.computed.get(layer)?.tables ?? [EVERY_TABLE]) this.dirty.add(table);
     this.computed.delete(layer);
     this.layers = this.layers.filter((_, i) => i !== index);
@@ -99,19 +107,36 @@ export class Optimistic implements ConfirmedWriter {
     compute: (confirmed: CacheState) => T | undefined,
     options: NormalizeOptions,
   ): Rebuilt<T> {
-    if (!this.active) {
+    const rows = this.settled;
+    this.settled = undefined;
+    let rebuilt: Rebuilt<T>;
+    if (this.active) rebuilt = this.rebuild(visible, compute, this.layers, options, undefined);
+    else {
       const computed = compute(visible);
       const payload = computed
         ? { patches: computed.patches, inversePatches: computed.inversePatches }
         : { patches: [], inversePatches: [] };
-      return { computed, payload };
+      rebuilt = { computed, payload };
     }
-    return this.rebuild(visible, compute, this.layers, options, undefined);
+    const computed = rebuilt.computed as (T & { error?: unknown }) | undefined;
+    // A settled mutation's outcome (none when it was aborted): a failure marks the rows its guess
+    // wrote; a success clears them and the rows its answer wrote.
+    if (rows && computed) {
+      if ('error' in computed)
+        for (const row of rows) {
+          this.failed.delete(row);
+          this.failed.set(row, Object.freeze({ saving: false, error: computed.error }));
+          if (this.failed.size > 100) this.failed.delete(this.failed.keys().next().value!);
+        }
+      else if (this.failed.size > 0) for (const row of [...rows, ...rowsOf(computed.patches)]) this.failed.delete(row);
+    }
+    return rebuilt;
   }
 
-  /** After a reset: every layer is dropped with the state it stood on. */
+  /** After a reset: every layer is dropped with the state it stood on, and so is every failure. */
   clear(): void {
     this.layers = [];
+    this.failed = new Map();
     this.forget();
   }
 
@@ -180,6 +205,24 @@ export class Optimistic implements ConfirmedWriter {
     this.dirty = new Set();
     return { computed, payload };
   }
+}
+
+/** Each store's ledger, by the store's read memo (reads/MemoOwners.ts): how a row's status finds it from a state. */
+export const ledgers = new WeakMap<object, Optimistic>();
+
+/** A row's status (docs/rowStatus.md): a guess of a mutation touching it is pending, and the error its last mutation failed with. */
+export interface RowStatus {
+  readonly saving: boolean;
+  readonly error: unknown;
+}
+
+/** The rows `patches` write, as `table\u0000rowKey` (a row and its meta are one). */
+function rowsOf(patches: readonly Patch[]): string[] {
+  const rows: string[] = [];
+  for (const { path } of patches)
+    if ((path[0] === 'entities' || path[0] === 'entitiesMeta') && path.length > 2)
+      rows.push(`${path[1]}\u0000${path[2]}`);
+  return rows;
 }
 
 /** Adds the tables `patches` write (by map and table) to `tables`; returns it. */

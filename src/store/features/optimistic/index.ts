@@ -6,7 +6,7 @@
 
 import type { Feature } from '../../runtime/StoreRuntime.js';
 import { dispatchGuess } from './guess.js';
-import { Optimistic } from './Optimistic.js';
+import { ledgers, Optimistic } from './Optimistic.js';
 import { ActionTypes } from '../../slice/reducer.js';
 
 /** Optimistic updates: install with `createLeanCache({ features: [optimisticUpdates] })` (createCache has it). */
@@ -14,6 +14,7 @@ export const optimisticUpdates: Feature<'optimisticUpdates'> = {
   name: 'optimisticUpdates',
   install(runtime) {
     const ledger = new Optimistic(slice => runtime.parts.lineage(slice));
+    ledgers.set(runtime.selectors, ledger);
     return {
       writer: ledger,
       // The guesses are shown again over the new slice at once (a write that confirms nothing).
