@@ -104,17 +104,17 @@ describe('selectRowStatus', () => {
     expect(status('1').error).toBeDefined();
     store.dispatch(cache.resetEntireStore());
     expect(status('1')).toEqual({ saving: false, error: undefined });
-    expect(ledgerOf(runtimeOf(cache, store)).failed.size).toBe(0);
+    expect(ledgerOf(runtimeOf(cache, store)).outcomes.length).toBe(0);
   });
 
-  test('bounded: at most 100 failures are kept, the oldest out first', async () => {
+  test('bounded: the outcomes of the last 100 mutations are kept, the oldest out first', async () => {
     const titles = Array.from({ length: 105 }, (_, i) => `t${i + 1}`);
     const { status, edit, release, cache, store } = await setup(titles);
     for (let i = 1; i <= 105; i++) {
       const { settled } = await edit(String(i), '');
       await release(settled);
     }
-    expect(ledgerOf(runtimeOf(cache, store)).failed.size).toBe(100);
+    expect(ledgerOf(runtimeOf(cache, store)).outcomes.length).toBe(100);
     expect(status('5').error).toBeUndefined();
     expect(status('6').error).toBeDefined();
     expect(status('105').error).toBeDefined();

@@ -4,22 +4,35 @@
  */
 
 import { describe, setupError } from '../../base/errors.js';
+import type { Patch } from '../../base/patch.js';
 import { internalsOf, type Cache } from '../Cache.js';
-import { ledgers, type RowStatus } from '../features/optimistic/Optimistic.js';
+import { ledgers, type Outcome } from '../features/optimistic/Optimistic.js';
 
-export type { RowStatus } from '../features/optimistic/Optimistic.js';
+/** A row's status (docs/rowStatus.md): a guess that writes it is pending; the error of its last mutation, if that failed. */
+export interface RowStatus {
+  readonly saving: boolean;
+  readonly error: unknown;
+}
 
 /** Every row with nothing pending and no failure reads this one object. */
 const IDLE: RowStatus = Object.freeze({ saving: false, error: undefined });
 const SAVING: RowStatus = Object.freeze({ saving: true, error: undefined });
-/** A failure's status while a new guess for its row is pending (held by the failure's own status). */
-const savingAgain = new WeakMap<RowStatus, RowStatus>();
+/** Each failed outcome's status, and its twin while a new guess for the row is pending. */
+const statuses = new WeakMap<Outcome, [RowStatus, RowStatus]>();
+
+/** The newest outcome touching each row, by `table\u0000rowKey`, as of the outcome `last`. */
+interface RowIndex {
+  last: Outcome | undefined;
+  rows: Map<string, Outcome>;
+}
+/** Each ledger's outcome list, indexed (held weakly by the list: a reset starts a new one). */
+const indexes = new WeakMap<readonly Outcome[], RowIndex>();
 
 /**
  * The status of the row `pk` of `Entity` in the store holding `rootState`: `saving` while a
  * mutation's optimistic guess that writes it is pending, and `error`, the error (as thrown) of the
- * last mutation whose guess wrote it and that failed, until a mutation touching it succeeds. The
- * same object while the status is unchanged; one shared object for every idle row.
+ * last mutation that touched it, when that one failed. The same object while the status is
+ * unchanged; one shared object for every idle row.
  *
  * @example
  * ```ts
@@ -47,12 +60,44 @@ export function selectRowStatus(
   const key = String(pk);
   const saving = state.entitiesMeta[table]?.[key]?.optimistic === true;
   const row = state.entities[table]?.[key];
+  const outcomes = ledgers.get(reads.memo(rootState))?.outcomes;
   // A row no longer stored (swept, or deleted for good) has no failure to show.
-  const failed =
-    row != null || saving ? ledgers.get(reads.memo(rootState))?.failed.get(`${table}\u0000${key}`) : undefined;
-  if (!failed) return saving ? SAVING : IDLE;
-  if (!saving) return failed;
-  let status = savingAgain.get(failed);
-  if (!status) savingAgain.set(failed, (status = Object.freeze({ saving: true, error: failed.error })));
-  return status;
+  const last = outcomes && (row != null || saving) ? lastOutcome(outcomes, `${table}\u0000${key}`) : undefined;
+  if (last?.[2] === undefined) return saving ? SAVING : IDLE;
+  let pair = statuses.get(last);
+  if (!pair) {
+    const error = last[2];
+    statuses.set(last, (pair = [Object.freeze({ saving: false, error }), Object.freeze({ saving: true, error })]));
+  }
+  return pair[saving ? 1 : 0];
+}
+
+/** The newest of `outcomes` that touched `row`; the index catches up with the outcomes added since it was last read. */
+function lastOutcome(outcomes: readonly Outcome[], row: string): Outcome | undefined {
+  let index = indexes.get(outcomes);
+  if (!index) indexes.set(outcomes, (index = { last: undefined, rows: new Map() }));
+  const newest = outcomes[outcomes.length - 1];
+  if (index.last !== newest) {
+    const from = index.last === undefined ? -1 : outcomes.indexOf(index.last);
+    // More than the list holds settled since: what the index knew is gone.
+    if (from < 0 && index.last !== undefined) index.rows.clear();
+    for (let i = from + 1; i < outcomes.length; i++) {
+      const outcome = outcomes[i]!;
+      for (const patches of [outcome[0], outcome[1]])
+        for (const touched of rowsOf(patches)) index.rows.set(touched, outcome);
+    }
+    index.last = newest;
+  }
+  const found = index.rows.get(row);
+  // An outcome the list no longer holds (more than 100 mutations settled since) is forgotten.
+  return found && outcomes.includes(found) ? found : undefined;
+}
+
+/** The rows `patches` write, as `table\u0000rowKey` (a row and its meta are one). */
+function rowsOf(patches: readonly Patch[]): string[] {
+  const rows: string[] = [];
+  for (const { path } of patches)
+    if ((path[0] === 'entities' || path[0] === 'entitiesMeta') && path.length > 2)
+      rows.push(`${path[1]}\u0000${path[2]}`);
+  return rows;
 }

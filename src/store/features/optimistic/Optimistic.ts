@@ -60,13 +60,10 @@ export class Optimistic implements ConfirmedWriter {
   private dirty = new Set<string>();
   /** The lineage of the slice `base` was kept against (slice/reducer.ts, SliceFacts). */
   declare private line: object | undefined;
-  /**
-   * @internal Rows whose last mutation failed, as `{ saving: false, error }` by table and row key
-   * (docs/rowStatus.md): at most 100, oldest out first; a success touching the row deletes it.
-   */
-  failed = new Map<string, RowStatus>();
-  /** The rows the guess of a mutation settling now wrote: its outcome, in the next `write`, marks them. */
-  declare private settled: string[] | undefined;
+  /** @internal The last 100 mutations settled, newest last, read by row statuses (docs/rowStatus.md). */
+  outcomes: Outcome[] = [];
+  /** What the guess of a mutation settling now wrote: the next `write` records its outcome. */
+  declare private settled: readonly Patch[] | undefined;
 
   /** `lineage` names the slices the cache's own writes made from one another. */
   constructor(private readonly lineage: (slice: CacheState) => object) {}
@@ -89,7 +86,7 @@ export class Optimistic implements ConfirmedWriter {
   settle(endpoint: { sideEffect?: unknown }, start: number): boolean {
     const index = this.layers.findIndex(layer => layer.endpoint === endpoint && layer.start === start);
     const layer = this.layers[index];
-    if (endpoint.sideEffect) this.settled = rowsOf(this.computed.get(layer!)?.patches ?? []);
+    if (endpoint.sideEffect) this.settled = this.computed.get(layer!)?.patches ?? [];
     if (!layer) return false;
     for (const table of this.computed.get(layer)?.tables ?? [EVERY_TABLE]) this.dirty.add(table);
     this.computed.delete(layer);
@@ -107,36 +104,31 @@ export class Optimistic implements ConfirmedWriter {
     compute: (confirmed: CacheState) => T | undefined,
     options: NormalizeOptions,
   ): Rebuilt<T> {
-    const rows = this.settled;
-    this.settled = undefined;
-    let rebuilt: Rebuilt<T>;
-    if (this.active) rebuilt = this.rebuild(visible, compute, this.layers, options, undefined);
-    else {
+    const guessed = this.settled;
+    if (guessed) {
+      // A settled mutation's outcome (none when aborted: nothing is computed).
+      this.settled = undefined;
+      const inner = compute;
+      compute = confirmed => {
+        const computed = inner(confirmed) as (T & { error?: unknown }) | undefined;
+        if (computed && this.outcomes.push([guessed, computed.patches, computed.error]) > 100) this.outcomes.shift();
+        return computed;
+      };
+    }
+    if (!this.active) {
       const computed = compute(visible);
       const payload = computed
         ? { patches: computed.patches, inversePatches: computed.inversePatches }
         : { patches: [], inversePatches: [] };
-      rebuilt = { computed, payload };
+      return { computed, payload };
     }
-    const computed = rebuilt.computed as (T & { error?: unknown }) | undefined;
-    // A settled mutation's outcome (none when it was aborted): a failure marks the rows its guess
-    // wrote; a success clears them and the rows its answer wrote.
-    if (rows && computed) {
-      if ('error' in computed)
-        for (const row of rows) {
-          this.failed.delete(row);
-          this.failed.set(row, Object.freeze({ saving: false, error: computed.error }));
-          if (this.failed.size > 100) this.failed.delete(this.failed.keys().next().value!);
-        }
-      else if (this.failed.size > 0) for (const row of [...rows, ...rowsOf(computed.patches)]) this.failed.delete(row);
-    }
-    return rebuilt;
+    return this.rebuild(visible, compute, this.layers, options, undefined);
   }
 
-  /** After a reset: every layer is dropped with the state it stood on, and so is every failure. */
+  /** After a reset: every layer is dropped with the state it stood on, and every outcome. */
   clear(): void {
     this.layers = [];
-    this.failed = new Map();
+    this.outcomes = [];
     this.forget();
   }
 
@@ -210,20 +202,8 @@ export class Optimistic implements ConfirmedWriter {
 /** Each store's ledger, by the store's read memo (reads/MemoOwners.ts): how a row's status finds it from a state. */
 export const ledgers = new WeakMap<object, Optimistic>();
 
-/** A row's status (docs/rowStatus.md): a guess of a mutation touching it is pending, and the error its last mutation failed with. */
-export interface RowStatus {
-  readonly saving: boolean;
-  readonly error: unknown;
-}
-
-/** The rows `patches` write, as `table\u0000rowKey` (a row and its meta are one). */
-function rowsOf(patches: readonly Patch[]): string[] {
-  const rows: string[] = [];
-  for (const { path } of patches)
-    if ((path[0] === 'entities' || path[0] === 'entitiesMeta') && path.length > 2)
-      rows.push(`${path[1]}\u0000${path[2]}`);
-  return rows;
-}
+/** A settled mutation: the patches of its guess and of its write, and its error (undefined: it succeeded). */
+export type Outcome = readonly [guess: readonly Patch[], written: readonly Patch[], error: unknown];
 
 /** Adds the tables `patches` write (by map and table) to `tables`; returns it. */
 function addTables(tables: Set<string>, patches: readonly Patch[]): Set<string> {
