@@ -82,3 +82,15 @@ test('what only tests ask (the period a key is polled at, how many are, the conf
     /pollPeriod|confirmedUnder|frequency\(|confirmed\(|size\(\)\{return this\.pollers|pending\(\)\{return this\.layers|size\(\)\{return this\.map\.size/,
   );
 });
+
+test('row statuses stay out of a bundle that does not ask for them, and come with the hook that does', () => {
+  const without = bundledSources(
+    `export { createCache } from './src/index.ts'; export { useQuery } from './src/react/index.ts';`,
+  );
+  expect(without.filter(source => /rowStatus|useRowStatus/.test(source))).toEqual([]);
+  const withHook = bundledSources(`export { useRowStatus } from './src/react/index.ts';`);
+  expect(withHook.filter(source => /rowStatus|useRowStatus/.test(source)).sort()).toEqual([
+    'src/react/useRowStatus.ts',
+    'src/store/reads/rowStatus.ts',
+  ]);
+});

@@ -71,6 +71,21 @@ describe('selectRowStatus', () => {
     expect(status('1')).toEqual({ saving: false, error: undefined });
   });
 
+  test('a mutation without a guess clears the row its answer writes; its failure names no row', async () => {
+    const { api, cache, store, status, edit, release, start } = await setup();
+    const plainEdit = api.editNote.extend({ getOptimisticResponse: undefined });
+    const { settled: failing } = await edit('1', '');
+    const thrown = await release(failing);
+    const { settled: refused } = await start(() => store.dispatch(cache.fetch(plainEdit, { id: '2' }, { title: '' })));
+    expect(status('2')).toEqual({ saving: false, error: undefined });
+    await release(refused);
+    expect(status('2')).toEqual({ saving: false, error: undefined });
+    expect(status('1').error).toBe(thrown);
+    const { settled } = await start(() => store.dispatch(cache.fetch(plainEdit, { id: '1' }, { title: 'ONE' })));
+    await release(settled);
+    expect(status('1')).toEqual({ saving: false, error: undefined });
+  });
+
   test('a refetch of the row leaves its error', async () => {
     const { api, cache, store, status, edit, release, start } = await setup();
     const { settled: failing } = await edit('1', '');
