@@ -3,7 +3,15 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '__tests__/react18/node_modules/**', 'coverage/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '__tests__/react18/node_modules/**',
+      'coverage/**',
+      'example/nextjs/.next/**',
+    ],
+  },
   {
     files: [
       'src/**/*.ts',

@@ -194,4 +194,30 @@ describe('streamState and receiveState', () => {
       expect.objectContaining({ code: 'INVALID_OPTION' }),
     );
   });
+
+  test('code() is the script without its tags, for a framework that writes the element; it shares what was sent with next()', async () => {
+    const getProduct = new RestEndpoint({ urlPrefix: server.origin, path: '/products/:id', schema: Product });
+    const getHostile = new RestEndpoint({ urlPrefix: server.origin, path: '/hostile', schema: Product });
+    const cache = createCache();
+    const serverSide = makeStore({}, { cache });
+    const stream = streamState(serverSide.store, cache);
+    await serverSide.store.dispatch(cache.fetch(getHostile));
+    const code = stream.code();
+    expect(code).not.toMatch(/<|>/);
+    expect(stream.next()).toBe('');
+    expect(stream.code()).toBe('');
+    await serverSide.store.dispatch(cache.fetch(getProduct, { id: '1' }));
+    const script = stream.next();
+    expect(script).toContain('p1');
+    expect(stream.code()).toBe('');
+
+    new Function('self', code)(globalThis);
+    run(script);
+    const browser = makeStore({}, { cache });
+    receiveState(browser.store, cache)();
+    expect(cache.selectQuery(browser.store.getState(), Product, 'x')?.name).toBe(
+      '</script><script>window.__pwned = 1</script>\u2028',
+    );
+    expect(cache.selectQuery(browser.store.getState(), Product, '1')).toMatchObject({ name: 'p1' });
+  });
 });

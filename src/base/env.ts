@@ -7,8 +7,9 @@
  * being inlined: it tests `process.env.NODE_ENV !== 'production'` literally where it stands,
  * the form every bundler folds (docs/production.md).
  */
-const DEVELOPMENT = process.env.NODE_ENV !== 'production';
+export const DEVELOPMENT = process.env.NODE_ENV !== 'production';
 
+/** `DEVELOPMENT`, for callers that load this module at run time (tests). Bundlers inline the constant, not this call. */
 export function isDevelopment(): boolean {
   return DEVELOPMENT;
 }
@@ -19,7 +20,7 @@ const WARNED_LIMIT = 1_000;
 
 /** Logs a development warning once per distinct message. */
 export function warnOnce(message: string): void {
-  if (!isDevelopment() || warned.has(message)) return;
+  if (!DEVELOPMENT || warned.has(message)) return;
   if (warned.size >= WARNED_LIMIT) warned.delete(warned.values().next().value as string);
   warned.add(message);
   console.warn(`[lenscache] ${message}`);
@@ -27,10 +28,10 @@ export function warnOnce(message: string): void {
 
 /** Freezes what reads return, outside production, so a mutation fails loudly instead of corrupting memoized data. */
 export function freezeInDevelopment<T extends object>(value: T): T {
-  return isDevelopment() ? Object.freeze(value) : value;
+  return DEVELOPMENT ? Object.freeze(value) : value;
 }
 
 /** Logs a development warning every time (for events, not for messages that repeat per read). */
 export function warn(message: string): void {
-  if (isDevelopment()) console.warn(`[lenscache] ${message}`);
+  if (DEVELOPMENT) console.warn(`[lenscache] ${message}`);
 }

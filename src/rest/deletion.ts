@@ -1,7 +1,7 @@
 /** The schema of `resource().delete` (docs/resource.md, "Deletes"). */
 
 import { isRecord } from '../base/dict.js';
-import { isDevelopment } from '../base/env.js';
+import { DEVELOPMENT } from '../base/env.js';
 import type { DenormalizeDelegate, NormalizeDelegate } from '../schema/contract.js';
 import type { EntityClass } from '../schema/Entity.js';
 import { Invalidate } from '../schema/Invalidate.js';
@@ -27,6 +27,6 @@ export class Deletion<E extends EntityClass | Union> extends Invalidate<E> {
     const cls = this.entityOf(input, undefined, undefined);
     if (!cls) return input;
     const item = cls.fromJS(input);
-    return isDevelopment() ? Object.freeze(item) : item;
+    return DEVELOPMENT ? Object.freeze(item) : item;
   }
 }

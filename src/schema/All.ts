@@ -1,7 +1,7 @@
 /** All: every cached entity of a class (or of several). See docs/All.md. */
 
 import { describe, setupError } from '../base/errors.js';
-import { isDevelopment } from '../base/env.js';
+import { DEVELOPMENT } from '../base/env.js';
 import {
   INVALID,
   type DenormalizeDelegate,
@@ -53,7 +53,7 @@ export class All<S = unknown> implements SchemaConstruct {
 
   /** @internal Like a list of members; the result is undefined, so every read re-reads the tables. */
   normalize(input: unknown, parent: unknown, key: string | undefined, delegate: NormalizeDelegate): unknown {
-    const items = listItems(input, isDevelopment() && process.env.NODE_ENV !== 'production' && 'All');
+    const items = listItems(input, DEVELOPMENT && process.env.NODE_ENV !== 'production' && 'All');
     for (const [, cls] of this.memberClasses()) delegate.ensureTable(cls.key);
     for (const item of items) {
       if (item !== null && item !== undefined) this.poly.normalizeValue(item, parent, key, delegate);

@@ -246,22 +246,18 @@ export class Collection<S extends readonly [unknown] | Values<any> = readonly [u
     const pkObject = fn(...args);
     const pk = pkOf(pkObject);
     if (pk !== undefined) return pk;
-    if (fn === defaultArgsKey) {
-      throw inputError(
-        'UNEXPECTED_INPUT',
-        process.env.NODE_ENV !== 'production' && [
-          `Collection ${this.key} names its lists by the params object (args[0]), but received ${describe(args[0])}.`,
-          'Pass the params as an object ({ group: "react" }), or give the Collection an argsKey option.',
-        ],
-        this.key,
-      );
-    }
     throw inputError(
       'UNEXPECTED_INPUT',
-      process.env.NODE_ENV !== 'production' && [
-        `Collection ${this.key} needs an object to name the list, but its ${name} returned ${describe(pkObject)}.`,
-        `Make ${name} return an object, such as ${name === 'nestKey' ? '{ userId: parent.id }' : '{ group: params.group }'}.`,
-      ],
+      process.env.NODE_ENV !== 'production' &&
+        (fn === defaultArgsKey
+          ? [
+              `Collection ${this.key} names its lists by the params object (args[0]), but received ${describe(args[0])}.`,
+              'Pass the params as an object ({ group: "react" }), or give the Collection an argsKey option.',
+            ]
+          : [
+              `Collection ${this.key} needs an object to name the list, but its ${name} returned ${describe(pkObject)}.`,
+              `Make ${name} return an object, such as ${name === 'nestKey' ? '{ userId: parent.id }' : '{ group: params.group }'}.`,
+            ]),
       this.key,
     );
   }

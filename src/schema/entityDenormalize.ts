@@ -1,6 +1,6 @@
 /** How an Entity row becomes an instance of its class (docs/Entity.md). */
 
-import { freezeInDevelopment, isDevelopment } from '../base/env.js';
+import { freezeInDevelopment, DEVELOPMENT } from '../base/env.js';
 import { defineOwn, hasOwn, isRecord } from '../base/dict.js';
 import { INVALID, type DenormalizeDelegate, type RowBuilder } from './contract.js';
 import {
@@ -111,7 +111,7 @@ function buildInstance(
   }
   hold(instance);
   // Past the depth limit: the row's nested fields stay as they are stored.
-  if (delegate === undefined) return isDevelopment() ? Object.freeze(instance) : instance;
+  if (delegate === undefined) return DEVELOPMENT ? Object.freeze(instance) : instance;
   const plans = info.fieldPlans;
   for (let i = 0; i < plans.length; i++) {
     const read = plans[i]!;
@@ -133,7 +133,7 @@ function buildInstance(
     if (assigns && field !== '__proto__') instance[field] = value;
     else defineField(instance, info, proto, field, value);
   }
-  if (isDevelopment()) Object.freeze(instance);
+  if (DEVELOPMENT) Object.freeze(instance);
   return instance;
 }
 

@@ -2,7 +2,7 @@
 
 import { describe, inputError } from '../base/errors.js';
 import { hasOwn, isObject, isPlainRecord, isRecord, setOwn } from '../base/dict.js';
-import { isDevelopment, warnOnce } from '../base/env.js';
+import { DEVELOPMENT, warnOnce } from '../base/env.js';
 import type { NormalizeDelegate, RowPolicy, ValueWriter } from './contract.js';
 import {
   childInfo,
@@ -129,7 +129,7 @@ export function normalizeEntity(
   }
   // (`process.env` is slow to read in Node: asked only for classes with indexes, and after the
   // cached flag; bundlers still fold the literal test out of production bundles.)
-  if (cls.indexes && isDevelopment() && process.env.NODE_ENV !== 'production')
+  if (cls.indexes && DEVELOPMENT && process.env.NODE_ENV !== 'production')
     warnUnknownIndexes(cls, info.defaultKeys, row);
   writeIndexes(cls, rowKey, row, delegate);
   // The row is this walk's own copy (made above or by the default process): it may be frozen in place.

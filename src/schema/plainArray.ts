@@ -1,7 +1,7 @@
 /** Plain array schemas, `[S]` (docs/plain-schemas.md): exactly one member schema. */
 
 import { setupError } from '../base/errors.js';
-import { isDevelopment } from '../base/env.js';
+import { DEVELOPMENT } from '../base/env.js';
 import type { DenormalizeDelegate, NormalizeDelegate } from './contract.js';
 import { listItems, readList } from './members.js';
 import { readsMembers, writesMembers } from './Entity.js';
@@ -34,7 +34,7 @@ export function normalizeArray(
   const items = listItems(
     input,
     // (The cached flag first: `process.env` is slow to read in Node, and this runs per list.)
-    isDevelopment() &&
+    DEVELOPMENT &&
       process.env.NODE_ENV !== 'production' &&
       (key === undefined ? 'An array schema' : `The list at "${key}"`),
   );

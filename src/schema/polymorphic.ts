@@ -5,7 +5,7 @@
 
 import { describe, setupError } from '../base/errors.js';
 import { hasOwn, isObject, isRecord } from '../base/dict.js';
-import { isDevelopment, warn, warnOnce } from '../base/env.js';
+import { DEVELOPMENT, warn, warnOnce } from '../base/env.js';
 import type { DenormalizeDelegate, NormalizeDelegate } from './contract.js';
 
 export type SchemaAttribute = string | ((value: any, parent: unknown, key: string | undefined) => string);
@@ -125,7 +125,7 @@ export class Polymorphic {
       return member === undefined ? ref : delegate.unvisit(member, id);
     }
     // The constant first, so Node does not read process.env per raw member read (docs/production.md).
-    if (isDevelopment() && process.env.NODE_ENV !== 'production') {
+    if (DEVELOPMENT && process.env.NODE_ENV !== 'production') {
       // Development only: the attribute may be user code, and this runs for every raw member read.
       const name = this.attributeOf(ref, undefined, undefined);
       if (this.memberSchema(name) === undefined)

@@ -78,13 +78,15 @@ const TABLES = ['entities', 'entitiesMeta'] as const;
  * A server render's state, streamed: each call of `next()` returns a `<script>` holding what
  * `store`'s cache slice wrote since the call before (everything, the first time), or `''` when
  * nothing changed. Write it into the HTML stream before each chunk React writes, so the data of a
- * Suspense boundary reaches the browser's store before the boundary's HTML does.
+ * Suspense boundary reaches the browser's store before the boundary's HTML does. `code()` is the
+ * same without the tags, for a framework that writes the `<script>` element itself (Next.js's
+ * `useServerInsertedHTML`, with its own nonce); the two share what was sent.
  */
 export function streamState(
   store: StoreLike,
   cache: Pick<Cache<string>, 'reducerPath'>,
   options: { nonce?: string } = {},
-): { next(): string } {
+): { next(): string; code(): string } {
   let sent: CacheState | undefined;
   const { nonce } = options;
   if (nonce !== undefined && !/^[\w+/=-]+$/.test(nonce)) {
@@ -97,15 +99,20 @@ export function streamState(
     );
   }
   const open = nonce === undefined ? '<script>' : `<script nonce="${nonce}">`;
+  const code = (): string => {
+    const slice = (store.getState() as Record<string, CacheState>)[cache.reducerPath]!;
+    if (slice === sent) return '';
+    const state = changedSince(slice, sent);
+    sent = slice;
+    if (!state) return '';
+    const part: StatePart = { path: cache.reducerPath, state };
+    return `(self.${QUEUE}=self.${QUEUE}||[]).push(${serializeState(part)})`;
+  };
   return {
+    code,
     next() {
-      const slice = (store.getState() as Record<string, CacheState>)[cache.reducerPath]!;
-      if (slice === sent) return '';
-      const state = changedSince(slice, sent);
-      sent = slice;
-      if (!state) return '';
-      const part: StatePart = { path: cache.reducerPath, state };
-      return `${open}(self.${QUEUE}=self.${QUEUE}||[]).push(${serializeState(part)})</script>`;
+      const script = code();
+      return script && `${open}${script}</script>`;
     },
   };
 }

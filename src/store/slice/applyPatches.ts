@@ -15,7 +15,7 @@
  * before anything it returns could hold a part of it, and the input state is never mutated.
  */
 
-import { isDevelopment } from '../../base/env.js';
+import { DEVELOPMENT } from '../../base/env.js';
 import { copyDict, isRecord, setOwn } from '../../base/dict.js';
 import { describe, type DevText, setupError } from '../../base/errors.js';
 import type { Patch } from '../../base/patch.js';
@@ -80,7 +80,7 @@ function checkPatch(patch: Patch): Patch['path'] {
   // primitive fails the op test: refused whole either way (docs/production.md).
   if (
     // (The cached flag first: `process.env` is slow to read in Node, and this runs per patch.)
-    (isDevelopment() && process.env.NODE_ENV !== 'production' && (typeof patch !== 'object' || patch === null)) ||
+    (DEVELOPMENT && process.env.NODE_ENV !== 'production' && (typeof patch !== 'object' || patch === null)) ||
     !OPS.has(patch.op) ||
     !Array.isArray(patch.path)
   ) {
