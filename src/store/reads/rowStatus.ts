@@ -1,18 +1,41 @@
 /**
  * selectRowStatus: whether a record is being saved, and the error its last save failed with
- * (docs/rowStatus.md). A module of its own: an app that never asks bundles none of it.
+ * (docs/rowStatus.md). A module of its own: an app that never asks bundles none of it, not even
+ * the recording, which this module hooks into the optimistic ledgers as it loads.
  */
 
 import { describe, setupError } from '../../base/errors.js';
 import type { Patch } from '../../base/patch.js';
 import { internalsOf, type Cache } from '../Cache.js';
-import { ledgers, type Outcome } from '../features/optimistic/Optimistic.js';
+import { settlements } from '../features/optimistic/Optimistic.js';
 
 /** A row's status (docs/rowStatus.md): a guess that writes it is pending; the error of its last mutation, if that failed. */
 export interface RowStatus {
   readonly saving: boolean;
   readonly error: unknown;
 }
+
+/** A settled mutation: the patches of its guess and of its write, and its error (undefined: it succeeded). */
+type Outcome = readonly [guess: readonly Patch[], written: readonly Patch[], error: unknown];
+
+/** Each store's last 100 settled mutations, newest last, by the store's read memo (MemoOwners.ts). */
+const outcomesByStore = new WeakMap<object, Outcome[]>();
+
+// From the moment this module loads (with the app, its imports being static), every ledger tells
+// it what settles: each mutation's outcome joins its store's list; a reset starts the list anew.
+settlements.listener = (ledger, endpoint, guess = []) => {
+  const store = ledger.runtime.selectors;
+  let outcomes = endpoint && outcomesByStore.get(store);
+  if (!outcomes) outcomesByStore.set(store, (outcomes = []));
+  if (!endpoint?.sideEffect) return undefined;
+  return compute => confirmed => {
+    const written = compute(confirmed);
+    // (An abort computes nothing: no outcome.)
+    if (written && outcomes.push([guess, written.patches, (written as { error?: unknown }).error]) > 100)
+      outcomes.shift();
+    return written;
+  };
+};
 
 /** Every row with nothing pending and no failure reads this one object. */
 const IDLE: RowStatus = Object.freeze({ saving: false, error: undefined });
@@ -60,7 +83,7 @@ export function selectRowStatus(
   const key = String(pk);
   const saving = state.entitiesMeta[table]?.[key]?.optimistic === true;
   const row = state.entities[table]?.[key];
-  const outcomes = ledgers.get(reads.memo(rootState))?.outcomes;
+  const outcomes = outcomesByStore.get(reads.memo(rootState));
   // A row no longer stored (swept, or deleted for good) has no failure to show.
   const last = outcomes && (row != null || saving) ? lastOutcome(outcomes, `${table}\u0000${key}`) : undefined;
   if (last?.[2] === undefined) return saving ? SAVING : IDLE;

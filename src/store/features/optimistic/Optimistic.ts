@@ -60,13 +60,11 @@ export class Optimistic implements ConfirmedWriter {
   private dirty = new Set<string>();
   /** The lineage of the slice `base` was kept against (slice/reducer.ts, SliceFacts). */
   declare private line: object | undefined;
-  /** @internal The last 100 mutations settled, newest last, read by row statuses (docs/rowStatus.md). */
-  outcomes: Outcome[] = [];
-  /** What the guess of a mutation settling now wrote: the next `write` records its outcome. */
-  declare private settled: readonly Patch[] | undefined;
+  /** What the next `write` (a settled request's outcome) passes its computation through, as `settlements` asked. */
+  declare private next: Wrap | undefined;
 
-  /** `lineage` names the slices the cache's own writes made from one another. */
-  constructor(private readonly lineage: (slice: CacheState) => object) {}
+  /** `runtime.parts.lineage` names the slices the cache's own writes made from one another. */
+  constructor(readonly runtime: LedgerRuntime) {}
 
   /** Whether writes must go through `write` (a guess is pending, or one was just taken out). */
   get active(): boolean {
@@ -83,10 +81,10 @@ export class Optimistic implements ConfirmedWriter {
   }
 
   /** Takes out the layer of the request `endpoint` started at `start`; its rows are written back by the next `write`. */
-  settle(endpoint: { sideEffect?: unknown }, start: number): boolean {
+  settle(endpoint: object, start: number): boolean {
     const index = this.layers.findIndex(layer => layer.endpoint === endpoint && layer.start === start);
     const layer = this.layers[index];
-    if (endpoint.sideEffect) this.settled = this.computed.get(layer!)?.patches ?? [];
+    this.next = settlements.listener?.(this, endpoint, this.computed.get(layer!)?.patches);
     if (!layer) return false;
     for (const table of this.computed.get(layer)?.tables ?? [EVERY_TABLE]) this.dirty.add(table);
     this.computed.delete(layer);
@@ -104,16 +102,11 @@ export class Optimistic implements ConfirmedWriter {
     compute: (confirmed: CacheState) => T | undefined,
     options: NormalizeOptions,
   ): Rebuilt<T> {
-    const guessed = this.settled;
-    if (guessed) {
-      // A settled mutation's outcome (none when aborted: nothing is computed).
-      this.settled = undefined;
-      const inner = compute;
-      compute = confirmed => {
-        const computed = inner(confirmed) as (T & { error?: unknown }) | undefined;
-        if (computed && this.outcomes.push([guessed, computed.patches, computed.error]) > 100) this.outcomes.shift();
-        return computed;
-      };
+    const next = this.next;
+    if (next) {
+      // The write of a settled request's outcome: the listener settle asked is told what it computed.
+      this.next = undefined;
+      compute = next(compute);
     }
     if (!this.active) {
       const computed = compute(visible);
@@ -125,10 +118,10 @@ export class Optimistic implements ConfirmedWriter {
     return this.rebuild(visible, compute, this.layers, options, undefined);
   }
 
-  /** After a reset: every layer is dropped with the state it stood on, and every outcome. */
+  /** After a reset: every layer is dropped with the state it stood on (and `settlements` is told). */
   clear(): void {
     this.layers = [];
-    this.outcomes = [];
+    settlements.listener?.(this);
     this.forget();
   }
 
@@ -146,7 +139,7 @@ export class Optimistic implements ConfirmedWriter {
     options: NormalizeOptions,
     fresh: Layer | undefined,
   ): Rebuilt<T> {
-    const line = this.lineage(visible);
+    const line = this.runtime.parts.lineage(visible);
     if (line !== this.line) {
       // Replaced from outside: the new slice is what is confirmed, and every guess is computed
       // again over it (none has a computation left); no row kept from before comes back.
@@ -199,11 +192,24 @@ export class Optimistic implements ConfirmedWriter {
   }
 }
 
-/** Each store's ledger, by the store's read memo (reads/MemoOwners.ts): how a row's status finds it from a state. */
-export const ledgers = new WeakMap<object, Optimistic>();
+/** What a ledger uses of its store's runtime: the slices' lineage, and (for row statuses) the store's read memo. */
+export interface LedgerRuntime {
+  readonly parts: { lineage(slice: CacheState): object };
+  readonly selectors: object;
+}
 
-/** A settled mutation: the patches of its guess and of its write, and its error (undefined: it succeeded). */
-export type Outcome = readonly [guess: readonly Patch[], written: readonly Patch[], error: unknown];
+/** Passes a write's computation through, and returns what it computed. */
+export type Wrap = <T extends WritePayload>(compute: (confirmed: CacheState) => T | undefined) => typeof compute;
+
+/**
+ * Told by every ledger of each request that settles (its endpoint, and the patches of its guess
+ * if it had one), before its outcome is written: what it returns wraps that write's computation;
+ * and of each reset (no endpoint). Empty unless a module that needs it is loaded: row statuses
+ * (reads/rowStatus.ts) fill it, so an app that never imports them bundles no recording.
+ */
+export const settlements: {
+  listener?: (ledger: Optimistic, endpoint?: { sideEffect?: unknown }, guess?: readonly Patch[]) => Wrap | undefined;
+} = {};
 
 /** Adds the tables `patches` write (by map and table) to `tables`; returns it. */
 function addTables(tables: Set<string>, patches: readonly Patch[]): Set<string> {

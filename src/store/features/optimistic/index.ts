@@ -6,15 +6,14 @@
 
 import type { Feature } from '../../runtime/StoreRuntime.js';
 import { dispatchGuess } from './guess.js';
-import { ledgers, Optimistic } from './Optimistic.js';
+import { Optimistic } from './Optimistic.js';
 import { ActionTypes } from '../../slice/reducer.js';
 
 /** Optimistic updates: install with `createLeanCache({ features: [optimisticUpdates] })` (createCache has it). */
 export const optimisticUpdates: Feature<'optimisticUpdates'> = {
   name: 'optimisticUpdates',
   install(runtime) {
-    const ledger = new Optimistic(slice => runtime.parts.lineage(slice));
-    ledgers.set(runtime.selectors, ledger);
+    const ledger = new Optimistic(runtime);
     return {
       writer: ledger,
       // The guesses are shown again over the new slice at once (a write that confirms nothing).
