@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { BONDS, bondHolding, holding, PORTFOLIOS } from '../example/server.mjs';
+import { BONDS, bondHolding, holding, PORTFOLIOS, priceIn } from '../example/server.mjs';
 import { launchApp, logIn, PASSWORD, serverLog as logOf, step as stepOf } from './harness.mjs';
 
 let app;
@@ -85,6 +85,71 @@ test('portfolios: the list is fetched once; a new portfolio fetches only its col
     await pick(third);
     const log = await serverLog();
     assert.equal(count(log, '/api/companies/columns'), 2);
+  });
+});
+
+/** The price column as the currency says it should be (the companies' USD prices, converted by the server). */
+const expectedPrices = currency =>
+  [120.5, 64.2, 33.9, 88.1, 210.0].map(price => `${priceIn(currency, { price }).toFixed(2)} ${currency}`);
+const shownPrices = () => page.locator('[data-testid=companies] [data-testid=price]').allTextContents();
+
+async function pickCurrency(currency) {
+  await page.click(`[data-testid=currency-${currency}]`);
+  await page.waitForFunction(
+    expected =>
+      JSON.stringify(
+        [...document.querySelectorAll('[data-testid=companies] [data-testid=price]')].map(cell => cell.textContent),
+      ) === expected,
+    JSON.stringify(expectedPrices(currency)),
+  );
+  // Long enough for a request the switch might have started to reach the server.
+  await page.waitForTimeout(400);
+}
+
+test('two dimensions: each lens is fetched once, for its own columns; switching the other dimension fetches nothing', async () => {
+  const [first, second, , fourth] = PORTFOLIOS;
+  /** Requests per dimension since the login: the list, the holdings columns, the prices columns. */
+  const counts = async () => {
+    const log = await serverLog();
+    return [count(log, '/api/companies'), count(log, '/api/companies/columns'), count(log, '/api/companies/prices')];
+  };
+  let before;
+  await step('currency-new', async () => {
+    before = await counts();
+    assert.deepEqual(await shownPrices(), expectedPrices('USD'), 'the list came with its currency');
+    await pickCurrency('EUR');
+    // A new currency: its prices alone, whatever the portfolio shown.
+    assert.deepEqual(await counts(), [before[0], before[1], before[2] + 1]);
+  });
+  await step('currency-back-and-forth', async () => {
+    await pickCurrency('USD');
+    await pickCurrency('EUR');
+    await pickCurrency('USD');
+    await pickCurrency('EUR');
+    assert.deepEqual(await counts(), [before[0], before[1], before[2] + 1], 'revisited currencies fetch nothing');
+  });
+  await step('portfolio-at-another-currency', async () => {
+    // Portfolios read at USD, now read at EUR: their holdings are the portfolio's, whatever the currency.
+    await pick(first);
+    await pick(second);
+    assert.deepEqual(await shownPrices(), expectedPrices('EUR'));
+    assert.deepEqual(await counts(), [before[0], before[1], before[2] + 1], 'no holdings and no prices fetched');
+    // A new portfolio at EUR: its holdings alone.
+    await pick(fourth);
+    assert.deepEqual(await counts(), [before[0], before[1] + 1, before[2] + 1]);
+  });
+  await step('both-dimensions-back-and-forth', async () => {
+    await pickCurrency('JPY');
+    assert.deepEqual(await counts(), [before[0], before[1] + 1, before[2] + 2]);
+    for (const portfolio of [first, fourth, second]) {
+      await pick(portfolio);
+      for (const currency of ['USD', 'JPY', 'EUR']) await pickCurrency(currency);
+    }
+    assert.deepEqual(await counts(), [before[0], before[1] + 1, before[2] + 2], 'every lens was read before');
+    assert.deepEqual(await shownPct(), expectedPct(second));
+    await page
+      .locator('[data-testid=panel-companies]')
+      .screenshot({ path: 'e2e/artifacts/companies-two-dimensions.png' });
   });
 });
 
@@ -712,6 +777,67 @@ test('bonds read at two portfolios are one list: a switch keeps every page, show
     await pickBonds(third, 12);
     assert.equal((await bondRequests(mark)).length, 3, 'the third portfolio holds every page: nothing more');
     await panel.screenshot({ path: 'e2e/artifacts/bonds-first-again.png' });
+  });
+});
+
+/** Waits until the timeline shows events `from` to `to`; else fails showing what it shows. */
+async function eventsAre(from, to) {
+  const expected = Array.from({ length: to - from + 1 }, (_, i) => `Event ${from + i}`);
+  await page
+    .waitForFunction(
+      json =>
+        JSON.stringify([...document.querySelectorAll('[data-testid=events] li')].map(li => li.textContent)) === json,
+      JSON.stringify(expected),
+      { timeout: 5000 },
+    )
+    .catch(async () => {
+      assert.deepEqual(await page.locator('[data-testid=events] li').allTextContents(), expected);
+    });
+}
+/** The event requests the server answered since `from` (an index in its log): their query strings. */
+const eventRequests = async from =>
+  (await serverLog())
+    .slice(from)
+    .filter(entry => entry.path === '/api/events')
+    .map(entry => entry.search);
+
+test('the timeline pages both ways, three pages at most, one GET per page; back to the start sends one', async () => {
+  let from;
+  await step('events-first-page', async () => {
+    await eventsAre(21, 24);
+    // The list itself (no cursor) was the first event request.
+    assert.equal((await eventRequests(0))[0], '');
+    from = (await serverLog()).length;
+  });
+  await step('events-later', async () => {
+    await page.click('[data-testid=events-later]');
+    await eventsAre(21, 28);
+    await page.click('[data-testid=events-later]');
+    await eventsAre(21, 32);
+    // A fourth page: the list's own first page goes.
+    await page.click('[data-testid=events-later]');
+    await eventsAre(25, 36);
+  });
+  await step('events-earlier', async () => {
+    // The page dropped is the one before the first held: the last page goes.
+    await page.click('[data-testid=events-earlier]');
+    await eventsAre(21, 32);
+    await page.click('[data-testid=events-earlier]');
+    await eventsAre(17, 28);
+  });
+  await step('events-back-to-start', async () => {
+    await page.click('[data-testid=events-start]');
+    await eventsAre(21, 24);
+    // Long enough for a request the clicks might have started to reach the server.
+    await page.waitForTimeout(400);
+    assert.deepEqual(await eventRequests(from), [
+      '?cursor=24',
+      '?cursor=28',
+      '?cursor=32',
+      '?cursor=20',
+      '?cursor=16',
+      '',
+    ]);
   });
 });
 

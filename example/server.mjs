@@ -78,6 +78,16 @@ export function holding(portfolio, companyId) {
 
 export const PORTFOLIOS = ['Growth', 'Income', 'Balanced', 'Index'];
 
+/** The currencies prices are shown in, with their rate from the stored USD prices. */
+export const RATES = { USD: 1, EUR: 0.92, JPY: 151.3 };
+/** A company's price in a currency, as the server sends it. */
+export const priceIn = (currency, company) => Math.round(company.price * (RATES[currency] ?? 1) * 100) / 100;
+/** The companies an `ids` param names (every one without it). */
+const named = (companies, url) => {
+  const ids = url.searchParams.get('ids')?.split(',');
+  return ids ? companies.filter(company => ids.includes(company.id)) : companies;
+};
+
 /** The bond universe (every portfolio's), served a page at a time: id, name, coupon (%). */
 export const BONDS = [
   ['b1', 'Bund 2031', 2.1],
@@ -104,6 +114,11 @@ export function bondHolding(portfolio, bondId) {
 
 /** How much each product's traded volume grows per tick. */
 const VOLUME_PER_TICK = { BTC: 12, ETH: 75 };
+
+/** The events of the timeline, oldest first: the list opens at EVENTS_START, EVENTS_PAGE at a time. */
+export const EVENTS = 40;
+export const EVENTS_START = 20;
+export const EVENTS_PAGE = 4;
 
 /** How many posts one page of a post list holds. */
 export const POSTS_PAGE = 5;
@@ -146,6 +161,19 @@ export async function startExample({
   const findPost = (group, id) => db.posts.find(post => post.group === group && post.id === id);
   const noPost = (group, id) => [404, { message: `There is no ${group} post ${id}.` }];
   const routes = [
+    [
+      'GET',
+      /^\/api\/events$/,
+      (_m, url) => {
+        // The cursor is the offset of the page's first event; the list itself opens in the middle.
+        const start = Math.min(Math.max(Number(url.searchParams.get('cursor') ?? EVENTS_START) || 0, 0), EVENTS);
+        const end = Math.min(start + EVENTS_PAGE, EVENTS);
+        const results = [];
+        for (let id = start + 1; id <= end; id++) results.push({ id: String(id), title: `Event ${id}` });
+        const previousCursor = start > 0 ? String(Math.max(start - EVENTS_PAGE, 0)) : null;
+        return [200, { results, nextCursor: end < EVENTS ? String(end) : null, previousCursor }];
+      },
+    ],
     [
       'GET',
       /^\/api\/(react|vue)\/posts$/,
@@ -240,7 +268,15 @@ export async function startExample({
       /^\/api\/companies$/,
       (_m, url) => {
         const portfolio = url.searchParams.get('portfolio') ?? PORTFOLIOS[0];
-        return [200, db.companies.map(company => ({ ...company, ...holding(portfolio, company.id) }))];
+        const currency = url.searchParams.get('currency') ?? 'USD';
+        return [
+          200,
+          db.companies.map(company => ({
+            ...company,
+            price: priceIn(currency, company),
+            ...holding(portfolio, company.id),
+          })),
+        ];
       },
     ],
     [
@@ -266,7 +302,17 @@ export async function startExample({
       /^\/api\/companies\/columns$/,
       (_m, url) => {
         const portfolio = url.searchParams.get('portfolio') ?? PORTFOLIOS[0];
-        return [200, Object.fromEntries(db.companies.map(company => [company.id, holding(portfolio, company.id)]))];
+        const companies = named(db.companies, url);
+        return [200, Object.fromEntries(companies.map(company => [company.id, holding(portfolio, company.id)]))];
+      },
+    ],
+    [
+      'GET',
+      /^\/api\/companies\/prices$/,
+      (_m, url) => {
+        const currency = url.searchParams.get('currency') ?? 'USD';
+        const companies = named(db.companies, url);
+        return [200, Object.fromEntries(companies.map(company => [company.id, { price: priceIn(currency, company) }]))];
       },
     ],
   ];

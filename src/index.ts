@@ -56,7 +56,7 @@ export {
 } from './store/createCache.js';
 export { hydrate, receiveState, serializeState, streamState } from './store/serverState.js';
 export { createLeanCache, type LeanCacheOptions } from './store/createLeanCache.js';
-export { garbageCollection, liveData, optimisticUpdates, retries } from './store/features/index.js';
+export { garbageCollection, liveData, optimisticUpdates, pagination, retries } from './store/features/index.js';
 export { subscribe, setupListeners } from './store/features/live/index.js';
 export type {
   FeatureName,
@@ -67,6 +67,7 @@ export type {
 } from './store/runtime/Feature.js';
 export type { Feature } from './store/runtime/StoreRuntime.js';
 export { Controller, type StoreLike } from './store/runtime/Controller.js';
+export { firstPageOnly } from './store/runtime/pages.js';
 export type { FetchPromise } from './store/runtime/Requests.js';
 export { ActionTypes, type WriteAction, type WritePayload } from './store/slice/reducer.js';
 export type { EndpointLike } from './store/endpoint.js';

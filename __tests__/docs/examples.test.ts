@@ -284,6 +284,15 @@ describe('the examples run', () => {
     });
   });
 
+  test('pagination both ways: a previous page goes first; maxPages drops the page at the other end', () => {
+    const { result } = load('paginationBothWays.ts');
+    expect(result).toEqual({
+      before: ['18', '19', '20', '21'],
+      bounded: ['20', '21', '22', '23', '24', '25'],
+      back: ['18', '19', '20', '21', '22', '23'],
+    });
+  });
+
   test('Union: mixed members, stored as { id, schema } refs', () => {
     const { module, result } = load('Union.ts');
     expect(result.labels).toEqual(['Ann', 'Admins']);
@@ -321,17 +330,32 @@ describe('the examples run', () => {
     });
   });
 
-  test('Scalar: a value per lens from one list', () => {
+  test('Scalar: a value per lens from one list, read without knowing the lens it was loaded at, and a create', () => {
     const { result } = load('Scalar.ts');
     expect(result).toEqual({
-      acmeAtA: 0.5,
-      acmeAtB: 0.3,
-      globexAtB: undefined,
-      nameAtB: 'Globex',
+      acmeAtB: 'Acme 0.3',
+      createdAtA: 'Initech undefined',
+      atA: ['Acme 0.5', 'Globex 0.2', 'Initech 0.1'],
       sameViewOfA: true,
       rowsUntouched: true,
-      cells: ['Company|1|A', 'Company|2|A', 'Company|1|B'],
-      cellsOfB: [{ pct_equity: 0.3, shares: 323 }],
+      sent: [
+        'GET /companies?portfolio=A',
+        'GET /companies/columns?portfolio=B&ids=1,2',
+        'GET /companies/columns?portfolio=A&ids=3',
+      ],
+      cellsOfB: 3,
+    });
+  });
+
+  test('Scalar in two dimensions: a rename in one locale seen in every currency, each column fetched per lens', () => {
+    const { result } = load('ScalarDimensions.ts');
+    expect(result).toEqual({
+      enUSD: 'M-1 White Mug 4 10',
+      enEUR: 'M-1 White Mug 4 9',
+      frEUR: 'M-1 Tasse blanche 9',
+      frUSD: 'M-1 Tasse blanche 10',
+      names: ['Product|1|en-US', 'Product|1|fr-FR'],
+      prices: ['Product|1|USD', 'Product|1|EUR'],
     });
   });
 

@@ -8,7 +8,7 @@
  * never a row without one, and a further round sends nothing (no refetch without end).
  */
 import { configureStore } from '@reduxjs/toolkit';
-import { Collection, createCache, Entity, RestEndpoint, Scalar, type LensArgs } from '../../src/index';
+import { Collection, createCache, Entity, firstPageOnly, RestEndpoint, Scalar, type LensArgs } from '../../src/index';
 
 const SCHEDULES = Number(process.env.MODEL_SCHEDULES ?? 300);
 const PORTFOLIOS = ['A', 'B', 'C'] as const;
@@ -145,4 +145,119 @@ test(`a list at three portfolios, pages and refetches answered in any order: ${S
     }
   }
   expect(requests).toBeGreaterThan(SCHEDULES);
+}, 120_000);
+
+/**
+ * Both ways, at most three pages: 16 rows, the list opening at row 7 (its own answer names the pages before
+ * and after it), and the schedules load the page after or before those held (the list's record
+ * names them, as `useInfinite` reads it), refetch every page or the first page alone, at three
+ * portfolios, answered in any order. Once settled: every portfolio's read shows the rows of the
+ * pages the record holds, in the record's order, each row once, with that portfolio's weights; the
+ * record holds three pages at most; a further round sends nothing.
+ */
+const START = 6;
+const BOTH_ROWS = 16;
+const MAX_PAGES = 3;
+
+function makeBothWaysApp() {
+  const app = makeApp();
+  const answer = ({ url, resolve }: Pending) => {
+    const portfolio = url.searchParams.get('portfolio') ?? '';
+    const start = Number(url.searchParams.get('cursor') ?? START);
+    const results = rowsAt(start).map(id => ({ id, weight: weight(portfolio, id) }));
+    const body = {
+      results,
+      nextCursor: start + PAGE < BOTH_ROWS ? String(start + PAGE) : null,
+      previousCursor: start > 0 ? String(start - PAGE) : null,
+    };
+    resolve(new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } }));
+  };
+  const getBonds = app.getBonds.extend({ maxPages: MAX_PAGES });
+  return { ...app, answer, getBonds };
+}
+
+const rowsAt = (start: number) => Array.from({ length: PAGE }, (_, i) => String(start + i + 1));
+
+async function runBothWays(seed: number): Promise<{ sent: number; moved: boolean; dropped: boolean }> {
+  const rand = random(seed);
+  const app = makeBothWaysApp();
+  const { pending, answer, getBonds, cache, store } = app;
+  const record = () => {
+    const entities = (store.getState().cache as { entities: Record<string, Record<string, any>> }).entities;
+    const table = Object.keys(entities).find(name => name.startsWith('Pages('));
+    return table ? entities[table]!['{}'] : undefined;
+  };
+  const original = globalThis.fetch;
+  globalThis.fetch = app.fetchStub as typeof fetch;
+  const running: Promise<unknown>[] = [];
+  const track = (value: unknown) => running.push(Promise.resolve(value).catch(() => undefined));
+  try {
+    for (let step = 0; step < 14; step++) {
+      const portfolio = PORTFOLIOS[Math.floor(rand() * PORTFOLIOS.length)]!;
+      const roll = rand();
+      const held = record();
+      if (roll < 0.3) track(store.dispatch(cache.fetchIfStale(getBonds, { portfolio })));
+      else if (roll < 0.55 || roll < 0.8) {
+        const cursor = roll < 0.55 ? held?.next : held?.previous;
+        if (typeof cursor === 'string') track(store.dispatch(cache.fetch(getBonds.getPage, { portfolio, cursor })));
+      } else if (roll < 0.92) track(store.dispatch(cache.fetch(getBonds, { portfolio })));
+      else track(store.dispatch(cache.fetch(firstPageOnly(getBonds), { portfolio })));
+      while (pending.length > 0 && rand() < 0.6) answer(pending.splice(Math.floor(rand() * pending.length), 1)[0]!);
+      await settle();
+    }
+    let sent = 0;
+    for (let round = 0; round < 10; round++) {
+      while (pending.length > 0) {
+        answer(pending.splice(Math.floor(rand() * pending.length), 1)[0]!);
+        sent++;
+        await settle();
+      }
+      await Promise.all(running.splice(0));
+      const before = sent;
+      for (const portfolio of PORTFOLIOS) track(store.dispatch(cache.fetchIfStale(getBonds, { portfolio })));
+      await settle();
+      if (pending.length === 0 && sent === before) break;
+    }
+    expect(pending).toHaveLength(0);
+    const held = record();
+    // The pages the record holds, in order (the list's own answer where `base` says), and their rows.
+    const pages: string[] = [...held.pages];
+    if (held.base !== null) pages.splice(held.base ?? 0, 0, String(START));
+    expect(pages.length).toBeLessThanOrEqual(MAX_PAGES);
+    // Each row once, where it first appears (a page asked for as the list was replaced by its first
+    // page alone may repeat that page: docs/pagination.md, "Ordering").
+    const expected = [...new Set(pages.flatMap(cursor => rowsAt(Number(cursor))))];
+    for (const portfolio of PORTFOLIOS) {
+      const { data, expiryStatus } = cache.selectResponse(store.getState(), getBonds, { portfolio });
+      expect(expiryStatus).toBe('valid');
+      const rows = data!.results.map(bond => [bond.id, bond.weight]);
+      expect(rows).toEqual(expected.map(id => [id, weight(portfolio, id)]));
+    }
+    for (const portfolio of PORTFOLIOS) await store.dispatch(cache.fetchIfStale(getBonds, { portfolio }));
+    expect(pending).toHaveLength(0);
+    // Whether the list ends with a page before its own answer, or without that answer (dropped).
+    return { sent, moved: held.base !== undefined, dropped: held.base === null };
+  } finally {
+    globalThis.fetch = original;
+  }
+}
+
+test(`both ways, at most ${MAX_PAGES} pages, at three portfolios, answered in any order: ${SCHEDULES} seeded schedules`, async () => {
+  let requests = 0;
+  let moved = 0;
+  let dropped = 0;
+  for (let seed = 1; seed <= SCHEDULES; seed++) {
+    try {
+      const run = await runBothWays(seed);
+      requests += run.sent;
+      moved += Number(run.moved);
+      dropped += Number(run.dropped);
+    } catch (error) {
+      throw new Error(`schedule ${seed} failed: ${(error as Error).message}`);
+    }
+  }
+  expect(requests).toBeGreaterThan(SCHEDULES);
+  // The schedules do page both ways and past maxPages.
+  expect(moved).toBeGreaterThan(SCHEDULES / 10);
+  expect(dropped).toBeGreaterThan(SCHEDULES / 20);
 }, 120_000);

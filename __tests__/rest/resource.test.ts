@@ -356,3 +356,28 @@ describe('over a Union', () => {
     expect(cache.selectResponse(store.getState(), items.getList).data!.map(item => item.id)).toEqual(['1', '2', '3']);
   });
 });
+
+test('a body may name a nested entity by its id, as an answer may: the cache stores the id either way', () => {
+  class Shelf extends Entity {
+    id = '';
+    label = '';
+    static override key = 'ResourceShelf';
+  }
+  class Book extends Entity {
+    id = '';
+    title = '';
+    shelf = Shelf.fromJS();
+    static override key = 'ResourceBook';
+    static override schema = { shelf: Shelf };
+  }
+  const books = resource({ path: '/books/:id', schema: Book });
+  const { cache, store } = makeStore();
+  store.dispatch(cache.set(Shelf, { id: 'a', label: 'A' }));
+  store.dispatch(cache.set(Shelf, { id: 'b', label: 'B' }));
+  store.dispatch(cache.set(Book, { id: '1', title: 'Dune', shelf: 'a' }));
+  // The body's type takes the id (a type error before); the answer echoing it links the shelf.
+  const body = { shelf: 'b' };
+  store.dispatch(cache.setResponse(books.partialUpdate, { id: '1' }, body, { id: '1', ...body }));
+  expect(cache.selectQuery(store.getState(), Book, '1')?.shelf.label).toBe('B');
+  expect(snapshot(store.getState().cache.entities.ResourceBook?.['1'])).toEqual({ id: '1', title: 'Dune', shelf: 'b' });
+});

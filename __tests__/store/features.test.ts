@@ -13,6 +13,7 @@ import {
   garbageCollection,
   liveData,
   optimisticUpdates,
+  pagination,
   retries,
   setupListeners,
   subscribe,
@@ -245,7 +246,9 @@ test('a features list holding something other than the exported features is INVA
       message: expect.stringContaining("import { garbageCollection } from 'lenscache'"),
     });
   }
-  expect(() => createLeanCache({ features: [garbageCollection, liveData, optimisticUpdates, retries] })).not.toThrow();
+  expect(() =>
+    createLeanCache({ features: [garbageCollection, liveData, optimisticUpdates, retries, pagination] }),
+  ).not.toThrow();
   expect(() => createLeanCache({ features: [] })).not.toThrow();
 });
 

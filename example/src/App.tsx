@@ -21,7 +21,9 @@ import {
   OPTIMISTIC,
   currentPrice,
   getBonds,
+  getEvents,
   getCompanies,
+  getCurrencyColumns,
   getLiveStats,
   getPortfolioColumns,
   getPosts,
@@ -159,11 +161,14 @@ function Panels() {
       <Panel title="Stats, polled every 2 s (useLive)" id="polled">
         <PolledStats />
       </Panel>
-      <Panel title="Companies by portfolio (Scalar lens)" id="companies" wide>
+      <Panel title="Companies by portfolio and currency (one Scalar per dimension)" id="companies" wide>
         <CompaniesPanel />
       </Panel>
       <Panel title="Bonds by portfolio, a page at a time (one list at every lens)" id="bonds" wide>
         <BondsPanel />
+      </Panel>
+      <Panel title="Timeline, both ways (three pages at most)" id="events" wide>
+        <EventsPanel />
       </Panel>
       <Panel title="Session: login and token refresh" id="session" wide>
         <RequestLog of="/api/auth/" title="Session requests sent" testId="session-log">
@@ -443,28 +448,67 @@ function PortfolioPicker({ value, onPick, testId }: { value: string; onPick: (na
   );
 }
 
+export const CURRENCIES = ['USD', 'EUR', 'JPY'];
+
 function CompaniesPanel() {
   const [portfolio, setPortfolio] = useState(PORTFOLIOS[0]!);
+  const [currency, setCurrency] = useState(CURRENCIES[0]!);
   return (
     <div className="companies">
       <div>
         <PortfolioPicker value={portfolio} onPick={setPortfolio} testId="portfolio" />
+        <div className="controls" role="group" aria-label="Currency">
+          {CURRENCIES.map(name => (
+            <button
+              key={name}
+              aria-pressed={name === currency}
+              onClick={() => setCurrency(name)}
+              data-testid={`currency-${name}`}
+            >
+              {name}
+            </button>
+          ))}
+        </div>
         <Suspense fallback={<p className="loading">Loading companies…</p>}>
-          <CompanyTable portfolio={portfolio} />
+          <CompanyTable portfolio={portfolio} currency={currency} />
         </Suspense>
       </div>
       <RequestLog of="/api/companies" title="Company requests sent" testId="request-log">
-        Revisit a portfolio: nothing is added here.
+        Revisit a portfolio or a currency: nothing is added here. Each is a lens of its own, so a new currency fetches
+        only prices, a new portfolio only holdings.
       </RequestLog>
     </div>
   );
 }
 
-function CompanyTable({ portfolio }: { portfolio: string }) {
-  // One list for every portfolio, fetched with the first portfolio's values...
-  const companies = useSuspense(getCompanies, { portfolio });
-  // ...and each other portfolio fetches only its own columns, once.
-  useFetch(getPortfolioColumns, portfolio === PORTFOLIOS[0] ? null : { portfolio });
+/**
+ * The params of the columns a lens lacks: `null` when every company has its values there, the lens
+ * alone when none has (a lens never read), else the lens and the ids of those that lack them (a
+ * company created at another lens).
+ */
+function lacking<T extends { id: string }, L extends object>(
+  companies: readonly T[],
+  field: (company: T) => unknown,
+  lens: L,
+): (L & { ids?: string }) | null {
+  const ids = companies.filter(company => field(company) === undefined).map(company => company.id);
+  if (ids.length === 0) return null;
+  return ids.length === companies.length ? lens : { ...lens, ids: ids.join(',') };
+}
+
+function CompanyTable({ portfolio, currency }: { portfolio: string; currency: string }) {
+  // One list for every portfolio and currency, fetched once at whichever was shown first...
+  const companies = useSuspense(getCompanies, { portfolio, currency });
+  // ...then each dimension fetches the columns its lens lacks (all of them at a new lens, none on a
+  // revisit), without knowing which lens the list came with.
+  useFetch(
+    getPortfolioColumns,
+    lacking(companies, company => company.pct_equity, { portfolio }),
+  );
+  useFetch(
+    getCurrencyColumns,
+    lacking(companies, company => company.price, { currency }),
+  );
   return (
     <table data-testid="companies">
       <thead>
@@ -481,7 +525,7 @@ function CompanyTable({ portfolio }: { portfolio: string }) {
           <tr key={company.id} data-testid={`company-${company.id}`}>
             <td>{company.name}</td>
             <td>{company.sector.name}</td>
-            <td>{company.price.toFixed(2)}</td>
+            <td data-testid="price">{company.price === undefined ? '…' : `${company.price.toFixed(2)} ${currency}`}</td>
             <td data-testid="pct">
               {company.pct_equity === undefined ? '…' : `${(company.pct_equity * 100).toFixed(1)}%`}
             </td>
@@ -549,6 +593,52 @@ function BondTable({ portfolio }: { portfolio: string }) {
         {error && <span className="error">{error.message.split('\n')[0]}</span>}
       </div>
     </>
+  );
+}
+
+function EventsPanel() {
+  return (
+    <div className="companies">
+      <Suspense fallback={<p className="loading">Loading events…</p>}>
+        <Timeline />
+      </Suspense>
+      <RequestLog of="/api/events" title="Event requests sent" testId="events-log">
+        The timeline opens in the middle and pages both ways, three pages at most: a page loaded at one end drops the
+        page at the other. Back to the start fetches the first page alone.
+      </RequestLog>
+    </div>
+  );
+}
+
+function Timeline() {
+  const { data, loadMore, hasMore, loadPrevious, hasPrevious, loadingMore, loadingPrevious, refetch, error } =
+    useInfinite(getEvents);
+  return (
+    <div>
+      <div className="controls">
+        <button
+          onClick={() => void loadPrevious()}
+          disabled={!hasPrevious || loadingPrevious}
+          data-testid="events-earlier"
+        >
+          {loadingPrevious ? 'Loading…' : 'Earlier'}
+        </button>
+        <button onClick={() => void refetch({ firstPageOnly: true })} data-testid="events-start">
+          Back to the start
+        </button>
+      </div>
+      <ol data-testid="events">
+        {data.results.map(event => (
+          <li key={event.id}>{event.title}</li>
+        ))}
+      </ol>
+      <div className="controls">
+        <button onClick={() => void loadMore()} disabled={!hasMore || loadingMore} data-testid="events-later">
+          {loadingMore ? 'Loading…' : 'Later'}
+        </button>
+        {error && <span className="error">{error.message.split('\n')[0]}</span>}
+      </div>
+    </div>
   );
 }
 

@@ -59,6 +59,7 @@ export class Sector extends Entity {
 export class Company extends Entity {
   id = '';
   name = '';
+  /** Currency-dependent: stored per currency in the other Scalar's cells. */
   price = 0;
   /** Portfolio-dependent: stored per portfolio in Scalar cells, not on the row. */
   pct_equity = 0;
@@ -73,7 +74,13 @@ export const PortfolioScalar = new Scalar({
   key: 'portfolio',
   entity: Company,
 });
-Company.schema = { pct_equity: PortfolioScalar, shares: PortfolioScalar, sector: Sector };
+/** The second dimension: the price depends on the `currency` param alone, so it has a Scalar of its own. */
+export const CurrencyScalar = new Scalar({
+  lens: args => (args[0] as { currency?: string } | undefined)?.currency,
+  key: 'currency',
+  entity: Company,
+});
+Company.schema = { pct_equity: PortfolioScalar, shares: PortfolioScalar, price: CurrencyScalar, sector: Sector };
 
 /**
  * A bond of the universe every portfolio draws from: its weight and nominal are the portfolio's,
@@ -103,6 +110,30 @@ export const getBonds = new RestEndpoint({
     total: 0,
   },
   paginationField: 'cursor',
+});
+
+/** An event of the timeline. */
+export class TimelineEvent extends Entity {
+  id = '';
+  title = '';
+  static override key = 'TimelineEvent';
+}
+
+/**
+ * The timeline opens in the middle: its first page names the page before (`previousCursor`) and
+ * the one after (`nextCursor`). It holds three pages at most: loading one at an end drops the page
+ * at the other (docs/pagination.md, "At most maxPages").
+ */
+export const getEvents = new RestEndpoint({
+  path: '/api/events',
+  searchParams: {} as { cursor?: string },
+  schema: {
+    results: new Collection([TimelineEvent]),
+    nextCursor: null as string | null,
+    previousCursor: null as string | null,
+  },
+  paginationField: 'cursor',
+  maxPages: 3,
 });
 
 export type Group = 'react' | 'vue';
@@ -162,17 +193,23 @@ export const getLiveStats = getStats.extend({
 /** The server's ticker events, each written as a Ticker row (useStream). */
 export const tickerStream: StreamOptions = { schema: Ticker, open: fromEventSource('/api/stream/tickers') };
 
-/** One company list for every portfolio: `argsKey` leaves the portfolio out of the list's key. */
+/** One company list for every portfolio and currency: `argsKey` leaves both out of the list's key. */
 export const getCompanies = new RestEndpoint({
   path: '/api/companies',
-  searchParams: {} as { portfolio: string },
+  searchParams: {} as { portfolio: string; currency: string },
   schema: new Collection([Company], { argsKey: () => ({}) }),
 });
-/** A portfolio's columns only: `{ [companyId]: { pct_equity, shares } }`. */
+/** A portfolio's columns (of the companies `ids` names, else all): `{ [companyId]: { pct_equity, shares } }`. */
 export const getPortfolioColumns = new RestEndpoint({
   path: '/api/companies/columns',
-  searchParams: {} as { portfolio: string },
+  searchParams: {} as { portfolio: string; ids?: string },
   schema: new Values(PortfolioScalar),
+});
+/** A currency's prices (of the companies `ids` names, else all): `{ [companyId]: { price } }`. */
+export const getCurrencyColumns = new RestEndpoint({
+  path: '/api/companies/prices',
+  searchParams: {} as { currency: string; ids?: string },
+  schema: new Values(CurrencyScalar),
 });
 
 /** The group's list sorted by `orderBy`: a create appends to the list, and this sorts it again. */

@@ -3,7 +3,15 @@ import { configureStore } from '@reduxjs/toolkit';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
-import { createLeanCache, garbageCollection, liveData, optimisticUpdates, retries, setupListeners } from 'lenscache';
+import {
+  createLeanCache,
+  garbageCollection,
+  liveData,
+  optimisticUpdates,
+  pagination,
+  retries,
+  setupListeners,
+} from 'lenscache';
 import { CacheProvider } from 'lenscache/react';
 import { App } from './App';
 import { loggedFetch, requests } from './requestLog';
@@ -15,7 +23,7 @@ import { fetchWithRefresh, prepareHeaders, session } from './session';
 // answered by one refresh and one more try (session.ts).
 const requestOptions = { prepareHeaders, fetch: fetchWithRefresh(loggedFetch) };
 const cache = createLeanCache({
-  features: [garbageCollection, liveData, optimisticUpdates, retries],
+  features: [garbageCollection, liveData, optimisticUpdates, retries, pagination],
   ...requestOptions,
   // A 401 that stands (the refresh was refused, or did not help) empties the store and ends the
   // session: the page shows the login form, which reads nothing protected.

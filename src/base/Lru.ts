@@ -16,7 +16,8 @@ interface Slot<K, V> {
 export class Lru<K, V> {
   /** @internal The entries by key (tests count them: a getter would be in every bundle). */
   readonly map = new Map<K, Slot<K, V>>();
-  private newest: Slot<K, V> | undefined = undefined;
+  /** @internal The entry used last (a memo compares a new output with its value). */
+  newest: Slot<K, V> | undefined = undefined;
   private oldest: Slot<K, V> | undefined = undefined;
 
   declare readonly capacity: number;

@@ -193,29 +193,46 @@ export interface SharedEndpointOptions {
   readonly getOptimisticResponse?: unknown;
   readonly retry?: unknown;
   readonly timeout?: number | undefined;
+  readonly maxPages?: number | undefined;
+  readonly nextPageParam?: unknown;
+  readonly previousPageParam?: unknown;
 }
 
 type SharedOption =
-  'dataExpiryLength' | 'errorExpiryLength' | 'invalidIfStale' | 'getOptimisticResponse' | 'retry' | 'timeout';
+  | 'dataExpiryLength'
+  | 'errorExpiryLength'
+  | 'invalidIfStale'
+  | 'getOptimisticResponse'
+  | 'retry'
+  | 'timeout'
+  | 'maxPages'
+  | 'nextPageParam'
+  | 'previousPageParam';
+
+const isFunction = (value: unknown): boolean => typeof value === 'function';
 
 const isLength = (value: unknown): boolean => typeof value === 'number' && value >= 0;
 
 /**
  * The shared options but `content`, in the order they are checked, each with its test of a value
  * given (one left out passes): expiry lengths are ms from 0 up (`Infinity` included), a `timeout`
- * ms above 0 (`Infinity` for none), `retry` a whole, finite `attempts` ≥ 0 and a `delay` function if any.
+ * ms above 0 (`Infinity` for none), `retry` a whole, finite `attempts` ≥ 0 and a `delay` function if any,
+ * `maxPages` a whole number from 1 up, the page params' readers functions.
  */
 const SHARED: { readonly [N in SharedOption]: (value: any) => boolean } = {
   dataExpiryLength: isLength,
   errorExpiryLength: isLength,
   invalidIfStale: flag => typeof flag === 'boolean',
-  getOptimisticResponse: guess => typeof guess === 'function',
+  getOptimisticResponse: isFunction,
   retry: (retry: { attempts?: unknown; delay?: unknown }) =>
     isObject(retry) &&
     Number.isInteger(retry.attempts) &&
     (retry.attempts as number) >= 0 &&
     (retry.delay === undefined || typeof retry.delay === 'function'),
   timeout: ms => typeof ms === 'number' && ms > 0,
+  maxPages: pages => Number.isInteger(pages) && pages > 0,
+  nextPageParam: isFunction,
+  previousPageParam: isFunction,
 };
 
 const lengthMessage = (option: string, length: unknown, where: DevText): DevMessage => [
@@ -243,7 +260,18 @@ const SHARED_MESSAGES: { readonly [N in SharedOption]: (value: any, where: DevTe
     `timeout of ${where} must be a number of milliseconds above 0 (or Infinity), but it is ${describe(ms)}.`,
     'Set how long a request may take before it fails with TIMEOUT, e.g. timeout: 10_000, or leave it out (no limit).',
   ],
+  maxPages: (pages, where) => [
+    `maxPages of ${where} must be a whole number of pages, 1 or more, but it is ${describe(pages)}.`,
+    'Set it to the most pages the list should hold, e.g. maxPages: 3, or leave it out for no limit.',
+  ],
+  nextPageParam: (read, where) => pageParamMessage('nextPageParam', read, where),
+  previousPageParam: (read, where) => pageParamMessage('previousPageParam', read, where),
 };
+
+const pageParamMessage = (option: string, read: unknown, where: DevText): DevMessage => [
+  `${option} of ${where} must be a function page => param, but it is ${describe(read)}.`,
+  `Write e.g. ${option}: page => page.${option === 'nextPageParam' ? 'next' : 'previous'}Cursor, or leave it out (the page's own member is read).`,
+];
 
 /** `value` of the shared option `name`, checked (INVALID_SCHEMA); left out, it allocates nothing. */
 function checkShared(name: SharedOption, value: unknown, where: DevText): unknown {

@@ -4,11 +4,12 @@
  *
  * The output is reused when the input is the same object, or a plain container holding the very
  * same members: a join object rebuilt after an unrelated row changed, or an `All` list re-read
- * after another table's write, does not run `process` again.
+ * after another table's write, does not run `process` again. An output that holds the same members
+ * as the owner's last one read (a count per category read at another currency) is that one.
  */
 
 import { Lru } from '../base/Lru.js';
-import { sameContainer } from './reuse.js';
+import { reuse, sameContainer } from './reuse.js';
 
 interface Computed {
   readonly input: unknown;
@@ -26,7 +27,8 @@ export class ComputedMemo {
     if (!slot) this.byOwner.set(owner, (slot = new Lru(this.argsCacheSize)));
     const previous = slot.get(argsKey);
     if (previous && (previous.input === input || sameContainer(previous.input, input))) return previous.output;
-    const output = compute();
+    // After a hit, the newest entry is `previous`; after a miss, the one read last at other args.
+    const output = reuse(slot.newest?.value.output, compute());
     slot.set(argsKey, { input, output });
     return output;
   }

@@ -7,7 +7,7 @@ import { describe, setupError } from '../base/errors.js';
 import { argsKey } from '../base/json.js';
 import type { ArgsOf, ResponseData } from '../store/createCache.js';
 import { requestKey, type EndpointLike } from '../store/endpoint.js';
-import { listRecord } from '../store/runtime/pages.js';
+import { firstPageOnly, listRecord } from '../store/runtime/pages.js';
 import { nonErrorThrown } from '../normalize/rootChecks.js';
 import { internalsOf } from '../store/Cache.js';
 import { useCacheContext } from './CacheProvider.js';
@@ -18,27 +18,43 @@ import { useSuspense } from './useSuspense.js';
 /** A list endpoint with `paginationField` (a RestEndpoint, or any endpoint shaped like one). */
 export type PagedEndpoint = ReadEndpoint & {
   readonly getPage: EndpointLike;
-  readonly options: { readonly paginationField?: string; readonly nextPageParam?: (page: any) => unknown };
+  readonly options: {
+    readonly paginationField?: string;
+    readonly nextPageParam?: (page: any) => unknown;
+    readonly previousPageParam?: (page: any) => unknown;
+  };
 };
 
 export interface Infinite<T> {
   /** The list with every page loaded so far (what `useSuspense(endpoint, ...args)` reads). */
   data: T;
-  /** Fetches the next page and appends it; does nothing while one loads or when there is none. */
+  /** Fetches the next page and appends it; does nothing while a page loads or when there is none. */
   loadMore(): Promise<void>;
-  /** Whether the last page loaded names a next one. */
+  /** Whether the last page held names a next one. */
   hasMore: boolean;
   /** True while `loadMore`'s page is in flight. */
   loadingMore: boolean;
-  /** The last `loadMore` failure, or a failed refetch of the list (its data stays shown). */
+  /** Fetches the page before the first one held and puts it first; does nothing while a page loads or when there is none. */
+  loadPrevious(): Promise<void>;
+  /** Whether the first page held names a page before it. */
+  hasPrevious: boolean;
+  /** True while `loadPrevious`'s page is in flight. */
+  loadingPrevious: boolean;
+  /**
+   * Fetches the list again: every page it holds, or with `{ firstPageOnly: true }` its first page
+   * alone, which then replaces the list. Never rejects: a failure is `error`.
+   */
+  refetch(options?: { firstPageOnly?: boolean }): Promise<void>;
+  /** The last `loadMore` or `loadPrevious` failure, or a failed refetch of the list (its data stays shown). */
   error: Error | undefined;
 }
 
 /**
  * A paginated list: suspends for the first page like `useSuspense`, and returns every page loaded
- * so far with `loadMore()`, `hasMore`, `loadingMore` and `error`. The next page's param comes from
- * the last page loaded: its `next<Field>` member (`nextCursor` for `paginationField: 'cursor'`)
- * or `next`, or the endpoint's `nextPageParam(page)`. A refetch of the list (focus, a poll, an
+ * so far with `loadMore()`, `hasMore`, `loadPrevious()`, `hasPrevious`, `refetch()` and `error`.
+ * The params of the pages around those held are the list's (recorded from the answers that
+ * brought its first and last pages: their `next<Field>` / `previous<Field>` members, or the
+ * endpoint's `nextPageParam` / `previousPageParam`). A refetch of the list (focus, a poll, an
  * invalidation) fetches every page it holds again, so the list never drops back to one page.
  *
  * @example
@@ -72,46 +88,69 @@ export function useInfinite(endpoint: PagedEndpoint, ...args: unknown[]): Infini
     const paging = (endpoint as unknown as EndpointLike).pagination;
     const place = paging?.kind === 'list' ? paging.place(args) : undefined;
     const response = (state: unknown) => reads.response(state, endpoint, args, keys);
-    // The next page's param, from the list's record of its pages (pages.ts), else from the
-    // list's own response. A primitive, so the hook renders only when it changes.
-    const selectNext = unlessSliceChanged(cache, state => {
-      const record = place && listRecord(reads.slice(state), place);
-      const from = record ?? response(state).data;
-      const next = record ? record.next : paging?.next(from);
-      if (next === undefined && from !== undefined) cannotTell(endpoint, field);
-      return next;
-    });
-    return { selectNext, selectError: unlessSliceChanged(cache, state => response(state).error) };
+    // The param of the page after (or before) those held, from the list's record of its pages
+    // (pages.ts), else from the list's own response. A primitive, so the hook renders only when it changes.
+    const selectLink = (which: 'next' | 'previous') =>
+      unlessSliceChanged(cache, state => {
+        const record = place && listRecord(reads.slice(state), place);
+        const from = record ?? response(state).data;
+        const link = record ? record[which] : paging?.[which](from);
+        if (which === 'next' && link === undefined && from !== undefined) cannotTell(endpoint, field);
+        return link;
+      });
+    return {
+      selectNext: selectLink('next'),
+      selectPrevious: selectLink('previous'),
+      selectError: unlessSliceChanged(cache, state => response(state).error),
+    };
     // `args` is represented by its memo key.
   }, [cache, endpoint, field, memoKey]);
   const next = useSelector(list.selectNext);
-  // The last loadMore of a list: in flight (no error) or failed; shown only for that list.
-  const [page, setPage] = useState<{ of: object; error?: Error } | undefined>(undefined);
+  const before = useSelector(list.selectPrevious);
+  // The last page load of a list: in flight (no error) or failed; shown only for that list.
+  const [page, setPage] = useState<{ of: object; back: boolean; error?: Error } | undefined>(undefined);
   // One page at a time per list, whatever the renders in between: the ref answers at once.
   const inFlight = useRef<object | undefined>(undefined);
-  const loadMore = useCallback(async (): Promise<void> => {
-    if (next === undefined || next === null || inFlight.current === list) return;
-    const params = (args[0] ?? {}) as Record<string, unknown>;
-    inFlight.current = list;
-    setPage({ of: list });
-    let done: { of: object; error?: Error } | undefined;
-    try {
-      await controller.fetch(endpoint.getPage, { ...params, [field]: next } as never);
-    } catch (error) {
-      done = { of: list, error: error instanceof Error ? error : nonErrorThrown(error) };
-    }
-    if (inFlight.current === list) inFlight.current = undefined;
-    setPage(current => (current?.of === list ? done : current));
+  const load = useCallback(
+    async (param: unknown, back: boolean): Promise<void> => {
+      if (param === undefined || param === null || inFlight.current === list) return;
+      const params = (args[0] ?? {}) as Record<string, unknown>;
+      inFlight.current = list;
+      setPage({ of: list, back });
+      let done: { of: object; back: boolean; error?: Error } | undefined;
+      try {
+        await controller.fetch(endpoint.getPage, { ...params, [field]: param } as never);
+      } catch (error) {
+        done = { of: list, back, error: error instanceof Error ? error : nonErrorThrown(error) };
+      }
+      if (inFlight.current === list) inFlight.current = undefined;
+      setPage(current => (current?.of === list ? done : current));
+    },
     // `args` is represented by its memo key, and so by `list`.
-  }, [controller, endpoint, field, list, next]);
+    [controller, endpoint, field, list],
+  );
+  const loadMore = useCallback(() => load(next, false), [load, next]);
+  const loadPrevious = useCallback(() => load(before, true), [load, before]);
+  const refetch = useCallback(
+    (options?: { firstPageOnly?: boolean }) =>
+      controller.fetch(options?.firstPageOnly ? firstPageOnly(endpoint as never) : endpoint, ...(args as never[])).then(
+        () => undefined,
+        () => undefined,
+      ),
+    // `args` is represented by `list`.
+    [controller, endpoint, list],
+  );
   const listError = useSelector(list.selectError);
-  const hasMore = next !== undefined && next !== null;
   const mine = page?.of === list ? page : undefined;
   const error = mine?.error ?? listError;
-  const loadingMore = mine !== undefined && mine.error === undefined;
+  const loading = mine !== undefined && mine.error === undefined;
+  const hasMore = next !== undefined && next !== null;
+  const hasPrevious = before !== undefined && before !== null;
+  const loadingMore = loading && !mine.back;
+  const loadingPrevious = loading && mine.back;
   return useMemo(
-    () => ({ data, loadMore, hasMore, loadingMore, error }),
-    [data, loadMore, hasMore, loadingMore, error],
+    () => ({ data, loadMore, hasMore, loadingMore, loadPrevious, hasPrevious, loadingPrevious, refetch, error }),
+    [data, loadMore, hasMore, loadingMore, loadPrevious, hasPrevious, loadingPrevious, refetch, error],
   );
 }
 

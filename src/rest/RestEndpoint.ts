@@ -21,12 +21,13 @@ import { forStore, type RequestContext } from './requestContext.js';
 import { findCollection, pageSchema, requirePageParam } from './pagination.js';
 import { listPagination, pagePagination } from './listPages.js';
 import type { PageOptions } from './paginationTypes.js';
-import type { OptimisticSnapshot } from './OptimisticSnapshot.js';
 import { paramsOf, pathTemplate, type PathTemplate } from './pathParams.js';
 import type {
   ContentOption,
   Extended,
   FetchedOf,
+  GuessChecked,
+  GuessOf,
   HttpMethod,
   OpOf,
   Pagination,
@@ -88,7 +89,7 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
   /** Mutations and downloads are never shared between callers, and always run. */
   declare readonly sideEffect: SideEffectOf<O>;
   /** The optimistic value of a request (docs/mutations.md); `undefined` unless the options give one. */
-  declare readonly getOptimisticResponse?: (snap: OptimisticSnapshot, ...args: RestArgs<O>) => unknown;
+  declare readonly getOptimisticResponse?: GuessOf<O>;
   declare private readonly template: PathTemplate;
   private readonly ops = new Map<CollectionOpName, RestEndpoint<any>>();
   /** Options each derived op gets on top of its own (resource's optimistic creates); `extend` passes them on. */
@@ -98,7 +99,7 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
   declare readonly options: O;
 
   /** @param opOptions @internal What `resource()` gives the list's `push` and `unshift`. */
-  constructor(options: O, opOptions: OpOptions = {}) {
+  constructor(options: GuessChecked<O>, opOptions: OpOptions = {}) {
     this.options = options;
     this.opOptions = opOptions;
     if (typeof options?.path !== 'string') {
@@ -185,8 +186,7 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
     const headers: Record<string, string> = { accept: 'application/json' };
     const given = this.options.headers ?? {};
     for (const name in given) headers[name.toLowerCase()] = given[name]!;
-    // A form, a file or bytes go as they are, with the content type fetch gives them; anything
-    // else as the text the key holds: canonical, bounded, and BigInt values as their decimal text.
+    // A form, file or bytes go as they are (fetch types them); else the key's text: canonical, BigInts as decimals.
     if (body !== undefined && !isRawBody(body)) {
       body = stableStringify(body);
       headers['content-type'] ??= 'application/json';
@@ -216,7 +216,7 @@ export class RestEndpoint<const O extends RestEndpointOptions = RestEndpointOpti
   }
 
   /** A new endpoint with these options changed; its `push`, `unshift`, ... are derived as this one's are. */
-  extend<const E extends Partial<RestEndpointOptions>>(options: E): RestEndpoint<Extended<O, E>> {
+  extend<const E extends Partial<RestEndpointOptions>>(options: GuessChecked<E, O>): RestEndpoint<Extended<O, E>> {
     // A subclass's endpoints derive instances of it, so its request steps apply to them too.
     const Endpoint = this.constructor as typeof RestEndpoint;
     return new Endpoint({ ...this.options, ...options } as unknown as Extended<O, E>, this.opOptions);

@@ -16,6 +16,8 @@ interface Requestable {
   readonly options: {
     readonly paginationField?: string | undefined;
     readonly nextPageParam?: ((page: any) => unknown) | undefined;
+    readonly previousPageParam?: ((page: any) => unknown) | undefined;
+    readonly maxPages?: number | undefined;
   };
   readonly schema: unknown;
   key(...args: any[]): string;
@@ -38,41 +40,60 @@ export function listPagination(list: Requestable, page: () => Requestable, where
       const params = (args[0] ?? {}) as Record<string, unknown>;
       return [page(), [{ ...params, [field]: param }, ...args.slice(1)]];
     },
-    combine: responses => combine(responses, at, where),
-    next: response => nextOf(list, field, response),
+    combine: (responses, members) => combine(responses, members, at, where),
+    ...links(list, field, at),
   };
 }
 
 /** The pagination of the page endpoint of `list` (whose schema holds a Collection), by its page param `field`. */
 export function pagePagination(list: Requestable, field: string): PagePagination {
-  const collection = findCollection(list.schema)!.collection;
+  const { collection, at } = findCollection(list.schema)!;
   return {
     kind: 'page',
     place: args => placeOf(list, collection, withoutField(args, field)),
     param: args => (args[0] as Record<string, unknown>)[field],
-    next: response => nextOf(list, field, response),
+    ...links(list, field, at),
   };
 }
 
-/** The param of the page after `page` (a response): `nextPageParam(page)`, else its `next<Field>` or `next` member. */
-function nextOf(list: Requestable, field: string, page: unknown): unknown {
-  const custom = list.options.nextPageParam;
+/** What a list and its pages share: the params of the pages around a response, its items, `maxPages`. */
+function links(list: Requestable, field: string, at: string | undefined) {
+  const { nextPageParam, previousPageParam, maxPages } = list.options;
+  return {
+    next: (response: unknown) => linkOf(nextPageParam, ['next'], field, response),
+    previous: (response: unknown) => linkOf(previousPageParam, ['previous', 'prev'], field, response),
+    items(response: unknown) {
+      const list = itemsAt(response, at);
+      return Array.isArray(list) ? list : undefined;
+    },
+    maxPages,
+  };
+}
+
+/** The param a page names (a response): `custom(page)`, else its `<word><Field>` member, else its `<word>` members. */
+function linkOf(custom: ((page: any) => unknown) | undefined, words: string[], field: string, page: unknown): unknown {
   if (typeof custom === 'function') return custom(page);
   if (!isObject(page)) return undefined;
   const members = page as Record<string, unknown>;
-  const named = `next${field.charAt(0).toUpperCase()}${field.slice(1)}`;
-  return named in members ? members[named] : members.next;
+  const named = `${words[0]}${field.charAt(0).toUpperCase()}${field.slice(1)}`;
+  if (named in members) return members[named];
+  for (const word of words) if (word in members) return members[word];
+  return undefined;
+}
+
+/** What a response holds where its items should be. */
+function itemsAt(response: unknown, at: string | undefined): unknown {
+  return at === undefined ? response : isObject(response) ? (response as Record<string, unknown>)[at] : undefined;
 }
 
 function placeOf(list: Requestable, collection: Collection<any>, args: readonly unknown[]): ListPlace {
   return { key: list.key(...args), table: collection.key, row: collection.pk(...args) };
 }
 
-function combine(responses: readonly unknown[], at: string | undefined, where: string): unknown {
+function combine(responses: readonly unknown[], members: number, at: string | undefined, where: string): unknown {
   const items: unknown[] = [];
   responses.forEach((response, index) => {
-    const list =
-      at === undefined ? response : isObject(response) ? (response as Record<string, unknown>)[at] : undefined;
+    const list = itemsAt(response, at);
     if (!Array.isArray(list)) {
       throw inputError(
         'UNEXPECTED_INPUT',
@@ -84,5 +105,5 @@ function combine(responses: readonly unknown[], at: string | undefined, where: s
     }
     for (const item of list) items.push(item);
   });
-  return at === undefined ? items : { ...(responses[0] as object), [at]: items };
+  return at === undefined ? items : { ...(responses[members] as object), [at]: items };
 }

@@ -68,7 +68,20 @@ type Shared<O> = Omit<
 >;
 /** An endpoint of `resource({ Endpoint })`: the members the subclass adds come along (overrides change no type). */
 type Of<O, T> = O extends { Endpoint: infer C extends RestEndpointClass } ? T & Omit<InstanceType<C>, keyof T> : T;
-type Fields<S> = S extends EntityClass ? Partial<Omit<Denormalize<S>, 'pk'>> : Record<string, unknown>;
+/** The fields a body sends: a nested entity's own fields, or its id, as the cache stores either. */
+type Fields<S> = S extends EntityClass
+  ? {
+      [K in keyof Omit<Denormalize<S>, 'pk'>]?: K extends keyof SchemaOf<S>
+        ? ById<SchemaOf<S>[K], Denormalize<S>[K]>
+        : Denormalize<S>[K];
+    }
+  : Record<string, unknown>;
+type SchemaOf<S> = S extends { schema?: infer F } ? (F extends object ? F : {}) : {};
+type ById<X, V> = X extends EntityClass
+  ? Fields<X> | string | number
+  : X extends readonly (infer M extends EntityClass)[]
+    ? (Fields<M> | string | number)[]
+    : V;
 
 type ItemOptions<O extends ResourceOptions, M extends string | undefined, S> = Shared<O> & {
   path: O['path'];

@@ -51,6 +51,17 @@ export interface RestEndpointOptions {
    * (`nextCursor` for `paginationField: 'cursor'`), else its `next` member (docs/useInfinite.md).
    */
   nextPageParam?: ((page: any) => unknown) | undefined;
+  /**
+   * The param of the page before `page` (a page's response, or the list's for the first), for
+   * `useInfinite`'s `loadPrevious`; `null` when there is none. Default: its `previous<Field>`
+   * member (`previousCursor`), else `previous`, else `prev` (docs/useInfinite.md).
+   */
+  previousPageParam?: ((page: any) => unknown) | undefined;
+  /**
+   * The most pages the list holds: a page loaded at one end drops the page at the other end
+   * (a whole number, 1 or more; default no limit). Refetches fetch at most this many (docs/pagination.md).
+   */
+  maxPages?: number | undefined;
   /** ms between refetches while something subscribes (docs/live-data.md). */
   pollFrequency?: number | undefined;
   /** Sends a failed read again: network failures and 5xx, never 4xx (docs/live-data.md#retries). Default none. */
@@ -90,6 +101,33 @@ export type RestArgs<O extends RestEndpointOptions> =
       ? [params?: RestParams<O>]
       : [params: RestParams<O>];
 
+/** A guess taking `A`, written as a method's type: a narrower annotation (`params: { id: string }`) still fits. */
+type Guess<A extends unknown[]> = { guess(snap: OptimisticSnapshot, ...args: A): unknown }['guess'];
+/** The keys of the params a guess is annotated with that the endpoint does not take. */
+type UnknownParams<O extends RestEndpointOptions> = O extends {
+  getOptimisticResponse: (snap: never, params: infer P, ...rest: never[]) => unknown;
+}
+  ? 0 extends 1 & P
+    ? never
+    : Exclude<keyof P, keyof RestParams<O>>
+  : never;
+/**
+ * What `getOptimisticResponse` must take: the endpoint's own params (an annotation may name a few,
+ * or narrow one, but no other key) and its body, as every call of the endpoint is checked.
+ */
+type GuessCheck<O extends RestEndpointOptions> = {
+  getOptimisticResponse?:
+    | ([UnknownParams<O>] extends [never]
+        ? Guess<[params: Partial<RestParams<O>>, body?: BodyOf<O>]>
+        : `${UnknownParams<O> & string} is not a param of this endpoint`)
+    | undefined;
+};
+
+/** An endpoint's `getOptimisticResponse`: it takes the endpoint's args. */
+export type GuessOf<O extends RestEndpointOptions> = (snap: OptimisticSnapshot, ...args: RestArgs<O>) => unknown;
+/** Options `E` (on top of `O`, for `extend`) whose guess is checked against the endpoint they make. */
+export type GuessChecked<E, O = {}> = E & NoInfer<GuessCheck<Extended<O, E>>>;
+
 /** The options of `base.extend(options)`: `options` win. */
 export type Extended<O, E> = Omit<O, keyof E> & E extends infer R extends RestEndpointOptions ? R : never;
 
@@ -125,10 +163,18 @@ export interface ListPagination {
   place(args: readonly unknown[]): ListPlace;
   /** The request of the page `param` of the list that `args` name: its `getPage` endpoint and args. */
   pageRequest(args: readonly unknown[], param: unknown): [endpoint: PageRequestable, args: readonly unknown[]];
-  /** One response of the list: every response's items, in order, with the first one's other members. */
-  combine(responses: readonly unknown[]): unknown;
+  /** One response of the list: every response's items, in order, with the other members of the one at `members`. */
+  combine(responses: readonly unknown[], members: number): unknown;
   /** The param of the page after the one `response` answered: `null` when none, `undefined` when it cannot tell. */
   next(response: unknown): unknown;
+  /** As `next`, for the page before. */
+  previous(response: unknown): unknown;
+  /** The items of a response, or of its normalized result (the member the Collection sits at). */
+  items(response: unknown): readonly unknown[] | undefined;
+  /** The most pages the list holds (`maxPages`). */
+  readonly maxPages?: number | undefined;
+  /** A request of the list's first page alone, whatever pages it holds (`firstPageOnly`). */
+  readonly firstOnly?: boolean;
 }
 
 /** `endpoint.getPage`. */
@@ -140,6 +186,12 @@ export interface PagePagination {
   param(args: readonly unknown[]): unknown;
   /** As `ListPagination.next`. */
   next(response: unknown): unknown;
+  /** As `ListPagination.previous`. */
+  previous(response: unknown): unknown;
+  /** As `ListPagination.items`. */
+  items(response: unknown): readonly unknown[] | undefined;
+  /** As `ListPagination.maxPages`. */
+  readonly maxPages?: number | undefined;
 }
 
 /** How the cache pages a list (`kind: 'list'`) or records a page (`kind: 'page'`). */

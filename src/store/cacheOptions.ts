@@ -105,7 +105,7 @@ export function maxDepthOf(value: unknown, where: string): number {
 }
 
 /** The features lenscache exports, by the name each carries (docs/features.md). */
-const FEATURES = ['garbageCollection', 'liveData', 'optimisticUpdates', 'retries'];
+const FEATURES = ['garbageCollection', 'liveData', 'optimisticUpdates', 'retries', 'pagination'];
 
 /** `createLeanCache`'s `features`, checked: a list of the feature objects lenscache exports. */
 export function featuresOf<F extends object>(features: readonly F[] | undefined): readonly F[] {

@@ -5,7 +5,7 @@
 
 import type { Cache, CacheOptions } from './Cache.js';
 import { createLeanCache } from './createLeanCache.js';
-import { garbageCollection, liveData, optimisticUpdates, retries } from './features/index.js';
+import { garbageCollection, liveData, optimisticUpdates, pagination, retries } from './features/index.js';
 
 export type { ArgsOf, Cache, CacheInternals, CacheOptions, KeyFilter, ResponseData } from './Cache.js';
 export { internalsOf } from './Cache.js';
@@ -13,7 +13,7 @@ export type { CacheThunk } from './slice/middleware.js';
 export type { ListenerOptions } from './runtime/Feature.js';
 
 /** Every feature, as createCache installs them. */
-const ALL = [garbageCollection, liveData, optimisticUpdates, retries];
+const ALL = [garbageCollection, liveData, optimisticUpdates, retries, pagination];
 
 /**
  * Creates a cache with every feature: mount `reducer` at `reducerPath` and add `middleware`.

@@ -81,14 +81,29 @@ export interface ResolveInput {
   /** The request's start stamp, when it differs from `fetchedAt` (a mutation): its guess is found by it. */
   start?: number | undefined;
   error?: unknown;
-  /** A list's answer joined from the pages it holds (runtime/pages.ts): none for a first page alone. */
-  pages?: JoinedPages | undefined;
+  /**
+   * A list's answer joined from the pages it holds (runtime/pages.ts): none for a first page
+   * alone; for a page, which way it goes, decided as its request started.
+   */
+  pages?: JoinedPages | PageWay | undefined;
 }
 
-/** The pages after the first that a joined answer of a list holds: their params, and the last one's response. */
+/**
+ * The pages a joined answer of a list holds, in the list's order: the params of those other than
+ * the list's own answer, where that answer sits (`null`: not fetched, dropped for `maxPages`), the
+ * first and last responses, and how many items each response brought.
+ */
+/** Which way a page goes: `back`, before the pages its list holds (it was the list's previous page). */
+export interface PageWay {
+  readonly back: boolean;
+}
+
 export interface JoinedPages {
   readonly params: readonly unknown[];
+  readonly base: number | null;
+  readonly first: unknown;
   readonly last: unknown;
+  readonly sizes: readonly number[];
 }
 
 export interface Resolved extends WritePayload {

@@ -7,3 +7,4 @@ export { garbageCollection } from './gc/index.js';
 export { liveData } from './live/index.js';
 export { optimisticUpdates } from './optimistic/index.js';
 export { retries } from './retries/index.js';
+export { pagination } from './pages/index.js';

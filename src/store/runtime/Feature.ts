@@ -11,9 +11,12 @@ import type { CacheState } from '../../base/state.js';
 import type { NormalizeOptions } from '../../normalize/normalize.js';
 import type { EndpointLike } from '../endpoint.js';
 import type { WritePayload } from '../slice/reducer.js';
+import type { JoinedPages, PageWay, Resolved, ResolveInput } from '../types.js';
+
+type Runner = (args: readonly unknown[], signal: AbortSignal) => Promise<unknown>;
 
 /** The features a cache can be built with (docs/features.md). */
-export type FeatureName = 'garbageCollection' | 'liveData' | 'optimisticUpdates' | 'retries';
+export type FeatureName = 'garbageCollection' | 'liveData' | 'optimisticUpdates' | 'retries' | 'pagination';
 
 /** A request about to be sent: what the fetch path's hook points are told. */
 export interface OutgoingRequest {
@@ -57,6 +60,20 @@ export interface FeatureHooks {
    * one another in the order they are listed.
    */
   sending?(request: OutgoingRequest, send: () => Promise<unknown>, stop: readonly AbortSignal[]): Promise<unknown>;
+  /**
+   * Paginated endpoints (the pagination feature): how one is sent (`send` sends its own request;
+   * the pages its list holds are told to `joined`), and its write with the list's record of its
+   * pages, computed against `state`.
+   */
+  paging?: {
+    send(endpoint: EndpointLike, send: Runner, joined: (pages: JoinedPages | PageWay) => void): Runner;
+    written(
+      state: CacheState,
+      endpoint: EndpointLike,
+      input: ResolveInput,
+      resolved: Resolved | undefined,
+    ): Resolved | undefined;
+  };
   /** Write path: how confirmed writes are computed. One feature at most (a second is INVALID_OPTION as the store mounts). */
   writer?: ConfirmedWriter;
   /** Write path: the request `endpoint` started at `start` settled; its outcome is written next. */
@@ -126,6 +143,7 @@ export class Installed<R> {
   /** How confirmed writes are computed, when a feature (optimistic updates) says; else against the slice itself. */
   declare readonly writer: ConfirmedWriter | undefined;
   private readonly apis = new Map<FeatureName, unknown>();
+  declare private readonly paging: FeatureHooks['paging'];
 
   constructor(features: readonly FeatureOf<R>[], runtime: R) {
     let writer: ConfirmedWriter | undefined;
@@ -136,8 +154,16 @@ export class Installed<R> {
       if (hooks.api !== undefined) this.apis.set(feature.name, hooks.api);
       if (hooks.writer && writer) throw twoWriters(feature.name);
       writer ??= hooks.writer;
+      this.paging ??= hooks.paging;
     }
     this.writer = writer;
+  }
+
+  /** The pagination feature's points, for the paginated endpoint `key`; FEATURE_MISSING when the cache was built without it. */
+  pages(key: string): NonNullable<FeatureHooks['paging']> {
+    if (this.paging === undefined)
+      throw featureMissing('pagination', process.env.NODE_ENV !== 'production' && `The paginated endpoint ${key}`);
+    return this.paging;
   }
 
   /** The API of a feature; FEATURE_MISSING when the cache was built without it. */

@@ -17,11 +17,10 @@ import type { RequestOptions } from '../../rest/requestContext.js';
 import type { ExpiryDefaults } from '../endpoint.js';
 import type { Selectors } from '../reads/selectors.js';
 import { ActionTypes, writeAction, type ActionMeta, type ActionType, type WritePayload } from '../slice/reducer.js';
-import type { JoinedPages, Resolved, ResolveInput, StoreLike } from '../types.js';
+import type { JoinedPages, PageWay, Resolved, ResolveInput, StoreLike } from '../types.js';
 import { computeResolve } from '../writes/compute.js';
 import { Controller } from './Controller.js';
 import { Installed, type FeatureName, type FeatureOf, type OutgoingRequest } from './Feature.js';
-import { listRecord, pagedRunner, withHeldPages } from './pages.js';
 import { ReadMarks } from './ReadMarks.js';
 import { isCancellation, noReason, Requests, runnerOf, tryOf, untilAborted, type FetchPromise } from './Requests.js';
 import { Subscriptions } from './Subscriptions.js';
@@ -98,6 +97,7 @@ export class StoreRuntime {
     // Args no key can tell apart, options out of range and missing features are refused before sending.
     stableStringify(args);
     checkEndpointOptions(endpoint, key, this.features.names);
+    if (endpoint.pagination) this.features.pages(key);
     const send = runnerOf(endpoint, this.request, this.store);
     // Stamp: a request is as old as its start, so a slow answer never overwrites a newer one.
     const request: OutgoingRequest = { endpoint, args, key, start: this.stamp() };
@@ -129,20 +129,12 @@ export class StoreRuntime {
   ): Promise<unknown> {
     const { endpoint, args, key, start } = request;
     const { generation } = this.requests;
-    let pages: JoinedPages | undefined;
+    let pages: JoinedPages | PageWay | undefined;
     let response: unknown;
     let failure: { error: unknown } | undefined;
-    // A list that holds pages fetches them again with its first page, as one response (pages.ts).
-    const run =
-      endpoint.pagination?.kind === 'list'
-        ? pagedRunner(
-            endpoint,
-            send,
-            place => listRecord(this.state(), place)?.pages,
-            all => (pages = all),
-            page => runnerOf(page, this.request, this.store),
-          )
-        : send;
+    // A list that holds pages fetches them again with its first page, as one response; a page
+    // notes which way it goes (pages.ts).
+    const run = endpoint.pagination ? this.features.pages(key).send(endpoint, send, all => (pages = all)) : send;
     const once = tryOf(run, args, controller.signal, endpoint.timeout ?? this.request.timeout, key);
     try {
       // Send: a read with `retry` is sent again by the features that wrap sending (retries),
@@ -217,7 +209,7 @@ export class StoreRuntime {
           if (computed?.record && isErrorLike(computed.error))
             this.selectors.errors.set(computed.record, computed.error);
           // A list's record of its pages follows its writes (pages.ts).
-          return endpoint.pagination ? withHeldPages(state, endpoint, input, computed) : computed;
+          return endpoint.pagination ? this.features.pages(key).written(state, endpoint, input, computed) : computed;
         } catch (error) {
           failure = { error };
           return undefined;
