@@ -100,8 +100,6 @@ export interface CacheInternals {
   slice(rootState: unknown): CacheState;
   query(rootState: unknown, schema: unknown, args: readonly unknown[], memoKey: string): unknown;
   response(rootState: unknown, endpoint: EndpointLike, args: readonly unknown[], keys: RequestKeys): ResponseState;
-  /** The read memo of the store holding `rootState` (reads/MemoOwners.ts): what store-owned facts are found by. */
-  memo(rootState: unknown): object;
 }
 /** Set once by createCache for each cache it makes; read by the hooks. */
 export const internals = new WeakMap<object, CacheInternals>();

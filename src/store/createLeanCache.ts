@@ -197,6 +197,6 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
     retain: (store, endpoint, ...args) => cache.controller(store).retain(endpoint, ...args),
     gc: ((store?: StoreLike) => (store ? cache.controller(store).gc() : thunkOf('gc')())) as Cache<P>['gc'],
   };
-  internals.set(cache, { slice, query, response, memo: rootState => memos.of(slice(rootState)) });
+  internals.set(cache, { slice, query, response });
   return cache;
 }

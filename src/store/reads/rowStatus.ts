@@ -7,7 +7,9 @@
 import { describe, setupError } from '../../base/errors.js';
 import type { Patch } from '../../base/patch.js';
 import { internalsOf, type Cache } from '../Cache.js';
+import type { CacheState } from '../../base/state.js';
 import { settlements } from '../features/optimistic/Optimistic.js';
+import type { StoreRuntime } from '../runtime/StoreRuntime.js';
 
 /** A row's status (docs/rowStatus.md): a guess that writes it is pending; the error of its last mutation, if that failed. */
 export interface RowStatus {
@@ -18,20 +20,57 @@ export interface RowStatus {
 /** A settled mutation: the patches of its guess and of its write, and its error (undefined: it succeeded). */
 type Outcome = readonly [guess: readonly Patch[], written: readonly Patch[], error: unknown];
 
-/** Each store's last 100 settled mutations, newest last, by the store's read memo (MemoOwners.ts). */
-const outcomesByStore = new WeakMap<object, Outcome[]>();
+/** A store's outcomes: its last 100 settled mutations, newest last, since its last reset. */
+interface Kept {
+  /** The store's reset count when the list was started: a reset since starts it anew. */
+  readonly resets: number;
+  readonly outcomes: Outcome[];
+}
+/** Each store's outcomes, by its runtime (held weakly: they go with the store). */
+const kept = new WeakMap<StoreRuntime, Kept>();
+/** The stores of each cache that keep outcomes, by the cache's slice reader (`parts.slice`), held weakly. */
+const storesOf = new WeakMap<object, Set<WeakRef<StoreRuntime>>>();
 
-// From the moment this module loads (with the app, its imports being static), every ledger tells
-// it what settles: each mutation's outcome joins its store's list; a reset starts the list anew.
-settlements.listener = (ledger, endpoint, guess = []) => {
-  const store = ledger.runtime.selectors;
-  let outcomes = endpoint && outcomesByStore.get(store);
-  if (!outcomes) outcomesByStore.set(store, (outcomes = []));
-  if (!endpoint?.sideEffect) return undefined;
+/** The outcomes of the store `runtime` runs, since its last reset (none kept yet: undefined, unless `make`). */
+function outcomesOf(runtime: StoreRuntime, make?: boolean): Outcome[] | undefined {
+  const resets = runtime.requests.generation;
+  let list = kept.get(runtime);
+  if (list?.resets !== resets) {
+    if (!make) return undefined;
+    if (!list) {
+      let stores = storesOf.get(runtime.parts.slice);
+      if (!stores) storesOf.set(runtime.parts.slice, (stores = new Set()));
+      stores.add(new WeakRef(runtime));
+    }
+    kept.set(runtime, (list = { resets, outcomes: [] }));
+  }
+  return list.outcomes;
+}
+
+/**
+ * The store, among those of the cache reading with `reader` that keep outcomes, that holds
+ * `slice`: the one whose slice it is now, else the one whose slices it descends from (its lineage).
+ */
+function storeOf(reader: object, slice: CacheState): StoreRuntime | undefined {
+  const stores = [...(storesOf.get(reader) ?? [])].flatMap(ref => ref.deref() ?? []);
+  return (
+    stores.find(runtime => runtime.state() === slice) ??
+    stores.find(runtime => runtime.parts.lineage(slice) === runtime.parts.lineage(runtime.state()))
+  );
+}
+
+// From the moment this module loads (with the app, its imports being static), every ledger tells it
+// of each request that settles: a mutation's outcome, once written, joins its store's list.
+settlements.listener = (ledger, endpoint, start) => {
+  if (!(endpoint as { sideEffect?: unknown }).sideEffect) return undefined;
+  // A failure has no answer: its guess, if it had one, names its rows.
+  const layer = ledger.layers.find(pending => pending.endpoint === endpoint && pending.start === start);
+  const guess = (layer && ledger.computed.get(layer)?.patches) ?? [];
   return compute => confirmed => {
     const written = compute(confirmed);
     // (An abort computes nothing: no outcome.)
-    if (written && outcomes.push([guess, written.patches, (written as { error?: unknown }).error]) > 100)
+    const outcomes = written && outcomesOf(ledger.runtime, true);
+    if (outcomes && outcomes.push([guess, written.patches, (written as { error?: unknown }).error]) > 100)
       outcomes.shift();
     return written;
   };
@@ -83,7 +122,8 @@ export function selectRowStatus(
   const key = String(pk);
   const saving = state.entitiesMeta[table]?.[key]?.optimistic === true;
   const row = state.entities[table]?.[key];
-  const outcomes = outcomesByStore.get(reads.memo(rootState));
+  const store = storeOf(reads.slice, state);
+  const outcomes = store && outcomesOf(store);
   // A row no longer stored (swept, or deleted for good) has no failure to show.
   const last = outcomes && (row != null || saving) ? lastOutcome(outcomes, `${table}\u0000${key}`) : undefined;
   if (last?.[2] === undefined) return saving ? SAVING : IDLE;
