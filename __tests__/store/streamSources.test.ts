@@ -7,6 +7,9 @@ import { connectStream, ErrorCode, fromWebSocket, type StreamEnd } from '../../s
 import { Ticker } from '../fixtures/readSchemas';
 import { makeStore } from '../fixtures/store';
 
+/** Lets what the sources emitted be written: a stream writes a task's messages as it ends. */
+const written = () => Promise.resolve();
+
 /** What the browser's WebSocket does, as far as fromWebSocket uses it; the test plays the server. */
 class FakeSocket {
   static made: FakeSocket[] = [];
@@ -62,12 +65,13 @@ function connect(source = fromWebSocket('ws://x/feed', 'v1')) {
   return { close, errors, ends, price, socket: (i: number) => FakeSocket.made[i]! };
 }
 
-test('a clean close by the server ends the stream: reported to onClose once, no reconnect, later messages ignored', () => {
+test('a clean close by the server ends the stream: reported to onClose once, no reconnect, later messages ignored', async () => {
   const { close, errors, ends, price, socket } = connect();
   expect(socket(0).url).toBe('ws://x/feed');
   expect(socket(0).protocols).toBe('v1');
   socket(0).opened();
   socket(0).tick('BTC', 1);
+  await written();
   expect(price('BTC')).toBe(1);
   socket(0).ended(1000, 'market closed');
   expect(ends).toEqual([{ code: 1000, reason: 'market closed' }]);
@@ -75,13 +79,14 @@ test('a clean close by the server ends the stream: reported to onClose once, no 
   jest.advanceTimersByTime(10 * 60_000);
   expect(FakeSocket.made).toHaveLength(1);
   socket(0).tick('BTC', 2);
+  await written();
   expect(price('BTC')).toBe(1);
   close();
   close();
   expect(socket(0).closed).toBe(1);
 });
 
-test('a dropped connection is reported and reconnected after 1 s, 2 s, 4 s…; an open connection resets the backoff', () => {
+test('a dropped connection is reported and reconnected after 1 s, 2 s, 4 s…; an open connection resets the backoff', async () => {
   const { errors, ends, price, socket } = connect();
   socket(0).opened();
   socket(0).dropped();
@@ -97,12 +102,14 @@ test('a dropped connection is reported and reconnected after 1 s, 2 s, 4 s…; a
   expect(FakeSocket.made).toHaveLength(3);
   socket(2).opened();
   socket(2).tick('ETH', 5);
+  await written();
   expect(price('ETH')).toBe(5);
   socket(2).dropped();
   jest.advanceTimersByTime(1_000);
   expect(FakeSocket.made).toHaveLength(4);
   // The sockets that were replaced are not listened to any more.
   socket(0).tick('ETH', 6);
+  await written();
   expect(price('ETH')).toBe(5);
   expect(ends).toEqual([]);
   expect(errors).toHaveLength(3);

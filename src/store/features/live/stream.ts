@@ -8,6 +8,8 @@ import { warnOnce } from '../../../base/env.js';
 import { describe, inputError, setupError } from '../../../base/errors.js';
 import { Collection } from '../../../schema/Collection.js';
 import { Union } from '../../../schema/Union.js';
+import { isEntityClass } from '../../../schema/Entity.js';
+import { isObject } from '../../../base/dict.js';
 import type { Controller } from '../../runtime/Controller.js';
 import type { EndpointLike } from '../../endpoint.js';
 
@@ -86,17 +88,38 @@ export function connectStream(controller: Controller, options: StreamOptions): (
   /** No more messages are written: closed by the caller, or ended by the source. */
   let over = false;
   let closed = false;
+  // Messages of one task are written together when the task ends (docs/live-data.md, "Bursts").
+  let burst: unknown[] = [];
+  const write = (value: unknown): void => {
+    try {
+      if (endpoint) controller.setResponse(endpoint, ...args, value);
+      else controller.set(schema, ...args, value);
+    } catch (error) {
+      report(error);
+    }
+  };
+  const flush = (): void => {
+    const values = burst;
+    burst = [];
+    const list = values.length > 1 && listOf(schema, values);
+    if (list) {
+      try {
+        // One write, so each table is copied once for the burst, not once per message.
+        controller.set(list, ...args, values.flat());
+        return;
+      } catch {
+        // A message the list refuses: each is written alone, so the others still land.
+      }
+    }
+    values.forEach(write);
+  };
   const emit = (message: unknown): void => {
     if (over) return;
     try {
       const value = parse(message);
       if (value === undefined) return;
-      if (endpoint) controller.setResponse(endpoint, ...args, value);
-      else {
-        // A Union stores only its members: an item of another type would vanish without a word.
-        checkTypes(schema, value);
-        controller.set(schema, ...args, value);
-      }
+      if (!endpoint) checkTypes(schema, value);
+      if (burst.push(value) === 1) void Promise.resolve().then(flush);
     } catch (error) {
       report(error);
     }
@@ -113,8 +136,25 @@ export function connectStream(controller: Controller, options: StreamOptions): (
   return () => {
     if (closed) return;
     closed = over = true;
+    // What arrived before close() is still written.
+    flush();
     close();
   };
+}
+
+/**
+ * The list schema that writes a burst of messages as one value, when each message is an entity
+ * (or a Union's item) or, for a list schema `[X]`, a list: every other schema (a Collection, an
+ * object, Values) writes each message on its own.
+ */
+function listOf(schema: unknown, values: readonly unknown[]): readonly unknown[] | undefined {
+  const list = Array.isArray(schema) && schema.length === 1;
+  if (!list && !isEntityClass(schema) && !(schema instanceof Union)) return undefined;
+  return values.every(value => (list ? Array.isArray(value) : isObject(value) && !Array.isArray(value)))
+    ? list
+      ? schema
+      : [schema]
+    : undefined;
 }
 
 function parseJson(message: unknown): unknown {
