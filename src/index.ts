@@ -73,6 +73,7 @@ export { ActionTypes, type WriteAction, type WritePayload } from './store/slice/
 export type { EndpointLike } from './store/endpoint.js';
 export type { ResponseState, ExpiryStatus } from './store/reads/selectors.js';
 export type { ResolveInput } from './store/types.js';
+export { selectRowStatus, type RowStatus } from './store/reads/rowStatus.js';
 export { connectStream, type StreamEnd, type StreamOptions, type StreamSource } from './store/features/live/stream.js';
 export { fromEventSource, fromWebSocket, type WebSocketSourceOptions } from './store/features/live/streamSources.js';
 export type { ContentData, ResponseContent, RetryOptions } from './base/endpointOptions.js';

@@ -8,6 +8,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import vm from 'node:vm';
+import type { configureStore } from '@reduxjs/toolkit';
+import type { createCache, Entity, selectRowStatus } from '../../src/index';
 
 const root = path.resolve(__dirname, '../..');
 const esbuild = path.join(root, 'node_modules/.bin/esbuild');
@@ -80,5 +83,73 @@ test('what only tests ask (the period a key is polled at, how many are, the conf
   expect(code).toMatch(/\bOptimistic=class\b/);
   expect(code).not.toMatch(
     /pollPeriod|confirmedUnder|frequency\(|confirmed\(|size\(\)\{return this\.pollers|pending\(\)\{return this\.layers|size\(\)\{return this\.map\.size/,
+  );
+});
+
+test('row statuses stay out of a bundle that does not ask for them, and come with the hook that does', () => {
+  const without = bundledSources(
+    `export { createCache } from './src/index.ts'; export { useQuery } from './src/react/index.ts';`,
+  );
+  expect(without.filter(source => /rowStatus|useRowStatus/.test(source))).toEqual([]);
+  const withHook = bundledSources(`export { useRowStatus } from './src/react/index.ts';`);
+  expect(withHook.filter(source => /rowStatus|useRowStatus/.test(source)).sort()).toEqual([
+    'src/react/useRowStatus.ts',
+    'src/store/reads/rowStatus.ts',
+  ]);
+});
+
+test('a production bundle that imports selectRowStatus records failures (its module hooks into the ledger as it loads); one that does not holds no hook', () => {
+  const code = execFileSync(
+    esbuild,
+    [
+      '--bundle',
+      '--minify',
+      ...PRODUCTION.filter(arg => !arg.startsWith('--external')),
+      '--format=iife',
+      '--global-name=bundled',
+    ].filter(arg => arg !== '--format=esm'),
+    {
+      cwd: root,
+      input: `export { createCache, Entity, selectRowStatus } from './src/index.ts'; export { configureStore } from '@reduxjs/toolkit';`,
+      encoding: 'utf8',
+    },
+  );
+  const context: Record<string, unknown> = { console, setTimeout, clearTimeout, queueMicrotask, AbortController };
+  vm.runInNewContext(`${code};globalThis.bundled = bundled;`, context);
+  const lib = context.bundled as {
+    createCache: typeof createCache;
+    Entity: typeof Entity;
+    selectRowStatus: typeof selectRowStatus;
+    configureStore: typeof configureStore;
+  };
+  class Note extends lib.Entity {
+    id = '';
+    title = '';
+    static override key = 'Note';
+  }
+  const cache = lib.createCache();
+  const store = lib.configureStore({
+    reducer: { cache: cache.reducer },
+    middleware: getDefault => getDefault().concat(cache.middleware),
+  });
+  store.dispatch(cache.set(Note, { id: '1', title: 'a' }));
+  const refused = new Error('refused');
+  const rename = {
+    key: (id: string) => `PATCH /notes/${id}`,
+    schema: Note,
+    sideEffect: true,
+    fetch: () => Promise.reject(refused),
+    getOptimisticResponse: (_: unknown, id: string) => ({ id, title: 'b' }),
+  };
+  return store.dispatch(cache.fetch(rename, '1')).then(
+    () => {
+      throw new Error('expected the mutation to fail');
+    },
+    (error: unknown) => {
+      expect(error).toBe(refused);
+      expect(lib.selectRowStatus(cache, store.getState(), Note, '1')).toEqual({ saving: false, error: refused });
+      expect(bundledCode(`export { createCache } from './src/index.ts';`)).not.toMatch(/\.listener=/);
+      expect(code).toMatch(/\.listener=/);
+    },
   );
 });

@@ -39,6 +39,7 @@ const guidePages = [
   'boundaries.md',
   'useDebounce.md',
   'mutations.md',
+  'rowStatus.md',
   'gc.md',
 ];
 

@@ -3,8 +3,8 @@
  * with useSuspense, refreshed on demand, edited and deleted optimistically.
  */
 import { Suspense, useState, useSyncExternalStore, type FormEvent } from 'react';
-import { useController, useMutation, useSuspense } from 'lenscache/react';
-import { PostResource, serverMessage, type Group } from './api';
+import { useController, useMutation, useRowStatus, useSuspense } from 'lenscache/react';
+import { Post, PostResource, serverMessage, type Group } from './api';
 
 export interface PostParams {
   group: Group;
@@ -96,7 +96,10 @@ export function PostDetail({ group, id }: PostParams) {
 
 function PostView({ group, id, onDelete }: PostParams & { onDelete: (title: string) => void }) {
   const post = useSuspense(PostResource.get, { group, id });
-  const [rename, renaming] = useMutation(PostResource.partialUpdate);
+  const [rename] = useMutation(PostResource.partialUpdate);
+  // The post's own status, not this form's: a refused save stays on the post, even after the
+  // view is closed and opened again, until the post saves.
+  const status = useRowStatus(Post, id);
   // The title being typed; null while not editing.
   const [draft, setDraft] = useState<string | null>(null);
 
@@ -111,7 +114,7 @@ function PostView({ group, id, onDelete }: PostParams & { onDelete: (title: stri
     <article>
       <h3 className="post-title">
         <span data-testid="detail-title">{post.title}</span>
-        {renaming.pending && (
+        {status.saving && (
           <span className="muted" data-testid="detail-saving">
             {' '}
             saving…
@@ -139,9 +142,9 @@ function PostView({ group, id, onDelete }: PostParams & { onDelete: (title: stri
           </button>
         </form>
       )}
-      {renaming.error && (
+      {status.error !== undefined && (
         <p className="error" role="alert" data-testid="edit-error">
-          {serverMessage(renaming.error)}
+          {serverMessage(status.error as Error)}
         </p>
       )}
     </article>

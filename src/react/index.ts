@@ -23,4 +23,5 @@ export {
 export { useInfinite, type Infinite, type PagedEndpoint } from './useInfinite.js';
 export { useDebounce } from './useDebounce.js';
 export { useCancelling } from './useCancelling.js';
+export { useRowStatus } from './useRowStatus.js';
 export type { SkippableArgs } from './useResponse.js';

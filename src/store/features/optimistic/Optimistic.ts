@@ -20,6 +20,7 @@ import type { Patch, WriteMeta } from '../../../base/patch.js';
 import type { CacheState } from '../../../base/state.js';
 import { normalize, type NormalizeOptions } from '../../../normalize/normalize.js';
 import type { ConfirmedWriter, Rebuilt } from '../../runtime/Feature.js';
+import type { StoreRuntime } from '../../runtime/StoreRuntime.js';
 import type { WritePayload } from '../../slice/reducer.js';
 import { Overlay, tableId, type Changes, type TableMap } from './Overlay.js';
 
@@ -39,8 +40,8 @@ export interface Layer {
   guess(below: CacheState, visible: CacheState, reading: () => void): unknown;
 }
 
-/** A layer's last computation: its patches, the tables they write, and whether it read the state. */
-interface Computed {
+/** @internal A layer's last computation: its patches, the tables they write, and whether it read the state. */
+export interface Computed {
   readonly patches: readonly Patch[];
   readonly tables: ReadonlySet<string>;
   readonly readsState: boolean;
@@ -54,15 +55,17 @@ export class Optimistic implements ConfirmedWriter {
   layers: Layer[] = [];
   /** @internal The confirmed value of every row the slice shows differently (a guess covers it), by map and table. */
   base: Changes = new Map();
-  /** Each pending layer's last computation, reused while nothing it depends on changed. */
-  private computed = new Map<Layer, Computed>();
+  /** @internal Each pending layer's last computation (row statuses read a settling one's patches), reused while nothing it depends on changed. */
+  computed = new Map<Layer, Computed>();
   /** Tables written since the last rebuild by layers taken out: the layers after them are computed again. */
   private dirty = new Set<string>();
   /** The lineage of the slice `base` was kept against (slice/reducer.ts, SliceFacts). */
   declare private line: object | undefined;
+  /** What the next `write` (a settled request's outcome) passes its computation through, as `settlements` asked. */
+  declare private next: Wrap | undefined;
 
-  /** `lineage` names the slices the cache's own writes made from one another. */
-  constructor(private readonly lineage: (slice: CacheState) => object) {}
+  /** The store's runtime: `parts.lineage` names the slices the cache's own writes made from one another. */
+  constructor(readonly runtime: StoreRuntime) {}
 
   /** Whether writes must go through `write` (a guess is pending, or one was just taken out). */
   get active(): boolean {
@@ -80,6 +83,7 @@ export class Optimistic implements ConfirmedWriter {
 
   /** Takes out the layer of the request `endpoint` started at `start`; its rows are written back by the next `write`. */
   settle(endpoint: object, start: number): boolean {
+    this.next = settlements.listener?.(this, endpoint, start);
     const index = this.layers.findIndex(layer => layer.endpoint === endpoint && layer.start === start);
     if (index < 0) return false;
     const layer = this.layers[index]!;
@@ -99,12 +103,14 @@ export class Optimistic implements ConfirmedWriter {
     compute: (confirmed: CacheState) => T | undefined,
     options: NormalizeOptions,
   ): Rebuilt<T> {
+    // The write of a settled request's outcome goes through what the listener returned, once.
+    const next = this.next;
+    this.next = undefined;
+    if (next) compute = next(compute);
     if (!this.active) {
+      // As without a writer: what was computed is the payload (the runtime reads its patches alone).
       const computed = compute(visible);
-      const payload = computed
-        ? { patches: computed.patches, inversePatches: computed.inversePatches }
-        : { patches: [], inversePatches: [] };
-      return { computed, payload };
+      return { computed, payload: computed ?? { patches: [], inversePatches: [] } };
     }
     return this.rebuild(visible, compute, this.layers, options, undefined);
   }
@@ -129,7 +135,7 @@ export class Optimistic implements ConfirmedWriter {
     options: NormalizeOptions,
     fresh: Layer | undefined,
   ): Rebuilt<T> {
-    const line = this.lineage(visible);
+    const line = this.runtime.parts.lineage(visible);
     if (line !== this.line) {
       // Replaced from outside: the new slice is what is confirmed, and every guess is computed
       // again over it (none has a computation left); no row kept from before comes back.
@@ -181,6 +187,17 @@ export class Optimistic implements ConfirmedWriter {
     return { computed, payload };
   }
 }
+
+/** Passes a write's computation through, and returns what it computed. */
+export type Wrap = <T extends WritePayload>(compute: (confirmed: CacheState) => T | undefined) => typeof compute;
+
+/**
+ * Told by every ledger of each request that settles (its endpoint and start), before its layer
+ * goes and its outcome is written; what it returns wraps that write's computation. Empty unless a
+ * module that needs it is loaded: row statuses (reads/rowStatus.ts) fill it as they load, so an
+ * app that never imports them bundles no recording.
+ */
+export const settlements: { listener?: (ledger: Optimistic, endpoint: object, start: number) => Wrap | undefined } = {};
 
 /** Adds the tables `patches` write (by map and table) to `tables`; returns it. */
 function addTables(tables: Set<string>, patches: readonly Patch[]): Set<string> {

@@ -13,7 +13,7 @@ import { ActionTypes } from '../../slice/reducer.js';
 export const optimisticUpdates: Feature<'optimisticUpdates'> = {
   name: 'optimisticUpdates',
   install(runtime) {
-    const ledger = new Optimistic(slice => runtime.parts.lineage(slice));
+    const ledger = new Optimistic(runtime);
     return {
       writer: ledger,
       // The guesses are shown again over the new slice at once (a write that confirms nothing).
