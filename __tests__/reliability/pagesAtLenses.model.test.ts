@@ -80,6 +80,33 @@ const settle = async () => {
   await new Promise(resolve => setImmediate(resolve));
 };
 
+/**
+ * Gives every answer waiting, in random order, then has each portfolio's mounted read fetch what is
+ * not fresh, until nothing more is sent. Returns how many answers it gave.
+ */
+async function drain(
+  app: Pick<App, 'pending' | 'cache' | 'store' | 'getBonds' | 'answer'>,
+  rand: () => number,
+  running: Promise<unknown>[],
+  track: (value: unknown) => void,
+): Promise<number> {
+  const { pending, answer, cache, store, getBonds } = app;
+  let sent = 0;
+  for (let round = 0; round < 10; round++) {
+    while (pending.length > 0) {
+      answer(pending.splice(Math.floor(rand() * pending.length), 1)[0]!);
+      sent++;
+      await settle();
+    }
+    await Promise.all(running.splice(0));
+    const before = sent;
+    for (const portfolio of PORTFOLIOS) track(store.dispatch(cache.fetchIfStale(getBonds, { portfolio })));
+    await settle();
+    if (pending.length === 0 && sent === before) break;
+  }
+  return sent;
+}
+
 async function runSchedule(seed: number): Promise<{ sent: number }> {
   const rand = random(seed);
   const app: App = makeApp();
@@ -104,19 +131,7 @@ async function runSchedule(seed: number): Promise<{ sent: number }> {
       await settle();
     }
     // Everything settles: every answer given, then the mounted reads fetch what is not fresh.
-    let sent = 0;
-    for (let round = 0; round < 10; round++) {
-      while (pending.length > 0) {
-        answer(pending.splice(Math.floor(rand() * pending.length), 1)[0]!);
-        sent++;
-        await settle();
-      }
-      await Promise.all(running.splice(0));
-      const before = sent;
-      for (const portfolio of PORTFOLIOS) track(store.dispatch(cache.fetchIfStale(getBonds, { portfolio })));
-      await settle();
-      if (pending.length === 0 && sent === before) break;
-    }
+    const sent = await drain({ ...app, getBonds, answer }, rand, running, track);
     expect(pending).toHaveLength(0);
     for (const portfolio of PORTFOLIOS) {
       const { data, expiryStatus } = cache.selectResponse(store.getState(), getBonds, { portfolio });
@@ -205,19 +220,8 @@ async function runBothWays(seed: number): Promise<{ sent: number; moved: boolean
       while (pending.length > 0 && rand() < 0.6) answer(pending.splice(Math.floor(rand() * pending.length), 1)[0]!);
       await settle();
     }
-    let sent = 0;
-    for (let round = 0; round < 10; round++) {
-      while (pending.length > 0) {
-        answer(pending.splice(Math.floor(rand() * pending.length), 1)[0]!);
-        sent++;
-        await settle();
-      }
-      await Promise.all(running.splice(0));
-      const before = sent;
-      for (const portfolio of PORTFOLIOS) track(store.dispatch(cache.fetchIfStale(getBonds, { portfolio })));
-      await settle();
-      if (pending.length === 0 && sent === before) break;
-    }
+    // Everything settles: every answer given, then the mounted reads fetch what is not fresh.
+    const sent = await drain({ ...app, getBonds, answer }, rand, running, track);
     expect(pending).toHaveLength(0);
     const held = record();
     // The pages the record holds, in order (the list's own answer where `base` says), and their rows.
