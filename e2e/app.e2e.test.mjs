@@ -3,6 +3,7 @@
 // which also has test-only routes here (EXAMPLE_TEST_ROUTES=1: example/overlap.mjs); a failing step
 // leaves a screenshot in e2e/artifacts/, where the bonds test also saves its panel when it passes.
 // The page logs in first; the counts start after its login (the session itself: session.e2e.test.mjs).
+import { mkdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -839,6 +840,52 @@ test('the timeline pages both ways, three pages at most, one GET per page; back 
       '',
     ]);
   });
+});
+
+test('two tabs of the app: an edit saved in one shows in the other, which fetches nothing for it', async () => {
+  const title = 'Transitions';
+  const renamed = 'Transitions, seen from the other tab';
+  const detailIs = shown => document.querySelector('[data-testid=detail-title]')?.textContent === shown;
+  // Two tabs of one browser profile (one context: BroadcastChannel reaches from one to the other).
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const tabs = [];
+  try {
+    await step('tabs-open', async () => {
+      for (let i = 0; i < 2; i++) {
+        const tab = await context.newPage();
+        tab.on('pageerror', error => pageErrors.push(String(error)));
+        tab.on('console', message => {
+          if (message.type() === 'error') pageErrors.push(message.text());
+        });
+        // (The post may sit on a page of the list not loaded: its address opens it.)
+        await tab.goto(new URL('#/react/posts/7', url).href);
+        await logIn(tab);
+        await tab.waitForFunction(detailIs, title);
+        tabs.push(tab);
+      }
+    });
+    const [one, other] = tabs;
+    await step('tabs-edit', async () => {
+      await one.waitForFunction(() => document.querySelector('[data-testid=refresh]')?.textContent === 'Refresh');
+      const from = (await logOf(url)).length;
+      await one.click('[data-testid=edit]');
+      await one.fill('[data-testid=edit-title]', renamed);
+      await one.click('[data-testid=save]');
+      await one.waitForSelector('[data-testid=detail-saving]', { state: 'detached' });
+      // The PATCH's answer reaches the other tab's store, and its detail view shows it.
+      await other.waitForFunction(detailIs, renamed);
+      mkdirSync('e2e/artifacts', { recursive: true });
+      await other.screenshot({ path: 'e2e/artifacts/two-tabs.png', fullPage: true });
+      const log = (await logOf(url)).slice(from);
+      assert.deepEqual(
+        log.filter(entry => entry.path.startsWith('/api/react/posts')).map(entry => entry.method),
+        ['PATCH'],
+        'one PATCH, and no read of the post by either tab',
+      );
+    });
+  } finally {
+    await context.close();
+  }
 });
 
 test('every API request since the login carried a valid token, and none met a 401', async () => {

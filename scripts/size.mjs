@@ -28,8 +28,9 @@ const entries = [
 export { useSuspense, useQuery, CacheProvider } from 'lenscache/react';`,
     budget: 36_190,
     // The test helpers (lenscache/test) reach an app's bundle only through their own entry; row
-    // statuses (and their recording) only an app that imports them.
-    absent: ['dist/esm/test/', 'reads/rowStatus', 'useRowStatus'],
+    // statuses (and their recording) only an app that imports them; crossTab is opt-in
+    // (createCache does not install it).
+    absent: ['dist/esm/test/', 'reads/rowStatus', 'useRowStatus', 'store/features/crossTab/'],
   },
   {
     name: 'lean (no gc, live, optimistic, pages)',
@@ -43,6 +44,7 @@ export { useSuspense, CacheProvider } from 'lenscache/react';`,
       'store/features/optimistic/',
       'store/features/retries/',
       'store/features/pages/',
+      'store/features/crossTab/',
     ],
   },
   {

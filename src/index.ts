@@ -56,7 +56,15 @@ export {
 } from './store/createCache.js';
 export { hydrate, receiveState, serializeState, streamState } from './store/serverState.js';
 export { createLeanCache, type LeanCacheOptions } from './store/createLeanCache.js';
-export { garbageCollection, liveData, optimisticUpdates, pagination, retries } from './store/features/index.js';
+export {
+  garbageCollection,
+  liveData,
+  optimisticUpdates,
+  pagination,
+  retries,
+  crossTab,
+} from './store/features/index.js';
+export type { CrossTab, CrossTabOptions, TabChannel } from './store/features/index.js';
 export { subscribe, setupListeners } from './store/features/live/index.js';
 export type {
   FeatureName,

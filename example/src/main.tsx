@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import {
   createLeanCache,
+  crossTab,
   garbageCollection,
   liveData,
   optimisticUpdates,
@@ -18,12 +19,14 @@ import { loggedFetch, requests } from './requestLog';
 import { fetchWithRefresh, prepareHeaders, session } from './session';
 
 // The features this page uses, listed (docs/features.md): createCache() is the same with all of
-// them. A feature left out that an endpoint needs (the polled stats retry) is a set-up error.
+// them but crossTab, which this page adds: an edit saved in one tab shows in the others
+// (docs/crossTab.md). A feature left out that an endpoint needs (the polled stats retry) is a
+// set-up error.
 // Every request carries the session's token, and goes through the request log; a 401 is
 // answered by one refresh and one more try (session.ts).
 const requestOptions = { prepareHeaders, fetch: fetchWithRefresh(loggedFetch) };
 const cache = createLeanCache({
-  features: [garbageCollection, liveData, optimisticUpdates, retries, pagination],
+  features: [garbageCollection, liveData, optimisticUpdates, retries, pagination, crossTab()],
   ...requestOptions,
   // A 401 that stands (the refresh was refused, or did not help) empties the store and ends the
   // session: the page shows the login form, which reads nothing protected.

@@ -104,8 +104,8 @@ export function maxDepthOf(value: unknown, where: string): number {
   return checkedOptions({ maxEntityDepth: value }, where, { maxEntityDepth: isCount }).maxEntityDepth ?? 64;
 }
 
-/** The features lenscache exports, by the name each carries (docs/features.md). */
-const FEATURES = ['garbageCollection', 'liveData', 'optimisticUpdates', 'retries', 'pagination'];
+/** The features lenscache exports, by the name each carries (docs/features.md); checked in development. */
+const FEATURES = ['garbageCollection', 'liveData', 'optimisticUpdates', 'retries', 'pagination', 'crossTab'];
 
 /** `createLeanCache`'s `features`, checked: a list of the feature objects lenscache exports. */
 export function featuresOf<F extends object>(features: readonly F[] | undefined): readonly F[] {
@@ -113,7 +113,10 @@ export function featuresOf<F extends object>(features: readonly F[] | undefined)
   const list: readonly unknown[] = Array.isArray(features) ? features : [features];
   const bad = list.findIndex(item => {
     const { name, install } = (item ?? {}) as { name?: unknown; install?: unknown };
-    return typeof install !== 'function' || !FEATURES.includes(name as string);
+    // (Production checks the shape only: each name is checked in development.)
+    return (
+      typeof install !== 'function' || (process.env.NODE_ENV !== 'production' && !FEATURES.includes(name as string))
+    );
   });
   // A feature is installed once, however often it is listed (twice, it would write each guess twice).
   if (bad === -1 && list === features) return [...new Set(features)];
@@ -121,7 +124,7 @@ export function featuresOf<F extends object>(features: readonly F[] | undefined)
   throw setupError(
     'INVALID_OPTION',
     process.env.NODE_ENV !== 'production' && [
-      `createLeanCache({ features }) takes a list of the features lenscache exports (${FEATURES.join(', ')}), but ${list === features ? `item ${bad} is ${describe(item)}` : `it received ${describe(features)}`}.`,
+      `createLeanCache({ features }) takes a list of the features lenscache exports (${FEATURES.slice(0, -1).join(', ')} and what crossTab() returns), but ${list === features ? `item ${bad} is ${describe(item)}` : `it received ${describe(features)}`}.`,
       `Import the features and pass them, not their names: import { ${FEATURES[0]} } from 'lenscache'; createLeanCache({ features: [${FEATURES[0]}] }).`,
     ],
   );

@@ -1,6 +1,6 @@
 /**
- * The features a cache can be built with (docs/features.md). createCache installs all of them;
- * createLeanCache only those it is given.
+ * The features a cache can be built with (docs/features.md). createCache installs all of them but
+ * crossTab; createLeanCache only those it is given.
  */
 
 export { garbageCollection } from './gc/index.js';
@@ -8,3 +8,4 @@ export { liveData } from './live/index.js';
 export { optimisticUpdates } from './optimistic/index.js';
 export { retries } from './retries/index.js';
 export { pagination } from './pages/index.js';
+export { crossTab, type CrossTab, type CrossTabOptions, type TabChannel } from './crossTab/index.js';

@@ -16,7 +16,8 @@ import type { JoinedPages, PageWay, Resolved, ResolveInput } from '../types.js';
 type Runner = (args: readonly unknown[], signal: AbortSignal) => Promise<unknown>;
 
 /** The features a cache can be built with (docs/features.md). */
-export type FeatureName = 'garbageCollection' | 'liveData' | 'optimisticUpdates' | 'retries' | 'pagination';
+export type FeatureName =
+  'garbageCollection' | 'liveData' | 'optimisticUpdates' | 'retries' | 'pagination' | 'crossTab';
 
 /** A request about to be sent: what the fetch path's hook points are told. */
 export interface OutgoingRequest {
