@@ -366,3 +366,45 @@ test('hostile frames (a __proto__ key, a cycle, a number JSON cannot hold, wrong
   expect(Object.getPrototypeOf(cache.selectQuery(store.getState(), Ticker, 'P'))).toBe(Ticker.prototype);
   expect(cache.selectQuery(store.getState(), Ticker, 'P')?.price).toBe(2);
 });
+
+describe('a burst is as old as its messages', () => {
+  test('a write made in the same task after a message keeps its rows; one made before it does not', async () => {
+    const { cache, store } = makeStore();
+    const source = manualSource();
+    connectStream(cache.controller(store), { schema: Ticker, open: source.open });
+    store.dispatch(cache.set(Ticker, { product_id: 'A', price: 0 }));
+    source.emit!({ product_id: 'A', price: 1 }); // arrived after the set: wins
+    source.emit!({ product_id: 'B', price: 1 });
+    store.dispatch(cache.set(Ticker, { product_id: 'B', price: 2 })); // made after the message: wins
+    await written();
+    expect(cache.selectQuery(store.getState(), Ticker, 'A')?.price).toBe(1);
+    expect(cache.selectQuery(store.getState(), Ticker, 'B')?.price).toBe(2);
+  });
+
+  test('with an endpoint too: a message answered before a newer write of its rows leaves them', async () => {
+    const { cache, store } = makeStore();
+    const source = manualSource();
+    connectStream(cache.controller(store), { endpoint: getTicker, args: [{ id: 'C' }], open: source.open });
+    source.emit!({ product_id: 'C', price: 1 });
+    store.dispatch(cache.set(Ticker, { product_id: 'C', price: 2 }));
+    await written();
+    expect(cache.selectQuery(store.getState(), Ticker, 'C')?.price).toBe(2);
+  });
+
+  test('messages that arrived before a reset in the same task are not written after it', async () => {
+    const { cache, store } = makeStore();
+    const source = manualSource();
+    connectStream(cache.controller(store), { schema: Ticker, open: source.open });
+    source.emit!({ product_id: 'D', price: 1 });
+    source.emit!({ product_id: 'E', price: 1 });
+    store.dispatch(cache.resetEntireStore());
+    const reset = store.getState();
+    await written();
+    expect(store.getState()).toBe(reset);
+    expect(cache.selectQuery(store.getState(), Ticker, 'D')).toBeUndefined();
+    // What arrives after the reset is written.
+    source.emit!({ product_id: 'D', price: 2 });
+    await written();
+    expect(cache.selectQuery(store.getState(), Ticker, 'D')?.price).toBe(2);
+  });
+});

@@ -17,8 +17,8 @@ import type { Requests } from './Requests.js';
 import type { Subscriptions } from './Subscriptions.js';
 import type { ExpiryStatus, ResponseState } from '../reads/selectors.js';
 import { ActionTypes, writeAction } from '../slice/reducer.js';
-import { computeExpire, computeInvalidate, computeReset, computeSet } from '../writes/compute.js';
-import { draftUpdate } from '../writes/draftUpdate.js';
+import { computeExpire, computeInvalidate, computeReset } from '../writes/compute.js';
+import { setAt } from './setAt.js';
 import type {
   ArgsOf,
   CreateArgs,
@@ -124,32 +124,8 @@ export class Controller<P extends string = string> {
   };
 
   /** Writes `value` (or what an updater makes of the cached value) by `schema`, without an endpoint (docs/store.md). */
-  readonly set = (schema: unknown, ...argsAndValue: [...args: unknown[], value: unknown]): void => {
-    const { runtime } = this;
-    const { parts } = runtime;
-    const args = argsAndValue.slice(0, -1);
-    const value = argsAndValue[argsAndValue.length - 1];
-    const updater = typeof value === 'function';
-    const start = runtime.stamp();
-    // An updater edits the cache: only the rows it changed get a new expiry (docs/store.md).
-    const options = updater ? { ...parts.normalizeOptions, changedRowsOnly: true } : parts.normalizeOptions;
-    runtime.write(
-      ActionTypes.set,
-      (confirmed, visible) => {
-        let next = value;
-        if (updater) {
-          // An updater edits the confirmed value, never a pending guess (docs/mutations.md),
-          // and runs only on a cached value: with nothing cached, nothing is written.
-          const current = parts.readState(confirmed, visible, schema, args);
-          if (current === undefined) return undefined;
-          next = draftUpdate(current, value as (draft: unknown) => unknown);
-        }
-        if (next === undefined) return undefined;
-        return computeSet(confirmed, schema, args, next, Date.now(), start, options, parts.expiry);
-      },
-      { start },
-    );
-  };
+  readonly set = (schema: unknown, ...argsAndValue: [...args: unknown[], value: unknown]): void =>
+    setAt(this.runtime, this.runtime.stamp(), schema, argsAndValue.slice(0, -1), argsAndValue[argsAndValue.length - 1]);
 
   /** Stores `response` for `endpoint` and args as if it had just been fetched. */
   readonly setResponse = (

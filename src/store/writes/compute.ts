@@ -24,12 +24,14 @@ export function computeSet(
   start: number,
   options: NormalizeOptions,
   expiry: ExpiryDefaults,
-): WritePayload {
+): WritePayload | undefined {
   const expiresAt = expiryTime(
     now,
     expiry.dataExpiryLength,
     process.env.NODE_ENV !== 'production' && 'dataExpiryLength',
   );
+  // A write that started before the last reset is dropped, as an answer is.
+  if (start < state.lastReset) return undefined;
   const meta: WriteMeta = { fetchedAt: start, date: now, expiresAt };
   const { patches, inversePatches } = normalize(schema, value, args, state, meta, options);
   return { patches, inversePatches };

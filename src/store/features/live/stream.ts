@@ -1,7 +1,8 @@
 /**
  * Streams into the cache (docs/live-data.md#streams): messages pushed by a server (server-sent
- * events, a WebSocket) written as they arrive, each as one ordinary write (`set` by a schema, or
- * `setResponse` for an endpoint), so they merge, order and re-render like any other write.
+ * events, a WebSocket) written as ordinary writes (`set` by a schema, or a response of an
+ * endpoint), each as of its arrival, so they merge, order and re-render like any other write; the
+ * messages of one task together, when it ends.
  */
 
 import { warnOnce } from '../../../base/env.js';
@@ -11,6 +12,7 @@ import { Union } from '../../../schema/Union.js';
 import { isEntityClass } from '../../../schema/Entity.js';
 import { isObject } from '../../../base/dict.js';
 import type { Controller } from '../../runtime/Controller.js';
+import { setAsOf, stampOf } from '../../runtime/setAt.js';
 import type { EndpointLike } from '../../endpoint.js';
 
 /** How a source ended by itself: a WebSocket's close code and reason, when it has them. */
@@ -88,30 +90,34 @@ export function connectStream(controller: Controller, options: StreamOptions): (
   /** No more messages are written: closed by the caller, or ended by the source. */
   let over = false;
   let closed = false;
-  // Messages of one task are written together when the task ends (docs/live-data.md, "Bursts").
+  // Messages of one task are written together when the task ends, each as of its arrival
+  // (docs/live-data.md, "Bursts").
   let burst: unknown[] = [];
-  const write = (value: unknown): void => {
+  let stamps: number[] = [];
+  const write = (value: unknown, stamp: number): void => {
     try {
-      if (endpoint) controller.setResponse(endpoint, ...args, value);
-      else controller.set(schema, ...args, value);
+      if (endpoint) controller.resolve(endpoint, { args, response: value, fetchedAt: stamp });
+      else setAsOf(controller, stamp, schema, args, value);
     } catch (error) {
       report(error);
     }
   };
   const flush = (): void => {
     const values = burst;
+    const at = stamps;
     burst = [];
+    stamps = [];
     const list = values.length > 1 && listOf(schema, values);
     if (list) {
       try {
-        // One write, so each table is copied once for the burst, not once per message.
-        controller.set(list, ...args, values.flat());
+        // One write as of the first message, so each table is copied once for the burst.
+        setAsOf(controller, at[0]!, list, args, values.flat());
         return;
       } catch {
         // A message the list refuses: each is written alone, so the others still land.
       }
     }
-    values.forEach(write);
+    values.forEach((value, i) => write(value, at[i]!));
   };
   const emit = (message: unknown): void => {
     if (over) return;
@@ -119,6 +125,7 @@ export function connectStream(controller: Controller, options: StreamOptions): (
       const value = parse(message);
       if (value === undefined) return;
       if (!endpoint) checkTypes(schema, value);
+      stamps.push(stampOf(controller));
       if (burst.push(value) === 1) void Promise.resolve().then(flush);
     } catch (error) {
       report(error);
