@@ -7,6 +7,8 @@ import { isNetworkError, selectRowStatus, type CacheState } from '../../src/inde
 import { postServer, Note } from '../fixtures/postServer';
 import { startServer, type TestServer } from '../fixtures/server';
 import { makeStore } from '../fixtures/store';
+import { runtimeOf } from '../fixtures/runtime';
+import { keptRows } from '../../src/store/reads/rowStatus';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -127,11 +129,14 @@ describe('selectRowStatus', () => {
 
   test('bounded: the outcomes of the last 100 mutations are kept, the oldest out first', async () => {
     const titles = Array.from({ length: 105 }, (_, i) => `t${i + 1}`);
-    const { status, edit, release } = await setup(titles);
+    const { status, edit, release, store, cache } = await setup(titles);
     for (let i = 1; i <= 105; i++) {
       const { settled } = await edit(String(i), '');
       await release(settled);
+      // Read after each, as a mounted useRowStatus does: what is kept per row stays bounded too.
+      expect(status(String(i)).error).toBeDefined();
     }
+    expect(keptRows(runtimeOf(cache, store))).toBe(100);
     expect(status('5').error).toBeUndefined();
     expect(status('6').error).toBeDefined();
     expect(status('105').error).toBeDefined();

@@ -17,14 +17,16 @@ export interface RowStatus {
   readonly error: unknown;
 }
 
-/** A settled mutation: the patches of its guess and of its write, and its error (undefined: it succeeded). */
-type Outcome = readonly [guess: readonly Patch[], written: readonly Patch[], error: unknown];
+/** A settled mutation: the rows its guess and its write touched (`table\u0000rowKey`), and its error (undefined: it succeeded). */
+type Outcome = readonly [rows: readonly string[], error: unknown];
 
 /** A store's outcomes: its last 100 settled mutations, newest last, since its last reset. */
 interface Kept {
   /** The store's reset count when the list was started: a reset since starts it anew. */
   readonly resets: number;
   readonly outcomes: Outcome[];
+  /** The newest of `outcomes` that touched each row: an entry goes with the outcome it names. */
+  readonly rows: Map<string, Outcome>;
 }
 /** Each store's outcomes, by its runtime (held weakly: they go with the store). */
 const kept = new WeakMap<StoreRuntime, Kept>();
@@ -32,7 +34,7 @@ const kept = new WeakMap<StoreRuntime, Kept>();
 const storesOf = new WeakMap<object, Set<WeakRef<StoreRuntime>>>();
 
 /** The outcomes of the store `runtime` runs, since its last reset (none kept yet: undefined, unless `make`). */
-function outcomesOf(runtime: StoreRuntime, make?: boolean): Outcome[] | undefined {
+function outcomesOf(runtime: StoreRuntime, make?: boolean): Kept | undefined {
   const resets = runtime.requests.generation;
   let list = kept.get(runtime);
   if (list?.resets !== resets) {
@@ -42,9 +44,9 @@ function outcomesOf(runtime: StoreRuntime, make?: boolean): Outcome[] | undefine
       if (!stores) storesOf.set(runtime.parts.slice, (stores = new Set()));
       stores.add(new WeakRef(runtime));
     }
-    kept.set(runtime, (list = { resets, outcomes: [] }));
+    kept.set(runtime, (list = { resets, outcomes: [], rows: new Map() }));
   }
-  return list.outcomes;
+  return list;
 }
 
 /**
@@ -52,7 +54,10 @@ function outcomesOf(runtime: StoreRuntime, make?: boolean): Outcome[] | undefine
  * `slice`: the one whose slice it is now, else the one whose slices it descends from (its lineage).
  */
 function storeOf(reader: object, slice: CacheState): StoreRuntime | undefined {
-  const stores = [...(storesOf.get(reader) ?? [])].flatMap(ref => ref.deref() ?? []);
+  const refs = storesOf.get(reader) ?? new Set();
+  // A store gone (a server's store per request) leaves its reference: dropped here.
+  for (const ref of refs) if (!ref.deref()) refs.delete(ref);
+  const stores = [...refs].map(ref => ref.deref()!);
   return (
     stores.find(runtime => runtime.state() === slice) ??
     stores.find(runtime => runtime.parts.lineage(slice) === runtime.parts.lineage(runtime.state()))
@@ -69,9 +74,16 @@ settlements.listener = (ledger, endpoint, start) => {
   return compute => confirmed => {
     const written = compute(confirmed);
     // (An abort computes nothing: no outcome.)
-    const outcomes = written && outcomesOf(ledger.runtime, true);
-    if (outcomes && outcomes.push([guess, written.patches, (written as { error?: unknown }).error]) > 100)
-      outcomes.shift();
+    const list = written && outcomesOf(ledger.runtime, true);
+    if (list) {
+      const outcome: Outcome = [rowsOf([...guess, ...written.patches]), (written as { error?: unknown }).error];
+      for (const row of outcome[0]) list.rows.set(row, outcome);
+      if (list.outcomes.push(outcome) > 100) {
+        // The oldest is forgotten, and with it the rows no later outcome touched.
+        const dropped = list.outcomes.shift()!;
+        for (const row of dropped[0]) if (list.rows.get(row) === dropped) list.rows.delete(row);
+      }
+    }
     return written;
   };
 };
@@ -81,14 +93,6 @@ const IDLE: RowStatus = Object.freeze({ saving: false, error: undefined });
 const SAVING: RowStatus = Object.freeze({ saving: true, error: undefined });
 /** Each failed outcome's status, and its twin while a new guess for the row is pending. */
 const statuses = new WeakMap<Outcome, [RowStatus, RowStatus]>();
-
-/** The newest outcome touching each row, by `table\u0000rowKey`, as of the outcome `last`. */
-interface RowIndex {
-  last: Outcome | undefined;
-  rows: Map<string, Outcome>;
-}
-/** Each ledger's outcome list, indexed (held weakly by the list: a reset starts a new one). */
-const indexes = new WeakMap<readonly Outcome[], RowIndex>();
 
 /**
  * The status of the row `pk` of `Entity` in the store holding `rootState`: `saving` while a
@@ -123,44 +127,31 @@ export function selectRowStatus(
   const saving = state.entitiesMeta[table]?.[key]?.optimistic === true;
   const row = state.entities[table]?.[key];
   const store = storeOf(reads.slice, state);
-  const outcomes = store && outcomesOf(store);
+  const list = store && outcomesOf(store);
   // A row no longer stored (swept, or deleted for good) has no failure to show.
-  const last = outcomes && (row != null || saving) ? lastOutcome(outcomes, `${table}\u0000${key}`) : undefined;
-  if (last?.[2] === undefined) return saving ? SAVING : IDLE;
+  const last = list && (row != null || saving) ? list.rows.get(`${table}\u0000${key}`) : undefined;
+  if (last?.[1] === undefined) return saving ? SAVING : IDLE;
   let pair = statuses.get(last);
   if (!pair) {
-    const error = last[2];
+    const error = last[1];
     statuses.set(last, (pair = [Object.freeze({ saving: false, error }), Object.freeze({ saving: true, error })]));
   }
   return pair[saving ? 1 : 0];
 }
 
-/** The newest of `outcomes` that touched `row`; the index catches up with the outcomes added since it was last read. */
-function lastOutcome(outcomes: readonly Outcome[], row: string): Outcome | undefined {
-  let index = indexes.get(outcomes);
-  if (!index) indexes.set(outcomes, (index = { last: undefined, rows: new Map() }));
-  const newest = outcomes[outcomes.length - 1];
-  if (index.last !== newest) {
-    const from = index.last === undefined ? -1 : outcomes.indexOf(index.last);
-    // More than the list holds settled since: what the index knew is gone.
-    if (from < 0 && index.last !== undefined) index.rows.clear();
-    for (let i = from + 1; i < outcomes.length; i++) {
-      const outcome = outcomes[i]!;
-      for (const patches of [outcome[0], outcome[1]])
-        for (const touched of rowsOf(patches)) index.rows.set(touched, outcome);
-    }
-    index.last = newest;
+/** The rows `patches` write, as `table\u0000rowKey`, once each (a row and its meta are one; a patch of a whole table writes each of its rows). */
+function rowsOf(patches: readonly Patch[]): string[] {
+  const rows = new Set<string>();
+  for (const { path, value } of patches) {
+    if (path[0] !== 'entities' && path[0] !== 'entitiesMeta') continue;
+    if (path.length > 2) rows.add(`${path[1]}\u0000${path[2]}`);
+    else if (path.length === 2 && value !== null && typeof value === 'object')
+      for (const key of Object.keys(value)) rows.add(`${path[1]}\u0000${key}`);
   }
-  const found = index.rows.get(row);
-  // An outcome the list no longer holds (more than 100 mutations settled since) is forgotten.
-  return found && outcomes.includes(found) ? found : undefined;
+  return [...rows];
 }
 
-/** The rows `patches` write, as `table\u0000rowKey` (a row and its meta are one). */
-function rowsOf(patches: readonly Patch[]): string[] {
-  const rows: string[] = [];
-  for (const { path } of patches)
-    if ((path[0] === 'entities' || path[0] === 'entitiesMeta') && path.length > 2)
-      rows.push(`${path[1]}\u0000${path[2]}`);
-  return rows;
+/** How many rows the outcomes kept for the store `runtime` name (what tests check stays bounded). */
+export function keptRows(runtime: StoreRuntime): number {
+  return outcomesOf(runtime)?.rows.size ?? 0;
 }
