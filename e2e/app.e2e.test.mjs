@@ -3,7 +3,6 @@
 // which also has test-only routes here (EXAMPLE_TEST_ROUTES=1: example/overlap.mjs); a failing step
 // leaves a screenshot in e2e/artifacts/, where the bonds test also saves its panel when it passes.
 // The page logs in first; the counts start after its login (the session itself: session.e2e.test.mjs).
-import { mkdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
