@@ -6,14 +6,35 @@
 import { ActionTypes } from '../slice/reducer.js';
 import { computeSet } from '../writes/compute.js';
 import { draftUpdate } from '../writes/draftUpdate.js';
-import type { Controller, ControllerRuntime } from './Controller.js';
+import type { CacheState } from '../../base/state.js';
+import type { NormalizeOptions } from '../../normalize/normalize.js';
+import type { ExpiryDefaults } from '../endpoint.js';
+import type { ActionMeta, ActionType, WritePayload } from '../slice/reducer.js';
+
+/** What a `set` needs of the store's runtime (the Controller's runtime has it; not imported, as the Controller imports this). */
+interface SetRuntime {
+  readonly parts: {
+    readonly normalizeOptions: NormalizeOptions;
+    readonly expiry: ExpiryDefaults;
+    readState(state: CacheState, visible: CacheState, schema: unknown, args: readonly unknown[]): unknown;
+  };
+  stamp(): number;
+  write<T extends WritePayload>(
+    type: ActionType,
+    compute: (confirmed: CacheState, visible: CacheState) => T | undefined,
+    meta?: ActionMeta,
+  ): T | undefined;
+}
+
+/** A Controller's runtime (its private member, reached from the stream that holds the Controller). */
+const runtimeOf = (controller: object): SetRuntime => (controller as { runtime: SetRuntime }).runtime;
 
 /**
  * `set`'s write, as of `start`: a write that started later keeps its rows over this one's, and
  * a reset since `start` drops it (a stream's burst is as old as its first message).
  */
 export function setAt(
-  runtime: ControllerRuntime,
+  runtime: SetRuntime,
   start: number,
   schema: unknown,
   args: readonly unknown[],
@@ -42,13 +63,13 @@ export function setAt(
 }
 
 /** A stamp of `controller`'s store clock: when a stream message arrived (stream.ts). */
-export const stampOf = (controller: Controller): number => controller['runtime'].stamp();
+export const stampOf = (controller: object): number => runtimeOf(controller).stamp();
 
 /** `controller.set(schema, ...args, value)` as of `start` (stream.ts: a burst written as of its first message). */
 export const setAsOf = (
-  controller: Controller,
+  controller: object,
   start: number,
   schema: unknown,
   args: readonly unknown[],
   value: unknown,
-): void => setAt(controller['runtime'], start, schema, args, value);
+): void => setAt(runtimeOf(controller), start, schema, args, value);
