@@ -71,7 +71,7 @@ export function computeResolve(
         state,
         // A mutation's answer carries its request's start: overlapping answers are found by it.
         endpoint.sideEffect && input.start !== undefined
-          ? { fetchedAt, date: now, expiresAt, sent: input.start }
+          ? { fetchedAt, date: now, expiresAt, sent: input.sent ?? input.start }
           : { fetchedAt, date: now, expiresAt },
         options,
       );
