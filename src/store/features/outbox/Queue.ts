@@ -24,8 +24,10 @@ export interface Waiting {
   request?: OutgoingRequest;
   send?: () => Promise<unknown>;
   settle?: { resolve(value: unknown): void; reject(error: unknown): void };
-  /** Removes its abort listeners. */
+  /** Removes its abort listener. */
   done?: () => void;
+  /** Why its request was stopped (the reason of the first of its signals that aborted). */
+  stopped?: () => unknown;
 }
 
 /** What a store's queue is given by the outbox. */
@@ -72,17 +74,19 @@ export class Queue {
     const waiting = item;
     waiting.request = request;
     waiting.send = send;
+    // The request's own signal (the first): an abort takes it out. A reset is `clear`: listening to
+    // the store's reset signal would add a listener per waiting entry to one signal.
+    const [signal] = stop;
     return new Promise((resolve, reject) => {
       const aborted = (): void => {
         this.drop(waiting);
-        reject(stop.find(signal => signal.aborted)?.reason);
+        reject(signal!.reason);
       };
-      for (const signal of stop) signal.addEventListener('abort', aborted);
-      waiting.done = () => {
-        for (const signal of stop) signal.removeEventListener('abort', aborted);
-      };
+      signal?.addEventListener('abort', aborted);
+      waiting.done = () => signal?.removeEventListener('abort', aborted);
+      waiting.stopped = () => stop.find(one => one.aborted)?.reason;
       waiting.settle = { resolve, reject };
-      if (stop.some(signal => signal.aborted)) aborted();
+      if (signal?.aborted) aborted();
       else this.pump();
     });
   }
@@ -137,7 +141,10 @@ export class Queue {
 
   /** A reset: every entry goes (a sign-out never sends its edits under the next session). */
   clear(): void {
-    for (const item of this.items.splice(0)) item.done?.();
+    for (const item of this.items.splice(0)) {
+      item.done?.();
+      item.settle?.reject(item.stopped?.());
+    }
     this.sentStart = undefined;
     this.save();
   }

@@ -139,6 +139,7 @@ export function outbox(options: OutboxOptions): Outbox {
           return queue.hold(request, name, send, stop, item);
         },
         settling: (_, start) => queue.settled(start),
+        // (The requests were dropped: each waiting one's promise rejects with the reset's reason.)
         reset: () => queue.clear(),
       };
     },
