@@ -294,6 +294,34 @@ test('a good entry among refused ones is restored and sent', async () => {
   expect(applied).toEqual(['2:kept']);
 });
 
+test('a restored entry whose guess cannot be computed now is kept, and sent without its guess', async () => {
+  const storage = memoryStorage();
+  storage.items.set(
+    'lenscache:outbox:cache',
+    JSON.stringify([
+      { endpoint: 'editPost', args: [{ id: '1' }, { title: 'unguessable' }] },
+      { endpoint: 'editPost', args: [{ id: '1' }, { title: 'after it' }] },
+    ]),
+  );
+  const net = network(false);
+  const page = visit(storage, net);
+  // (A guess that throws over what the store holds after a reload.)
+  Object.assign(page.endpoints.editPost, {
+    getOptimisticResponse: (_snap: unknown, params: { id: string }, body: { title: string }) => {
+      if (body.title === 'unguessable') throw new TypeError('no guess over an empty store');
+      return { ...params, ...body };
+    },
+  });
+  await settle(() => page.title('1') === 'after it');
+  expect(page.errors.map(String)).toEqual(['TypeError: no guess over an empty store']);
+  expect(page.box.waiting(page.store)).toBe(2);
+  expect(storage.stored()).toHaveLength(2);
+  net.online();
+  await settle(() => applied.length === 2 && page.box.waiting(page.store) === 0);
+  expect(applied).toEqual(['1:unguessable', '1:after it']);
+  expect(page.title('1')).toBe('after it');
+});
+
 test('the outbox is bounded: past its cap, a mutation is refused with OUTBOX_FULL and its guess taken out', async () => {
   const storage = memoryStorage();
   const page = visit(storage, network(false), { cap: 2 });

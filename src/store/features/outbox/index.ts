@@ -100,21 +100,24 @@ export function outbox(options: OutboxOptions): Outbox {
         queue.ready = true;
         queue.save();
         // Each is started again as the request it was: its guess is shown, and it waits its turn.
-        for (const item of items) {
-          const args = [...item.entry.args];
-          restoring.set(args, item);
-          const failed = (error: unknown): void => {
-            if (item.send) return;
-            queue.drop(item);
-            onError(error);
-          };
-          try {
-            runtime.fetch(endpoints[item.entry.endpoint] as EndpointLike, args).catch(failed);
-          } catch (error) {
-            failed(error);
-          }
-        }
+        for (const item of items) start(item, endpoints[item.entry.endpoint] as EndpointLike);
         queue.pump();
+      };
+      const start = (item: Waiting, endpoint: EndpointLike): void => {
+        const args = [...item.entry.args];
+        restoring.set(args, item);
+        const failed = (error: unknown): void => {
+          if (item.send) return;
+          onError(error);
+          // A guess that cannot be computed over what the store holds now: sent without it.
+          if (endpoint.getOptimisticResponse) start(item, Object.create(endpoint, { getOptimisticResponse: {} }));
+          else queue.drop(item);
+        };
+        try {
+          runtime.fetch(endpoint, args).catch(failed);
+        } catch (error) {
+          failed(error);
+        }
       };
       // Read back once the store exists (its middleware is being made now).
       queueMicrotask(() => {
@@ -132,9 +135,10 @@ export function outbox(options: OutboxOptions): Outbox {
       });
       return {
         sending(request, send, stop) {
-          const name = names.get(request.endpoint);
-          if (name === undefined) return send();
+          // (A restored entry started without its guess has an endpoint of its own.)
           const item = restoring.get(request.args);
+          const name = item?.entry.endpoint ?? names.get(request.endpoint);
+          if (name === undefined) return send();
           restoring.delete(request.args);
           return queue.hold(request, name, send, stop, item);
         },
