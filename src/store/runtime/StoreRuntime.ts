@@ -140,7 +140,7 @@ export class StoreRuntime {
       // Send: a read with `retry` is sent again by the features that wrap sending (retries), a
       // mutation may be held and sent later (the outbox), still as this one request.
       let sending = once;
-      if (!shared || endpoint.retry) {
+      if (endpoint.retry || !shared) {
         const stops = [controller.signal, this.requests.resets.signal, ...(stopRetries ? [stopRetries] : [])];
         for (const hooks of this.features.hooks) {
           const inner = sending;
@@ -173,7 +173,7 @@ export class StoreRuntime {
       const download = isDownload(endpoint.content);
       const written = download
         ? undefined
-        : this.resolve(endpoint, { ...request, response, error: failure?.error, fetchedAt, pages }, key);
+        : this.resolve(endpoint, { ...request, error: failure?.error, response, fetchedAt, pages }, key);
       if (failure) {
         this.failed(failure.error);
         throw failure.error;
