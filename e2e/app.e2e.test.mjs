@@ -5,7 +5,6 @@
 // The page logs in first; the counts start after its login (the session itself: session.e2e.test.mjs).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { BONDS, bondHolding, holding, PORTFOLIOS, priceIn } from '../example/server.mjs';
 import { launchApp, logIn, PASSWORD, serverLog as logOf, step as stepOf } from './harness.mjs';
 
@@ -881,6 +880,82 @@ test('two tabs of the app: an edit saved in one shows in the other, which fetche
         ['PATCH'],
         'one PATCH, and no read of the post by either tab',
       );
+    });
+  } finally {
+    await context.close();
+  }
+});
+
+test('offline: two edits wait in the outbox with their titles shown, survive a reload, and are saved in order once online', async () => {
+  const title = 'Pinia stores';
+  const edits = ['Pinia stores, edited offline', 'Pinia stores, edited offline twice'];
+  const address = new URL('#/vue/posts/11', url).href;
+  const detailIs = shown => document.querySelector('[data-testid=detail-title]')?.textContent === shown;
+  const stored = tab => tab.evaluate(() => JSON.parse(localStorage.getItem('lenscache:outbox:cache') ?? '[]'));
+  const patches = async from =>
+    (await logOf(url)).slice(from).filter(entry => entry.method === 'PATCH' && entry.path === '/api/vue/posts/11');
+  // A profile of its own: its localStorage is what the reopened page reads back.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  // (Offline, the page's polls and stream fail, as they should: only uncaught errors count here.)
+  const open = async () => {
+    const tab = await context.newPage();
+    tab.on('pageerror', error => pageErrors.push(String(error)));
+    await tab.goto(address);
+    return tab;
+  };
+  try {
+    let from;
+    await step('outbox-offline-edits', async () => {
+      const tab = await open();
+      await logIn(tab);
+      await tab.waitForFunction(detailIs, title);
+      await tab.waitForFunction(() => document.querySelector('[data-testid=refresh]')?.textContent === 'Refresh');
+      from = (await logOf(url)).length;
+      await context.setOffline(true);
+      for (const edit of edits) {
+        await tab.click('[data-testid=edit]');
+        await tab.fill('[data-testid=edit-title]', edit);
+        await tab.click('[data-testid=save]');
+        // The guess shows at once, and the post says it is saving.
+        await tab.waitForFunction(detailIs, edit);
+        await tab.waitForSelector('[data-testid=detail-saving]');
+      }
+      assert.deepEqual(
+        (await stored(tab)).map(entry => [entry.endpoint, entry.args[1].title]),
+        edits.map(edit => ['renamePost', edit]),
+      );
+      assert.deepEqual(await patches(from), [], 'nothing was sent offline');
+      mkdirSync('e2e/artifacts', { recursive: true });
+      await tab.screenshot({ path: 'e2e/artifacts/outbox-offline.png', fullPage: true });
+      // The page goes while offline (a reload offline could not load the page itself).
+      await tab.close();
+    });
+    await step('outbox-reload-online', async () => {
+      await context.setOffline(false);
+      const tab = await open();
+      const sent = [];
+      tab.on('request', request => {
+        if (request.method() === 'PATCH') sent.push(JSON.parse(request.postData() ?? '{}').title);
+      });
+      // Read back before the login; nothing is sent until someone is logged in.
+      await tab.waitForSelector('[data-testid=login]');
+      assert.equal((await stored(tab)).length, 2);
+      assert.deepEqual(await patches(from), []);
+      await logIn(tab);
+      // Both are sent, one after the other, and the post shows the last.
+      await tab.waitForFunction(detailIs, edits[1]);
+      await tab.waitForSelector('[data-testid=detail-saving]', { state: 'detached' });
+      await tab.waitForFunction(() => localStorage.getItem('lenscache:outbox:cache') === '[]');
+      assert.deepEqual(sent, edits);
+      assert.deepEqual(
+        (await patches(from)).map(entry => [entry.status, entry.auth]),
+        [
+          [200, 'valid'],
+          [200, 'valid'],
+        ],
+      );
+      assert.deepEqual(await serverPost('vue', '11'), { status: 200, title: edits[1] });
+      await tab.screenshot({ path: 'e2e/artifacts/outbox-saved.png', fullPage: true });
     });
   } finally {
     await context.close();

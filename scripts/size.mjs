@@ -28,9 +28,9 @@ const entries = [
 export { useSuspense, useQuery, CacheProvider } from 'lenscache/react';`,
     budget: 36_140,
     // The test helpers (lenscache/test) reach an app's bundle only through their own entry; row
-    // statuses (and their recording) only an app that imports them; crossTab is opt-in
-    // (createCache does not install it).
-    absent: ['dist/esm/test/', 'reads/rowStatus', 'useRowStatus', 'store/features/crossTab/'],
+    // statuses (and their recording) only an app that imports them; crossTab and outbox are
+    // opt-in (createCache installs neither).
+    absent: ['dist/esm/test/', 'reads/rowStatus', 'useRowStatus', 'store/features/crossTab/', 'store/features/outbox/'],
   },
   {
     name: 'lean (no gc, live, optimistic, pages)',
@@ -45,6 +45,7 @@ export { useSuspense, CacheProvider } from 'lenscache/react';`,
       'store/features/retries/',
       'store/features/pages/',
       'store/features/crossTab/',
+      'store/features/outbox/',
     ],
   },
   {

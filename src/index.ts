@@ -63,8 +63,16 @@ export {
   pagination,
   retries,
   crossTab,
+  outbox,
 } from './store/features/index.js';
-export type { CrossTab, CrossTabOptions, TabChannel } from './store/features/index.js';
+export type {
+  CrossTab,
+  CrossTabOptions,
+  TabChannel,
+  Outbox,
+  OutboxOptions,
+  OutboxStorage,
+} from './store/features/index.js';
 export { subscribe, setupListeners } from './store/features/live/index.js';
 export type {
   FeatureName,

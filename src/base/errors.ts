@@ -31,6 +31,7 @@ const CODES = [
   'MIDDLEWARE_MISSING',
   'TIMEOUT',
   'FIXTURE_MISSING',
+  'OUTBOX_FULL',
 ] as const;
 
 export type ErrorCode = (typeof CODES)[number];

@@ -80,6 +80,8 @@ export interface ResolveInput {
   fetchedAt: number;
   /** The request's start stamp, when it differs from `fetchedAt` (a mutation): its guess is found by it. */
   start?: number | undefined;
+  /** When the request was sent later than it started (held by the outbox): the stamp it was sent at. */
+  sent?: number | undefined;
   error?: unknown;
   /**
    * A list's answer joined from the pages it holds (runtime/pages.ts): none for a first page

@@ -17,7 +17,7 @@ type Runner = (args: readonly unknown[], signal: AbortSignal) => Promise<unknown
 
 /** The features a cache can be built with (docs/features.md). */
 export type FeatureName =
-  'garbageCollection' | 'liveData' | 'optimisticUpdates' | 'retries' | 'pagination' | 'crossTab';
+  'garbageCollection' | 'liveData' | 'optimisticUpdates' | 'retries' | 'pagination' | 'crossTab' | 'outbox';
 
 /** A request about to be sent: what the fetch path's hook points are told. */
 export interface OutgoingRequest {
@@ -26,6 +26,11 @@ export interface OutgoingRequest {
   readonly key: string;
   /** The request's start stamp (docs/architecture.md, "Ordering"). */
   readonly start: number;
+  /**
+   * When a feature held the request and sent it later (the outbox): the stamp it was sent at,
+   * which its answer carries instead of `start` to tell overlapping mutations apart.
+   */
+  sent?: number;
 }
 
 /** What a confirmed write computed, and the patches that take the store's slice there. */
@@ -56,9 +61,9 @@ export interface FeatureHooks {
    */
   guessing?(request: OutgoingRequest): void;
   /**
-   * Fetch path: sends a read whose endpoint has `retry` (`send` sends it once, or through the
-   * features listed before this one; any of `stop` aborting ends it). Features that fill it wrap
-   * one another in the order they are listed.
+   * Fetch path: sends a read whose endpoint has `retry`, or any mutation (`send` sends it once, or
+   * through the features listed before this one; any of `stop` aborting ends it). Features that
+   * fill it wrap one another in the order they are listed.
    */
   sending?(request: OutgoingRequest, send: () => Promise<unknown>, stop: readonly AbortSignal[]): Promise<unknown>;
   /**

@@ -137,10 +137,10 @@ export class StoreRuntime {
     const run = endpoint.pagination ? this.features.pages(key).send(endpoint, send, all => (pages = all)) : send;
     const once = tryOf(run, args, controller.signal, endpoint.timeout ?? this.request.timeout, key);
     try {
-      // Send: a read with `retry` is sent again by the features that wrap sending (retries),
-      // still as this one request.
+      // Send: a read with `retry` is sent again by the features that wrap sending (retries), a
+      // mutation may be held and sent later (the outbox), still as this one request.
       let sending = once;
-      if (shared && endpoint.retry) {
+      if (endpoint.retry || !shared) {
         const stops = [controller.signal, this.requests.resets.signal, ...(stopRetries ? [stopRetries] : [])];
         for (const hooks of this.features.hooks) {
           const inner = sending;
@@ -173,7 +173,7 @@ export class StoreRuntime {
       const download = isDownload(endpoint.content);
       const written = download
         ? undefined
-        : this.resolve(endpoint, { args, response, error: failure?.error, fetchedAt, start, pages }, key);
+        : this.resolve(endpoint, { ...request, error: failure?.error, response, fetchedAt, pages }, key);
       if (failure) {
         this.failed(failure.error);
         throw failure.error;

@@ -65,20 +65,19 @@ export function computeResolve(
       endpoint.dataExpiryLength ?? expiry.dataExpiryLength,
       process.env.NODE_ENV !== 'production' && 'dataExpiryLength',
     );
+    const meta = { fetchedAt, date: now, expiresAt };
     try {
       const normalized = normalize(
         endpoint.schema,
         response,
         args,
         state,
-        // A mutation's answer carries its request's start: overlapping answers are found by it.
-        endpoint.sideEffect && input.start !== undefined
-          ? { fetchedAt, date: now, expiresAt, sent: input.start }
-          : { fetchedAt, date: now, expiresAt },
+        // A mutation's answer carries its request's start (or its sending, when it was held):
+        // overlapping answers are found by it.
+        { ...meta, ...(endpoint.sideEffect && input.start !== undefined && { sent: input.sent ?? input.start }) },
         options,
       );
       if (isOlder(state.meta[key], fetchedAt)) return { key, ...normalized };
-      const meta = { fetchedAt, date: now, expiresAt };
       return { key, result: normalized.result, meta, ...withEndpoint(normalized, state, key, normalized.result, meta) };
     } catch (caught) {
       error = caught;

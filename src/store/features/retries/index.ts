@@ -10,6 +10,7 @@ import { withRetries } from './retrying.js';
 export const retries: Feature<'retries'> = {
   name: 'retries',
   install: () => ({
-    sending: (request, send, stop) => withRetries(send, request.endpoint.retry!, stop),
+    // (A mutation is never sent twice: the server may have applied it.)
+    sending: ({ endpoint }, send, stop) => (endpoint.sideEffect ? send() : withRetries(send, endpoint.retry!, stop)),
   }),
 };
