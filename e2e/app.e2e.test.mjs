@@ -5,6 +5,7 @@
 // The page logs in first; the counts start after its login (the session itself: session.e2e.test.mjs).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
 import { BONDS, bondHolding, holding, PORTFOLIOS, priceIn } from '../example/server.mjs';
 import { launchApp, logIn, PASSWORD, serverLog as logOf, step as stepOf } from './harness.mjs';
 
