@@ -9,6 +9,7 @@
  */
 import { configureStore } from '@reduxjs/toolkit';
 import { createLeanCache, crossTab, Entity, optimisticUpdates, type EndpointLike } from '../../src/index';
+import { random } from '../fixtures/random';
 
 const SCHEDULES = Number(process.env.MODEL_SCHEDULES ?? 300);
 const STEPS = 24;
@@ -18,18 +19,6 @@ class Note extends Entity {
   id = '';
   title = '';
   static override key = 'Note';
-}
-
-/** A small seeded generator (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Messages posted and not yet delivered, across every channel of the schedule. */

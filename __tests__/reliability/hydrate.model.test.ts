@@ -8,6 +8,7 @@
  */
 import { createCache, Entity, hydrate, RestEndpoint } from '../../src/index';
 import { makeStore } from '../fixtures/store';
+import { random } from '../fixtures/random';
 
 const SCHEDULES = Number(process.env.MODEL_SCHEDULES ?? 300);
 const STEPS = 14;
@@ -19,18 +20,6 @@ class Product extends Entity {
   static override key = 'Product';
 }
 const getProduct = new RestEndpoint({ path: '/products/:id', schema: Product });
-
-/** A small seeded generator (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 test(`hydrate and the store's own answers, in any order: the latest start wins (${SCHEDULES} schedules)`, () => {
   const cache = createCache();

@@ -25,6 +25,7 @@ import {
 } from '../../src/index';
 import { internalsOf } from '../../src/store/createCache';
 import { confirmedOf, runtimeOf } from '../fixtures/runtime';
+import { random } from '../fixtures/random';
 
 const SCHEDULES = Number(process.env.MODEL_SCHEDULES ?? 300);
 const STEPS = 40;
@@ -62,17 +63,6 @@ interface Req {
   response?: unknown;
   resolve(value: unknown): void;
   reject(error: unknown): void;
-}
-
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const flush = () => new Promise<void>(resolve => setImmediate(resolve));

@@ -9,6 +9,7 @@
  */
 import { configureStore } from '@reduxjs/toolkit';
 import { Collection, createCache, Entity, firstPageOnly, RestEndpoint, Scalar, type LensArgs } from '../../src/index';
+import { random } from '../fixtures/random';
 
 const SCHEDULES = Number(process.env.MODEL_SCHEDULES ?? 300);
 const PORTFOLIOS = ['A', 'B', 'C'] as const;
@@ -29,12 +30,6 @@ Bond.schema = { weight: weightScalar };
 
 /** The server's weight of a bond at a portfolio. */
 const weight = (portfolio: string, id: string) => Number(id) * 10 + PORTFOLIOS.indexOf(portfolio as never);
-
-/** A seeded generator (the same schedule for the same seed). */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
-}
 
 interface Pending {
   url: URL;

@@ -33,6 +33,7 @@ import {
 } from '../../src/index';
 import { internalsOf } from '../../src/store/createCache';
 import { runtimeOf, ledgerOf, confirmedOf as confirmedIn } from '../fixtures/runtime';
+import { random } from '../fixtures/random';
 
 const SCHEDULES = Number(process.env.MODEL_SCHEDULES ?? 2000);
 const HYDRATE = '__NEXT_REDUX_WRAPPER_HYDRATE__';
@@ -74,17 +75,6 @@ interface Req {
   promises: { abort(): void; catch(f: () => void): unknown }[];
   /** Set when a reset dropped it: its answer is ignored by the stores. */
   dropped?: boolean;
-}
-
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const flush = () => new Promise<void>(resolve => setImmediate(resolve));
