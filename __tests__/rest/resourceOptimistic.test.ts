@@ -189,3 +189,33 @@ test('optimistic that is not a boolean, and a getOptimisticResponse that is not 
     new RestEndpoint({ path: '/tasks/:id', method: 'PATCH', getOptimisticResponse: guess }).getOptimisticResponse,
   ).toBe(guess);
 });
+
+test('an edit guess over an item an earlier guess wrote does not read its nested entity back from the class default', () => {
+  class Author extends Entity {
+    id = '';
+    name = '';
+    static override key = 'GuessAuthor';
+  }
+  class Note extends Entity {
+    id = '';
+    title = '';
+    author = Author.fromJS();
+    static override key = 'GuessNote';
+    static override schema = { author: Author };
+  }
+  const Notes = resource({ urlPrefix: 'http://guess.test', path: '/notes/:id', schema: Note, optimistic: true });
+  // Requests that never answer: only the guesses are written.
+  const { cache, store } = makeStore({ fetch: () => new Promise<Response>(() => undefined) });
+  void store.dispatch(cache.fetch(Notes.partialUpdate, { id: '1' }, { title: 'first' }));
+  // The row holds no author: read back, the note's author is the class's default (no usable pk).
+  expect(cache.selectQuery(store.getState(), Note, '1')?.title).toBe('first');
+  expect(() => store.dispatch(cache.fetch(Notes.partialUpdate, { id: '1' }, { title: 'second' }))).not.toThrow();
+  expect(cache.selectQuery(store.getState(), Note, '1')?.title).toBe('second');
+  // An item the store holds keeps its other fields under the guess.
+  store.dispatch(cache.set(Note, { id: '2', title: 'two', author: { id: 'a', name: 'Ann' } }));
+  void store.dispatch(cache.fetch(Notes.update, { id: '2' }, { title: 'two, edited' } as never));
+  expect(cache.selectQuery(store.getState(), Note, '2')).toMatchObject({
+    title: 'two, edited',
+    author: { name: 'Ann' },
+  });
+});

@@ -169,7 +169,7 @@ export function resource<const O extends ResourceOptions>(options: O): Resource<
       ],
     );
   }
-  const guess = optimistic === true ? guesses(schema) : undefined;
+  const guess = optimistic === true ? guesses() : undefined;
   // The guesses of creates go with the list, so `getList.extend(...).push` keeps them.
   const creates = guess && { getOptimisticResponse: guess.create };
   return {
@@ -193,12 +193,13 @@ export function resource<const O extends ResourceOptions>(options: O): Resource<
 
 /**
  * The guesses of `optimistic: true` (docs/resource.md): a create shows the body as sent; an edit
- * shows the cached item with the body's fields over it (the params name it when it is not
- * cached); a delete removes the item the params name.
+ * shows the cached item with the body's fields over it: the params (which name it) and the body,
+ * merged into the row as an answer is, so what the row holds stays and no field is read back
+ * from its class's defaults; a delete removes the item the params name.
  */
-function guesses(schema: EntityClass | Union) {
-  const edit = (snap: OptimisticSnapshot, params: object, body: unknown): unknown => ({
-    ...((snap.get(schema, params) as object | undefined) ?? params),
+function guesses() {
+  const edit = (_snap: OptimisticSnapshot, params: object, body: unknown): unknown => ({
+    ...params,
     ...(body as object),
   });
   return {
