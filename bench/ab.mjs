@@ -9,6 +9,10 @@
 //
 // --peer=<adapter module> (bench/libs/normalizr.mjs, say) puts a peer in the base's place: the
 // build is then measured against that library, case by case, in the same alternating rounds.
+//
+// Two cases here only (async, one call per sample): the first write as `cache.fetch` makes it,
+// its request answered at once (the thunk, the request, the write and the read it resolves to;
+// a peer awaits the answer and writes), and the same followed by the first read.
 import { deepStrictEqual } from 'node:assert';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -30,6 +34,25 @@ const builds = [
   },
   { name: 'new', create: await load(option('new', 'dist')) },
 ];
+
+const fetchCases = [
+  ['write through cache.fetch (answered at once)', 'fetchWrite', null, (lib, data) => lib.fetchWrite(data)],
+  ['cache.fetch, then the first read', 'fetchThenRead', null, (lib, data) => lib.fetchThenRead(data)],
+];
+const isAsync = new Set(fetchCases.map(([caseName]) => caseName));
+
+/** The median time of one call of an async `fn` (calls of milliseconds: no batches), after 2 warmups. */
+async function sampleAsync(adapter, data, fn) {
+  for (let i = 0; i < 2; i++) await fn(adapter, data);
+  const times = [];
+  const until = performance.now() + time;
+  while (times.length < 5 || performance.now() < until) {
+    const start = performance.now();
+    await fn(adapter, data);
+    times.push(performance.now() - start);
+  }
+  return median(times);
+}
 
 /** The median per-call time of `fn`, timed in batches long enough for the timer (about 50 µs each). */
 function sample(adapter, data, fn) {
@@ -64,7 +87,7 @@ function format(ms) {
 
 const response = makeResponse(n);
 const probe = builds[0].create();
-const chosen = cases(n).filter(
+const chosen = [...cases(n), ...fetchCases].filter(
   ([caseName, needs]) =>
     typeof probe[needs] === 'function' && (only.length === 0 || only.some(part => caseName.includes(part))),
 );
@@ -82,7 +105,11 @@ for (let round = 0; round < rounds; round++) {
     for (const build of order) {
       const adapter = build.create();
       const data = ready(adapter, caseName, needs, response, n);
-      times[build.name] = before ? withSetup(adapter, data, before, fn, time) : sample(adapter, data, fn);
+      times[build.name] = before
+        ? withSetup(adapter, data, before, fn, time)
+        : isAsync.has(caseName)
+          ? await sampleAsync(adapter, data, fn)
+          : sample(adapter, data, fn);
     }
     const result = results.get(caseName);
     result.base.push(times.base);
