@@ -1,12 +1,15 @@
 // Where a first write's time goes (docs/benchmarks.md, "Where a write's time goes"). Each part on
 // the same response, against an empty store, in interleaved rounds (every part once a round, the
 // order turned each round); the figure is the median of the rounds' medians of single calls, the
-// set-up of each call (a fresh store, say) left out of its time:
-//   - normalize: the exported `normalize` against the empty slice, making the patches;
+// set-up of each call (a fresh store, say) and a turn of the event loop after it left out of its time:
+//   - normalize: the exported `normalize` against the empty slice, making the patches (dropped at
+//     once, or kept until the next call as a store keeps them);
 //   - the reducer: the cache's reducer called directly with the write's action;
 //   - dispatch: that action dispatched to a fresh `configureStore` (default middleware);
 //   - setResponse: the whole write as the thunk makes it (normalize, action, dispatch, reducer);
-//   - cache.fetch: its request answered at once; the write, then the read it resolves to;
+//   - setResponse followed by the first read (what cache.fetch's read back costs, without the request);
+//   - cache.fetch: its request answered at once; the write, then the read it resolves to; and the
+//     first `selectQuery` after it, which returns the object the fetch resolved to;
 //   - normalizr's `normalize`, and its write as the bench's normalizr adapter makes it.
 // `npm run build`, then (development runs RTK's serializability and immutability checks)
 //   NODE_ENV=production node scripts/write-parts.mjs [N=1000] [--rounds=7] [--time=<ms a part a round>]
@@ -53,10 +56,13 @@ const action = caught;
 const empty = fresh().store.getState().cache;
 const patches = normalize(posts, data, [], empty).patches.length;
 
+let kept;
 /** Each part: [name, set-up (untimed), timed call]. */
 const parts = [
   ['store set-up (createCache + configureStore)', () => null, () => plainStore(createCache())],
   ['normalize + patches (exported normalize, empty slice)', () => null, () => normalize(posts, data, [], empty)],
+  // As the store keeps what it writes: the rows live on until the next call (the collector's share).
+  ['normalize + patches, kept until the next call', () => null, () => (kept = normalize(posts, data, [], empty))],
   [
     'the reducer applying the patches (called directly)',
     () => {
@@ -75,12 +81,33 @@ const parts = [
     ({ cache, store }) => store.dispatch(cache.setResponse(getPosts, data)),
   ],
   [
+    'setResponse, then the first read (selectQuery)',
+    () => {
+      const cache = createCache();
+      return { cache, store: plainStore(cache) };
+    },
+    ({ cache, store }) => {
+      store.dispatch(cache.setResponse(getPosts, data));
+      return cache.selectQuery(store.getState(), posts);
+    },
+  ],
+  [
     'cache.fetch answered at once (write + read back)',
     () => {
       const cache = createCache();
       return { cache, store: plainStore(cache) };
     },
     ({ cache, store }) => store.dispatch(cache.fetch(getPosts)),
+  ],
+  [
+    'the first selectQuery after cache.fetch (the same object)',
+    async () => {
+      const cache = createCache();
+      const store = plainStore(cache);
+      await store.dispatch(cache.fetch(getPosts));
+      return { cache, store };
+    },
+    ({ cache, store }) => cache.selectQuery(store.getState(), posts),
   ],
   ["normalizr's normalize", () => null, () => normalizrPackage.normalize(data, listSchema)],
   ['normalizr: normalize + merge (the bench adapter)', () => normalizrAdapter(), adapter => adapter.write(data)],
@@ -91,18 +118,24 @@ const median = values => {
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
+// A turn of the event loop after each call, untimed, as an app's writes get (bench/ab.mjs, nextTurn).
+const nextTurn = () => new Promise(resolve => setImmediate(resolve));
 const medians = new Map(parts.map(([name]) => [name, []]));
 for (let round = 0; round < rounds; round++) {
   const order = round % 2 ? [...parts].reverse() : parts;
   for (const [name, setup, run] of order) {
-    for (let i = 0; i < 2; i++) await run(setup());
+    for (let i = 0; i < 2; i++) {
+      await run(await setup());
+      await nextTurn();
+    }
     const times = [];
     const until = performance.now() + time;
     while (times.length < 5 || performance.now() < until) {
-      const context = setup();
+      const context = await setup();
       const start = performance.now();
       await run(context);
       times.push(performance.now() - start);
+      await nextTurn();
     }
     medians.get(name).push(median(times));
   }
