@@ -56,11 +56,23 @@ export function create() {
     const normalized = normalize(response, listSchema);
     state = { ...state, entities: merge(state.entities, normalized.entities), result: normalized.result };
   };
+  // A thunk's write after its request answered at once: the await, then the same write.
+  const fetchWrite = async response => {
+    const answer = await Promise.resolve(response);
+    state = { entities: {}, result: [], cells: {} };
+    select = selectors();
+    write(answer);
+  };
   return {
     write(response) {
       state = { entities: {}, result: [], cells: {} };
       select = selectors();
       write(response);
+    },
+    fetchWrite,
+    async fetchThenRead(response) {
+      await fetchWrite(response);
+      return select.read(state);
     },
     writeLensList(response) {
       state = { entities: {}, result: [], cells: {} };
