@@ -4,7 +4,7 @@
  * is INVALID_OPTION naming it, and nothing is created.
  */
 
-import { checked } from '../base/endpointOptions.js';
+import { checked, isFunction, isLength, isTimeout } from '../base/endpointOptions.js';
 import type { RequestOptions } from '../rest/requestContext.js';
 import { describe, setupError, type DevText } from '../base/errors.js';
 import type { Controller } from './runtime/Controller.js';
@@ -13,9 +13,6 @@ import type { Controller } from './runtime/Controller.js';
 export const DEFAULT_GC_TIME = 5 * 60_000;
 
 type Check = (value: any) => boolean;
-const isFunction: Check = value => typeof value === 'function';
-/** Milliseconds from 0 up, `Infinity` included. */
-const isLength: Check = value => typeof value === 'number' && value >= 0;
 /** A whole number from 1 up: `NaN` would read refs as ids or let a memo grow without bound. */
 const isCount: Check = value => Number.isSafeInteger(value) && value >= 1;
 /** An `http:` or `https:` URL with a host. */
@@ -42,7 +39,7 @@ export const REQUEST_OPTIONS = {
   fetch: isFunction,
   credentials: value => ['omit', 'same-origin', 'include'].includes(value),
   trustedOrigins: value => Array.isArray(value) && value.every(isHttpUrl),
-  timeout: value => typeof value === 'number' && value > 0,
+  timeout: isTimeout,
 } satisfies Record<keyof RequestOptions, Check>;
 
 type OptionName = keyof typeof CACHE_OPTIONS | keyof typeof REQUEST_OPTIONS;
