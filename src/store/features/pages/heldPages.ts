@@ -160,7 +160,7 @@ function recordOf(
       loads: loads === params.length ? undefined : loads,
       held,
     },
-    "The list's record of its pages",
+    process.env.NODE_ENV !== 'production' && "The list's record of its pages",
   );
 }
 
