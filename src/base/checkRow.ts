@@ -134,9 +134,10 @@ function visitItem(item: unknown, path: Path, key: string | number, ifUndefined:
     typeof item !== 'bigint'
   )
     return item;
-  path.keys.push(key);
+  // (The keys only name the value in development messages.)
+  if (DEVELOPMENT) path.keys.push(key);
   const next = object ? visitValue(item, path) : checkPrimitive(item, path);
-  path.keys.pop();
+  if (DEVELOPMENT) path.keys.pop();
   return next;
 }
 
