@@ -39,7 +39,7 @@ export function checked<T>(
 export function checkPollFrequency(frequency: unknown, where: DevText): number | undefined {
   return checked(
     frequency as number | undefined,
-    frequency === undefined || (typeof frequency === 'number' && Number.isFinite(frequency) && frequency > 0),
+    frequency === undefined || (Number.isFinite(frequency) && (frequency as number) > 0),
     process.env.NODE_ENV !== 'production' &&
       (() => [
         `pollFrequency of ${where} must be a positive number of milliseconds, but it is ${describe(frequency)}.`,
@@ -63,7 +63,7 @@ export function checkRetry(retry: unknown, where: DevText): RetryOptions | undef
 export function checkDelay(ms: unknown, attempt: number, what: DevText): number {
   return checked(
     ms as number,
-    typeof ms === 'number' && Number.isFinite(ms) && ms >= 0,
+    Number.isFinite(ms) && (ms as number) >= 0,
     process.env.NODE_ENV !== 'production' &&
       (() => [
         `${what}(${attempt}) returned ${describe(ms)}, not a number of milliseconds (finite, 0 or more), so nothing was sent again.`,
