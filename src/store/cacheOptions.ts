@@ -109,19 +109,19 @@ export function featuresOf<F extends object>(features: readonly F[] | undefined)
   if (features === undefined) return [];
   const list: readonly unknown[] = Array.isArray(features) ? features : [features];
   const bad = list.findIndex(item => {
-    const { name, install } = (item ?? {}) as { name?: unknown; install?: unknown };
+    const feature = item as { name?: unknown; install?: unknown } | null | undefined;
     // (Production checks the shape only: each name is checked in development.)
     return (
-      typeof install !== 'function' || (process.env.NODE_ENV !== 'production' && !FEATURES.includes(name as string))
+      typeof feature?.install !== 'function' ||
+      (process.env.NODE_ENV !== 'production' && !FEATURES.includes(feature.name as string))
     );
   });
   // A feature is installed once, however often it is listed (twice, it would write each guess twice).
   if (bad === -1 && list === features) return [...new Set(features)];
-  const item = list[bad === -1 ? 0 : bad];
   throw setupError(
     'INVALID_OPTION',
     process.env.NODE_ENV !== 'production' && [
-      `createLeanCache({ features }) takes a list of the features lenscache exports (${FEATURES.slice(0, -2).join(', ')} and what crossTab() and outbox() return), but ${list === features ? `item ${bad} is ${describe(item)}` : `it received ${describe(features)}`}.`,
+      `createLeanCache({ features }) takes a list of the features lenscache exports (${FEATURES.slice(0, -2).join(', ')} and what crossTab() and outbox() return), but ${list === features ? `item ${bad} is ${describe(list[bad === -1 ? 0 : bad])}` : `it received ${describe(features)}`}.`,
       `Import the features and pass them, not their names: import { ${FEATURES[0]} } from 'lenscache'; createLeanCache({ features: [${FEATURES[0]}] }).`,
     ],
   );
