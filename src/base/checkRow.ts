@@ -10,7 +10,8 @@
  */
 
 import { isObject, setOwn } from './dict.js';
-import { describe, inputError } from './errors.js';
+import { DEVELOPMENT } from './env.js';
+import { describe, inputError, type DevText } from './errors.js';
 
 /** Raw (schema-less) data nested deeper than this is rejected; JSON from real APIs is far shallower. */
 export const RAW_DEPTH_LIMIT = 256;
@@ -20,7 +21,7 @@ export const RAW_DEPTH_LIMIT = 256;
  * without `undefined` properties (`undefined` array items become `null`), symbol keys or `-0`,
  * as JSON would write them. Throws on what JSON cannot hold.
  */
-export function toJsonValue<T>(value: T, where: string): T {
+export function toJsonValue<T>(value: T, where: DevText): T {
   return checked(value, { where, rowKey: undefined, ancestors: [], keys: [] });
 }
 
@@ -30,14 +31,16 @@ export function toJsonValue<T>(value: T, where: string): T {
  * and names none of them).
  */
 export class RowChecker {
-  private readonly path: Path = { where: '', rowKey: undefined, ancestors: [], keys: [] };
+  private readonly path: Path = { where: false, rowKey: undefined, ancestors: [], keys: [] };
 
   /** The row `table` "`key`" as the store may hold it. */
   row<T>(value: T, table: string, key: string): T {
     const path = this.path;
     // A throw leaves the path's lists as they were: the write is over then, and so is this checker.
-    path.where = table;
-    path.rowKey = key;
+    if (DEVELOPMENT) {
+      path.where = table;
+      path.rowKey = key;
+    }
     return checked(value, path);
   }
 
@@ -48,8 +51,10 @@ export class RowChecker {
    */
   field(value: unknown, table: string, key: string, field: string): unknown {
     const path = this.path;
-    path.where = table;
-    path.rowKey = key;
+    if (DEVELOPMENT) {
+      path.where = table;
+      path.rowKey = key;
+    }
     return visitItem(value, path, field, value);
   }
 }
@@ -58,9 +63,9 @@ function checked<T>(value: T, path: Path): T {
   return isObject(value) ? (visitValue(value, path) as T) : checkPrimitive(value, path);
 }
 
-/** Where the walk is; the text of a path is only built for an error message. */
+/** Where the walk is; the text of a path is only built for an error message (its names are kept in development only). */
 interface Path {
-  where: string;
+  where: DevText;
   /** When set, `where` is a table and this the row's key. */
   rowKey: string | undefined;
   readonly ancestors: object[];
@@ -129,9 +134,10 @@ function visitItem(item: unknown, path: Path, key: string | number, ifUndefined:
     typeof item !== 'bigint'
   )
     return item;
-  path.keys.push(key);
+  // (The keys only name the value in development messages.)
+  if (DEVELOPMENT) path.keys.push(key);
   const next = object ? visitValue(item, path) : checkPrimitive(item, path);
-  path.keys.pop();
+  if (DEVELOPMENT) path.keys.pop();
   return next;
 }
 

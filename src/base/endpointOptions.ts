@@ -39,7 +39,7 @@ export function checked<T>(
 export function checkPollFrequency(frequency: unknown, where: DevText): number | undefined {
   return checked(
     frequency as number | undefined,
-    frequency === undefined || (typeof frequency === 'number' && Number.isFinite(frequency) && frequency > 0),
+    frequency === undefined || (Number.isFinite(frequency) && (frequency as number) > 0),
     process.env.NODE_ENV !== 'production' &&
       (() => [
         `pollFrequency of ${where} must be a positive number of milliseconds, but it is ${describe(frequency)}.`,
@@ -63,7 +63,7 @@ export function checkRetry(retry: unknown, where: DevText): RetryOptions | undef
 export function checkDelay(ms: unknown, attempt: number, what: DevText): number {
   return checked(
     ms as number,
-    typeof ms === 'number' && Number.isFinite(ms) && ms >= 0,
+    Number.isFinite(ms) && (ms as number) >= 0,
     process.env.NODE_ENV !== 'production' &&
       (() => [
         `${what}(${attempt}) returned ${describe(ms)}, not a number of milliseconds (finite, 0 or more), so nothing was sent again.`,
@@ -209,9 +209,14 @@ type SharedOption =
   | 'nextPageParam'
   | 'previousPageParam';
 
-const isFunction = (value: unknown): boolean => typeof value === 'function';
+/** A function (shared with the cache's option checks, as are the two below). */
+export const isFunction = (value: unknown): boolean => typeof value === 'function';
 
-const isLength = (value: unknown): boolean => typeof value === 'number' && value >= 0;
+/** Milliseconds from 0 up, `Infinity` included. */
+export const isLength = (value: unknown): boolean => typeof value === 'number' && value >= 0;
+
+/** A time limit: milliseconds above 0, `Infinity` for none. */
+export const isTimeout = (value: unknown): boolean => typeof value === 'number' && value > 0;
 
 /**
  * The shared options but `content`, in the order they are checked, each with its test of a value
@@ -228,8 +233,8 @@ const SHARED: { readonly [N in SharedOption]: (value: any) => boolean } = {
     isObject(retry) &&
     Number.isInteger(retry.attempts) &&
     (retry.attempts as number) >= 0 &&
-    (retry.delay === undefined || typeof retry.delay === 'function'),
-  timeout: ms => typeof ms === 'number' && ms > 0,
+    (retry.delay === undefined || isFunction(retry.delay)),
+  timeout: isTimeout,
   maxPages: pages => Number.isInteger(pages) && pages > 0,
   nextPageParam: isFunction,
   previousPageParam: isFunction,

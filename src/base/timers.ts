@@ -21,7 +21,8 @@ export const MAX_TIMEOUT = 2 ** 31 - 1;
  * users should meet.
  */
 export function startTimer(run: () => void, ms: number): () => void {
-  if (typeof ms !== 'number' || Number.isNaN(ms) || ms < 0) {
+  // (`!(ms >= 0)` is also true for NaN.)
+  if (typeof ms !== 'number' || !(ms >= 0)) {
     throw setupError(
       'INVALID_OPTION',
       process.env.NODE_ENV !== 'production' && [

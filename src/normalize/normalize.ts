@@ -67,7 +67,10 @@ export function normalize(
   const walk = new WriteWalk(args, state, options.maxEntityDepth, meta);
   try {
     // At the top level the input is its own parent, as in data-client (a `pk(value, parent)` may read it).
-    const result = toJsonValue(walk.visit(schema, input, input, undefined), 'The result');
+    const result = toJsonValue(
+      walk.visit(schema, input, input, undefined),
+      process.env.NODE_ENV !== 'production' && 'The result',
+    );
     const list = new PatchList();
     rowPatches(list, state, walk.pending.tables, meta, options.changedRowsOnly === true, options.overwrite === true);
     return { result, ...list.written() };

@@ -18,8 +18,8 @@ export function rowPatches(
   state: CacheState,
   pending: ReadonlyMap<string, ReadonlyMap<string, PendingRow>>,
   meta: WriteMeta,
-  changedRowsOnly = false,
-  overwrite = false,
+  changedRowsOnly: boolean,
+  overwrite: boolean,
 ): void {
   // The store owns what it holds, in every build: rows and meta are frozen as they are written.
   Object.freeze(meta);

@@ -104,7 +104,7 @@ export function requirePageParam<E extends { url(...args: any[]): string }>(
       // The list records the params of its pages in the state, so the param must be plain JSON:
       // the store's own check refuses (UNEXPECTED_INPUT) a Date, NaN, a function or a cycle here,
       // before any request. Its copy is not needed: `url` reads the caller's value.
-      toJsonValue(value, `${where}.getPage's page param "${field}"`);
+      toJsonValue(value, process.env.NODE_ENV !== 'production' && `${where}.getPage's page param "${field}"`);
       if (namesNothing(value)) {
         throw inputError(
           'UNEXPECTED_INPUT',

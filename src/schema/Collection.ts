@@ -48,7 +48,6 @@ export interface CollectionOptions {
 const listPolicy: RowPolicy = {
   merge: (existing, incoming) => incoming,
   shouldReorder: (existingMeta, incomingMeta) => incomingMeta.fetchedAt < existingMeta.fetchedAt,
-  versioned: false,
 };
 
 /**

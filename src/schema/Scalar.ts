@@ -54,7 +54,6 @@ export interface ScalarOptions<P extends object = LensParams> {
 const cellPolicy: RowPolicy = {
   merge: (existing, incoming) => ({ ...existing, ...incoming }),
   shouldReorder: (existingMeta, incomingMeta) => incomingMeta.fetchedAt < existingMeta.fetchedAt,
-  versioned: false,
 };
 
 /**

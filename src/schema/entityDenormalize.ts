@@ -133,8 +133,7 @@ function buildInstance(
     if (assigns && field !== '__proto__') instance[field] = value;
     else defineField(instance, info, proto, field, value);
   }
-  if (DEVELOPMENT) Object.freeze(instance);
-  return instance;
+  return DEVELOPMENT ? Object.freeze(instance) : instance;
 }
 
 /**

@@ -35,7 +35,7 @@ const indexPolicy: RowPolicy = {
 
 /** The index key of a field value: strings and finite numbers are indexed, nothing else. */
 function valueKey(value: unknown): string | undefined {
-  if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) return String(value);
+  if (typeof value === 'string' || Number.isFinite(value)) return String(value);
   return undefined;
 }
 

@@ -129,7 +129,7 @@ export function normalizeEntity(
   }
   // (`process.env` is slow to read in Node: asked only for classes with indexes, and after the
   // cached flag; bundlers still fold the literal test out of production bundles.)
-  if (cls.indexes && DEVELOPMENT && process.env.NODE_ENV !== 'production')
+  if (DEVELOPMENT && cls.indexes && process.env.NODE_ENV !== 'production')
     warnUnknownIndexes(cls, info.defaultKeys, row);
   writeIndexes(cls, rowKey, row, delegate);
   // The row is this walk's own copy (made above or by the default process): it may be frozen in place.

@@ -4,7 +4,7 @@
  * is INVALID_OPTION naming it, and nothing is created.
  */
 
-import { checked } from '../base/endpointOptions.js';
+import { checked, isFunction, isLength, isTimeout } from '../base/endpointOptions.js';
 import type { RequestOptions } from '../rest/requestContext.js';
 import { describe, setupError, type DevText } from '../base/errors.js';
 import type { Controller } from './runtime/Controller.js';
@@ -13,9 +13,6 @@ import type { Controller } from './runtime/Controller.js';
 export const DEFAULT_GC_TIME = 5 * 60_000;
 
 type Check = (value: any) => boolean;
-const isFunction: Check = value => typeof value === 'function';
-/** Milliseconds from 0 up, `Infinity` included. */
-const isLength: Check = value => typeof value === 'number' && value >= 0;
 /** A whole number from 1 up: `NaN` would read refs as ids or let a memo grow without bound. */
 const isCount: Check = value => Number.isSafeInteger(value) && value >= 1;
 /** An `http:` or `https:` URL with a host. */
@@ -42,7 +39,7 @@ export const REQUEST_OPTIONS = {
   fetch: isFunction,
   credentials: value => ['omit', 'same-origin', 'include'].includes(value),
   trustedOrigins: value => Array.isArray(value) && value.every(isHttpUrl),
-  timeout: value => typeof value === 'number' && value > 0,
+  timeout: isTimeout,
 } satisfies Record<keyof RequestOptions, Check>;
 
 type OptionName = keyof typeof CACHE_OPTIONS | keyof typeof REQUEST_OPTIONS;
@@ -112,19 +109,19 @@ export function featuresOf<F extends object>(features: readonly F[] | undefined)
   if (features === undefined) return [];
   const list: readonly unknown[] = Array.isArray(features) ? features : [features];
   const bad = list.findIndex(item => {
-    const { name, install } = (item ?? {}) as { name?: unknown; install?: unknown };
+    const feature = item as { name?: unknown; install?: unknown } | null | undefined;
     // (Production checks the shape only: each name is checked in development.)
     return (
-      typeof install !== 'function' || (process.env.NODE_ENV !== 'production' && !FEATURES.includes(name as string))
+      typeof feature?.install !== 'function' ||
+      (process.env.NODE_ENV !== 'production' && !FEATURES.includes(feature.name as string))
     );
   });
   // A feature is installed once, however often it is listed (twice, it would write each guess twice).
   if (bad === -1 && list === features) return [...new Set(features)];
-  const item = list[bad === -1 ? 0 : bad];
   throw setupError(
     'INVALID_OPTION',
     process.env.NODE_ENV !== 'production' && [
-      `createLeanCache({ features }) takes a list of the features lenscache exports (${FEATURES.slice(0, -2).join(', ')} and what crossTab() and outbox() return), but ${list === features ? `item ${bad} is ${describe(item)}` : `it received ${describe(features)}`}.`,
+      `createLeanCache({ features }) takes a list of the features lenscache exports (${FEATURES.slice(0, -2).join(', ')} and what crossTab() and outbox() return), but ${list === features ? `item ${bad} is ${describe(list[bad === -1 ? 0 : bad])}` : `it received ${describe(features)}`}.`,
       `Import the features and pass them, not their names: import { ${FEATURES[0]} } from 'lenscache'; createLeanCache({ features: [${FEATURES[0]}] }).`,
     ],
   );

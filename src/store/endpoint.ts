@@ -72,7 +72,8 @@ export const NEVER_EXPIRES = 8_640_000_000_000_000;
 
 /** When something stored at `now` expires, after `length` ms (Infinity: never). */
 export function expiryTime(now: number, length: number, option: DevText): number {
-  if (typeof length !== 'number' || Number.isNaN(length) || length < 0) {
+  // (`!(length >= 0)` is also true for NaN.)
+  if (typeof length !== 'number' || !(length >= 0)) {
     throw setupError(
       'INVALID_SCHEMA',
       process.env.NODE_ENV !== 'production' && [

@@ -51,8 +51,7 @@ function metaOf(meta: WriteMeta | undefined): WriteMeta {
     return { fetchedAt: now, date: now, expiresAt: now + DEFAULT_EXPIRY.dataExpiryLength };
   }
   const { fetchedAt, date, expiresAt } = (meta ?? {}) as Partial<WriteMeta>;
-  if ([fetchedAt, date, expiresAt].every(value => typeof value === 'number' && Number.isSafeInteger(value)))
-    return meta;
+  if ([fetchedAt, date, expiresAt].every(value => Number.isSafeInteger(value))) return meta;
   throw setupError(
     'INVALID_OPTION',
     process.env.NODE_ENV !== 'production' && [

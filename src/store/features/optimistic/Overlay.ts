@@ -15,7 +15,7 @@ import type { Patch } from '../../../base/patch.js';
 import type { CacheState, Row } from '../../../base/state.js';
 import { listPatches, PatchList } from '../../../normalize/PatchList.js';
 import type { WritePayload } from '../../slice/reducer.js';
-import { applyPatches } from '../../slice/applyPatches.js';
+import { patchRow } from '../../slice/patchRow.js';
 
 export type TableMap = 'entities' | 'entitiesMeta';
 
@@ -200,13 +200,6 @@ export class Overlay {
 
 function sameRow(a: Patch['path'], b: Patch['path']): boolean {
   return a.length > 3 && a[0] === b[0] && a[1] === b[1] && a[2] === b[2];
-}
-
-/** `row` with patches inside it applied (copy-on-write, frozen like every stored value). */
-function patchRow(row: unknown, patches: readonly Patch[]): unknown {
-  // (The reducer's own applier, over a one-row table: list items are inserted and removed as the reducer would.)
-  const shifted = patches.map(patch => ({ ...patch, path: ['entities', 't', 'row', ...patch.path.slice(3)] }));
-  return applyPatches({ entities: { t: { row } } }, shifted).entities.t.row;
 }
 
 /** One table patch when most of the table changes, as the normalizer writes tables (docs/architecture.md, "Writes"). */

@@ -11,7 +11,7 @@ import { toJsonValue } from '../../../base/checkRow.js';
 import { listPatches, PatchList } from '../../../normalize/PatchList.js';
 import { continuesList, refsNotIn } from '../../../schema/refs.js';
 import type { EndpointLike } from '../../endpoint.js';
-import { applyPatches } from '../../slice/applyPatches.js';
+import { patchRow } from '../../slice/patchRow.js';
 import type { JoinedPages, PageWay, Resolved, ResolveInput } from '../../types.js';
 import {
   BASE,
@@ -160,7 +160,7 @@ function recordOf(
       loads: loads === params.length ? undefined : loads,
       held,
     },
-    "The list's record of its pages",
+    process.env.NODE_ENV !== 'production' && "The list's record of its pages",
   );
 }
 
@@ -171,10 +171,7 @@ function rowAfter(state: CacheState, patches: readonly Patch[], table: string, r
     const [root, at, key] = patch.path;
     if (root !== 'entities' || at !== table) continue;
     if (key === undefined) value = (patch.value as Record<string, unknown> | undefined)?.[row];
-    else if (key === row) {
-      const path = ['entities', 't', 'r', ...patch.path.slice(3)];
-      value = applyPatches({ entities: { t: { r: value } } }, [{ ...patch, path }]).entities.t.r;
-    }
+    else if (key === row) value = patchRow(value, [patch]);
   }
   return Array.isArray(value) ? value : [];
 }
