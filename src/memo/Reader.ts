@@ -140,15 +140,28 @@ export class Reader {
       changes,
     );
     const key = input === FROM_STORE ? context.queryKey(schema, args) : input;
-    const value = key === undefined ? undefined : key === INVALID ? INVALID : context.unvisit(schema, key);
+    // The same stored result read the other way in this very state (a fetch's read-back, then a
+    // component's read of the query): its value, and what both reads depend on.
+    const other = fromStore ? pair?.result : pair?.query;
+    const same = other?.validIn === mapId && other.key === key ? other : undefined;
+    const value = same
+      ? same.value
+      : key === undefined
+        ? undefined
+        : key === INVALID
+          ? INVALID
+          : context.unvisit(schema, key);
     context.finish();
     const { deps, children } = context;
     const entry: Entry = {
       input,
       key,
       value: this.reused(schema, previous, value),
-      someDep: test => someDep(deps, children, test),
-      tables: context.tablesRead().map(([table, whole]) => [table, heldId(entities[table]), whole]),
+      someDep: test => someDep(deps, children, test) || !!same?.someDep(test),
+      tables: context
+        .tablesRead()
+        .map(([table, whole]): HeldTable => [table, heldId(entities[table]), whole])
+        .concat(same?.tables ?? []),
       validIn: mapId,
       checked: false,
     };
