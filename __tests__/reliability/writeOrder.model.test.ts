@@ -346,8 +346,12 @@ async function runSchedule(seed: number): Promise<void> {
       const params = { id, n: n++, guess };
       start(kind, kind === 'update' ? [params, { title: `x${n}` }] : [params], guess);
     } else if (roll < 0.5 && sent.length > 0) serve(pick(sent)!);
-    else if (roll < 0.7 && deliverable().length > 0) deliver(pick(deliverable())!);
-    else if (roll < 0.75 && sent.length > 0) fail(pick(sent)!);
+    else if (roll < 0.7 && deliverable().length > 0) {
+      // Now and then several answers land in one task: one write for all (a burst, runtime/Burst.ts).
+      const count = rand() < 0.3 ? 3 : 1;
+      for (let i = 0; i < count && deliverable().length > 0; i++) deliver(pick(deliverable())!);
+      if (count > 1) log.push('(one task)');
+    } else if (roll < 0.75 && sent.length > 0) fail(pick(sent)!);
     else if (roll < 0.79) {
       const req = pick(sent.filter(r => MUTATIONS.has(r.kind)));
       if (req) {
@@ -411,7 +415,8 @@ async function runSchedule(seed: number): Promise<void> {
       const ready = deliverable();
       if (sent.length === 0 && ready.length === 0) break;
       if (sent.length > 0 && (ready.length === 0 || rand() < 0.5)) serve(pick(sent)!);
-      else deliver(pick(ready)!);
+      // (Now and then several in one task, as above.)
+      else for (let i = rand() < 0.3 ? 3 : 1; i > 0 && deliverable().length > 0; i--) deliver(pick(deliverable())!);
       await flush();
       check(where);
     }

@@ -16,7 +16,7 @@ import type { UnauthorizedPolicy } from '../cacheOptions.js';
 import type { RequestOptions } from '../../rest/requestContext.js';
 import type { ExpiryDefaults } from '../endpoint.js';
 import type { Selectors } from '../reads/selectors.js';
-import { ActionTypes, writeAction, type ActionMeta, type ActionType, type WritePayload } from '../slice/reducer.js';
+import { ActionTypes, type ActionMeta, type ActionType, type SliceFacts, type WritePayload } from '../slice/reducer.js';
 import type { JoinedPages, PageWay, Resolved, ResolveInput, StoreLike } from '../types.js';
 import { computeResolve } from '../writes/compute.js';
 import { Controller } from './Controller.js';
@@ -24,6 +24,7 @@ import { Installed, type FeatureName, type FeatureOf, type OutgoingRequest } fro
 import { ReadMarks } from './ReadMarks.js';
 import { isCancellation, noReason, Requests, runnerOf, tryOf, untilAborted, type FetchPromise } from './Requests.js';
 import { Subscriptions } from './Subscriptions.js';
+import { Burst } from './Burst.js';
 
 /** A feature of this runtime (Feature.ts). */
 export type Feature<N extends FeatureName = FeatureName> = FeatureOf<StoreRuntime, N>;
@@ -43,6 +44,8 @@ export interface CacheParts {
   /** A slice's highest start stamp and lineage (slice/reducer.ts, SliceFacts); a new read memo. */
   highWater(slice: CacheState): number;
   lineage(slice: CacheState): object;
+  /** `to` follows `from` after a write (SliceFacts.carry; a burst's working copy). */
+  carry: SliceFacts['carry'];
   memo(): Selectors;
   /** Reads `state` as `selectQuery` does; `visible` is the slice the store shows. */
   readState(state: CacheState, visible: CacheState, schema: unknown, args: readonly unknown[]): unknown;
@@ -54,6 +57,8 @@ export class StoreRuntime {
   readonly requests = new Requests();
   /** What readers need remembered between renders (ReadMarks.ts). */
   readonly marks = new ReadMarks(() => this.state());
+  /** The answers of this task, written as one action (Burst.ts). */
+  readonly burst = new Burst(this);
   declare readonly controller: Controller;
   /** This store's read memo: a reset or sweep here never touches another store's. */
   declare readonly selectors: Selectors;
@@ -154,37 +159,44 @@ export class StoreRuntime {
       this.requests.release(key, controller);
     }
     try {
-      // A reset since this request started drops its answer.
-      if (generation !== this.requests.generation) {
-        if (failure) throw failure.error;
-        return undefined;
-      }
-      if (failure && isCancellation(failure.error)) {
-        // An abort is no failure of its key: its guess goes, and nothing is written.
-        this.settling(endpoint, start);
-        this.write(ActionTypes.optimistic, () => undefined, { start });
-        throw failure.error;
-      }
-      // A mutation's answer is as new as its arrival (a read that started before it must not
-      // overwrite it), a read's as old as its start (docs/architecture.md, "Ordering").
-      const fetchedAt = endpoint.sideEffect ? this.stamp() : start;
-      // Compute the write, dispatch it, the features after it; never a download's (a Blob, bytes
-      // or a stream is the caller's alone: the slice holds JSON only).
-      const download = isDownload(endpoint.content);
-      const written = download
-        ? undefined
-        : this.resolve(endpoint, { ...request, error: failure?.error, response, fetchedAt, pages }, key);
-      if (failure) {
-        this.failed(failure.error);
-        throw failure.error;
-      }
-      if (download) return response;
-      if (written?.error !== undefined) throw written.error;
-      if (!written) return undefined;
-      this.signedOut = false;
-      // Read back: the result denormalized (without a schema, the store's own frozen copy).
-      if (!hasSchema(endpoint)) return response === undefined ? undefined : written.result;
-      return this.selectors.denormalized(this.state(), endpoint.schema, args, written.result);
+      // Written with the other answers of this task, as one action (Burst.ts).
+      return await this.burst.land(() => {
+        // A reset since this request started drops its answer.
+        if (generation !== this.requests.generation) {
+          if (failure) throw failure.error;
+          return () => undefined;
+        }
+        if (failure && isCancellation(failure.error)) {
+          // An abort is no failure of its key: its guess goes, and nothing is written.
+          this.settling(endpoint, start);
+          this.write(ActionTypes.optimistic, () => undefined, { start });
+          throw failure.error;
+        }
+        // A mutation's answer is as new as its arrival (a read that started before it must not
+        // overwrite it), a read's as old as its start (docs/architecture.md, "Ordering").
+        const fetchedAt = endpoint.sideEffect ? this.stamp() : start;
+        // Compute the write, dispatch it, the features after it; never a download's (a Blob, bytes
+        // or a stream is the caller's alone: the slice holds JSON only).
+        const download = isDownload(endpoint.content);
+        const written = download
+          ? undefined
+          : this.resolve(endpoint, { ...request, error: failure?.error, response, fetchedAt, pages }, key);
+        if (failure) {
+          // A 401 resets the store: what the burst joined so far is written first.
+          if (this.parts.unauthorized?.isUnauthorized(failure.error)) this.burst.split();
+          return () => {
+            this.failed(failure.error);
+            throw failure.error;
+          };
+        }
+        if (download) return () => response;
+        if (written?.error !== undefined) throw written.error;
+        if (!written) return () => undefined;
+        this.signedOut = false;
+        // Read back, once written: the result denormalized (without a schema, the store's own frozen copy).
+        if (!hasSchema(endpoint)) return () => (response === undefined ? undefined : written.result);
+        return () => this.selectors.denormalized(this.state(), endpoint.schema, args, written.result);
+      });
     } finally {
       this.requests.settled(controller);
     }
@@ -219,7 +231,10 @@ export class StoreRuntime {
     );
     if (failure) throw failure.error;
     // The response's time in the cache starts now (docs/gc.md).
-    if (resolved) for (const hooks of this.features.hooks) hooks.written?.(resolved.key, endpoint, input.args);
+    if (resolved)
+      this.burst.later(() => {
+        for (const hooks of this.features.hooks) hooks.written?.(resolved.key, endpoint, input.args);
+      });
     return resolved;
   }
 
@@ -233,7 +248,7 @@ export class StoreRuntime {
     compute: (confirmed: CacheState, visible: CacheState) => T | undefined,
     meta: ActionMeta | ((computed: T | undefined) => ActionMeta) = {},
   ): T | undefined {
-    const visible = this.state();
+    const visible = this.burst.batch?.state ?? this.state();
     let computed: T | undefined;
     let payload: WritePayload | undefined;
     if (this.features.writer)
@@ -244,14 +259,7 @@ export class StoreRuntime {
       ));
     else payload = computed = compute(visible, visible);
     if (payload && payload.patches.length > 0)
-      this.store.dispatch(
-        writeAction(
-          type,
-          this.parts.reducerPath,
-          { patches: payload.patches, inversePatches: payload.inversePatches },
-          typeof meta === 'function' ? meta(computed) : meta,
-        ) as never,
-      );
+      this.burst.add(type, payload, typeof meta === 'function' ? meta(computed) : meta);
     return computed;
   }
 

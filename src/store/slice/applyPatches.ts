@@ -27,10 +27,14 @@ type Container = Record<string | number, unknown>;
 const MAP_NAMES = new Set(['entities', 'entitiesMeta', 'endpoints', 'meta']);
 const TABLE_MAPS = new Set(['entities', 'entitiesMeta']);
 
-export function applyPatches<S>(state: S, patches: readonly Patch[]): S {
+/**
+ * `state` with `patches` applied. Given `work` (a burst's working copy, runtime/Burst.ts), the
+ * containers copied are kept there across calls, changed in place by later ones, and never frozen.
+ */
+export function applyPatches<S>(state: S, patches: readonly Patch[], work?: Set<object>): S {
   if (!Array.isArray(patches))
     refuse(process.env.NODE_ENV !== 'production' && `payload.patches is ${describe(patches)}, not an array of patches`);
-  const copied = new Set<object>();
+  const copied = work ?? new Set<object>();
   // Containers at depth 0 and 1 (the slice and its four maps) are new on nearly every write and
   // stay unfrozen: RTK's serializability check re-walks every frozen container it has not seen
   // before, all the way down, so a frozen root would cost a walk of the whole cache per action.
@@ -53,6 +57,7 @@ export function applyPatches<S>(state: S, patches: readonly Patch[]): S {
     }
     applyOne(parent, path, patch);
   }
+  if (work) return root as S;
   recordDiffs(state, root, patches);
   // The store owns what it holds, in every build (as Immer freezes what it produces): a mutation
   // fails loudly instead of changing the state without an action. Row values arrive frozen from
