@@ -23,7 +23,7 @@ interface BurstRuntime {
   readonly store: StoreLike;
   readonly parts: {
     readonly reducerPath: string;
-    carry(from: CacheState, to: CacheState, start: number | undefined, patches: Patch[]): void;
+    carry(from: CacheState, to: CacheState, start: number | undefined, patches: readonly Patch[]): void;
   };
   state(): CacheState;
 }
@@ -34,137 +34,123 @@ interface BurstRuntime {
  */
 export type Landing = () => () => unknown;
 
-interface Queued {
-  land: Landing;
-  resolve(value: unknown): void;
-  reject(error: unknown): void;
-}
-
-/** The joined write of a burst: the working copy, and the writes applied to it so far. */
-class Batch {
-  readonly copied = new Set<object>();
-  readonly actions: WriteAction[] = [];
-  /** What runs once the joined write is dispatched (the features' `written` hooks), in order. */
-  readonly after: (() => void)[] = [];
-  constructor(public state: CacheState) {}
-}
-
-export class Burst {
-  /** The joined write in progress (during a flush of two answers or more), which `write` adds to. */
-  declare batch: Batch | undefined;
-  private queue: Queued[] = [];
-  /** The answer being landed asked for what is joined to be written before the next one lands. */
-  private cut = false;
-
-  constructor(private readonly runtime: BurstRuntime) {}
-
+/** A store's bursts: what `StoreRuntime` calls. */
+export interface Burst {
   /** Lands an answer with the others of this task; settles as its `Landing`'s result does. */
-  land(land: Landing): Promise<unknown> {
-    return new Promise((resolve, reject) => {
-      if (this.queue.push({ land, resolve, reject }) === 1) this.wait(1);
-    });
-  }
-
-  /** One microtask more while answers keep coming (answers a hop or two behind join this burst). */
-  private wait(count: number): void {
-    void Promise.resolve().then(() => (this.queue.length > count ? this.wait(this.queue.length) : this.flush()));
-  }
-
-  /** After the write of the answer being landed, what is joined goes out before the next lands (a 401's reset). */
-  split(): void {
-    this.cut = true;
-  }
-
+  land(land: Landing): Promise<unknown>;
+  /** The working copy while answers are joined (undefined outside a burst). */
+  state(): CacheState | undefined;
+  /** A write: dispatched, or joined while answers are. */
+  add(type: ActionType, payload: WritePayload, meta: ActionMeta): void;
   /** Runs `hook` once what is being written is dispatched (at once, outside a burst). */
-  later(hook: () => void): void {
-    if (this.batch) this.batch.after.push(hook);
-    else hook();
-  }
+  later(hook: () => void): void;
+  /** What is joined is written before the next answer lands (a 401's reset follows this one). */
+  split(): void;
+}
 
-  /** A write (`StoreRuntime.write`): dispatched, or joined when in a burst. */
-  add(type: ActionType, { patches, inversePatches }: WritePayload, meta: ActionMeta): void {
-    const action = writeAction(type, this.runtime.parts.reducerPath, { patches, inversePatches }, meta);
-    const batch = this.batch;
-    if (!batch) {
-      this.runtime.store.dispatch(action as never);
-      return;
-    }
-    try {
-      const next = applyPatches(batch.state, patches, batch.copied);
-      // The working copy is the slice's descendant: the ledger keeps its guesses against it.
-      this.runtime.parts.carry(batch.state, next, action.meta.start, patches);
-      batch.state = next;
-      batch.actions.push(action);
-    } catch {
-      // A write the working copy refuses: what is joined goes out, then this one alone (the
-      // reducer refuses it as it would have), and the burst goes on from the slice.
-      this.dispatch(batch);
-      this.runtime.store.dispatch(action as never);
-      batch.state = this.runtime.state();
-      batch.copied.clear();
-    }
-  }
+export function burstOf(runtime: BurstRuntime): Burst {
+  let queue: [Landing, (value: unknown) => void, (error: unknown) => void][] = [];
+  // The joined write in progress (during a flush of two answers or more): the working copy, the
+  // containers it copied, the writes applied to it, what runs once they are dispatched.
+  let work: CacheState | undefined;
+  let copied = new Set<object>();
+  let actions: WriteAction[] = [];
+  let after: (() => void)[] = [];
+  let cut = false;
 
-  private flush(): void {
-    const items = this.queue;
-    this.queue = [];
-    // A burst of one is written as a single answer is.
-    let batch = items.length > 1 ? new Batch(this.runtime.state()) : undefined;
-    let landed: [Queued, () => unknown][] = [];
-    for (const item of items) {
-      this.batch = batch;
-      this.cut = false;
-      let told: () => unknown;
+  /** The writes joined so far as one action (one alone as it is), as old as the newest of them. */
+  const dispatch = (): void => {
+    const [first] = actions;
+    if (actions[1])
+      runtime.store.dispatch(
+        writeAction(
+          ActionTypes.resolve,
+          runtime.parts.reducerPath,
+          {
+            patches: actions.flatMap(action => action.payload.patches),
+            // Undone last first.
+            inversePatches: [...actions].reverse().flatMap(action => action.payload.inversePatches),
+          },
+          // (Every write of an answer carries its stamp.)
+          { start: Math.max(...actions.map(action => action.meta.start ?? 0)) },
+        ) as never,
+      );
+    else if (first) runtime.store.dispatch(first as never);
+    actions = [];
+  };
+
+  /** Dispatches the joined write, runs the hooks after it, then tells each answer's caller. */
+  const end = (told: [() => unknown, (value: unknown) => void, (error: unknown) => void][]): void => {
+    const hooks = after;
+    work = undefined;
+    after = [];
+    dispatch();
+    for (const hook of hooks) hook();
+    for (const [tell, resolve, reject] of told) {
       try {
-        told = item.land();
+        resolve(tell());
       } catch (error) {
-        told = () => {
+        reject(error);
+      }
+    }
+  };
+
+  const flush = (): void => {
+    const items = queue;
+    queue = [];
+    let told: [() => unknown, (value: unknown) => void, (error: unknown) => void][] = [];
+    // A burst of one is written as a single answer is.
+    const start = (): CacheState | undefined => ((copied = new Set()), items[1] && runtime.state());
+    work = start();
+    for (const [land, resolve, reject] of items) {
+      cut = false;
+      let tell: () => unknown;
+      try {
+        tell = land();
+      } catch (error) {
+        tell = () => {
           throw error;
         };
       }
-      landed.push([item, told]);
-      if (this.cut && batch) {
-        this.end(batch, landed);
-        landed = [];
-        batch = new Batch(this.runtime.state());
+      told.push([tell, resolve, reject]);
+      if (cut) {
+        end(told);
+        told = [];
+        work = start();
       }
     }
-    this.end(batch, landed);
-  }
+    end(told);
+  };
 
-  /** Dispatches the joined write, runs the hooks after it, then settles each answer's promise. */
-  private end(batch: Batch | undefined, landed: [Queued, () => unknown][]): void {
-    this.batch = undefined;
-    if (batch) {
-      this.dispatch(batch);
-      for (const hook of batch.after) hook();
-    }
-    for (const [item, told] of landed) {
+  /** One microtask more while answers keep coming (answers a hop or two behind join this burst). */
+  const wait = (count: number): void =>
+    void Promise.resolve().then(() => (queue.length > count ? wait(queue.length) : flush()));
+
+  return {
+    land: land => new Promise((resolve, reject) => queue.push([land, resolve, reject]) === 1 && wait(1)),
+    state: () => work,
+    add(type, { patches, inversePatches }, meta) {
+      const action = writeAction(type, runtime.parts.reducerPath, { patches, inversePatches }, meta);
+      if (!work) {
+        runtime.store.dispatch(action as never);
+        return;
+      }
       try {
-        item.resolve(told());
-      } catch (error) {
-        item.reject(error);
+        const next = applyPatches(work, patches, copied);
+        // The working copy is the slice's descendant: the ledger keeps its guesses against it.
+        runtime.parts.carry(work, next, meta.start, patches);
+        work = next;
+        actions.push(action);
+      } catch {
+        // A write the working copy refuses: what is joined goes out, then this one alone (the
+        // reducer refuses it as it would have), and the burst goes on from the slice.
+        dispatch();
+        runtime.store.dispatch(action as never);
+        work = runtime.state();
+        copied = new Set();
       }
-    }
-  }
-
-  /** The writes joined so far as one action (one write alone as it is). */
-  private dispatch(batch: Batch): void {
-    const { actions } = batch;
-    if (actions.length > 1) {
-      const patches: Patch[] = [];
-      let inversePatches: Patch[] = [];
-      let start: number | undefined;
-      for (const { payload, meta } of actions) {
-        patches.push(...payload.patches);
-        // Undone last first.
-        inversePatches = [...payload.inversePatches, ...inversePatches];
-        if (meta.start !== undefined && !(meta.start <= start!)) start = meta.start;
-      }
-      const type = actions.every(action => action.type === actions[0]!.type) ? actions[0]!.type : ActionTypes.resolve;
-      const meta = { reducerPath: actions[0]!.meta.reducerPath, ...(start !== undefined && { start }) };
-      this.runtime.store.dispatch({ type, payload: { patches, inversePatches }, meta } as never);
-    } else if (actions[0]) this.runtime.store.dispatch(actions[0] as never);
-    actions.length = 0;
-  }
+    },
+    later: hook => (work ? after.push(hook) : hook()),
+    split: () => void (cut = true),
+  };
 }

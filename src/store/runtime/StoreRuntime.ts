@@ -24,7 +24,7 @@ import { Installed, type FeatureName, type FeatureOf, type OutgoingRequest } fro
 import { ReadMarks } from './ReadMarks.js';
 import { isCancellation, noReason, Requests, runnerOf, tryOf, untilAborted, type FetchPromise } from './Requests.js';
 import { Subscriptions } from './Subscriptions.js';
-import { Burst } from './Burst.js';
+import { burstOf } from './Burst.js';
 
 /** A feature of this runtime (Feature.ts). */
 export type Feature<N extends FeatureName = FeatureName> = FeatureOf<StoreRuntime, N>;
@@ -58,7 +58,7 @@ export class StoreRuntime {
   /** What readers need remembered between renders (ReadMarks.ts). */
   readonly marks = new ReadMarks(() => this.state());
   /** The answers of this task, written as one action (Burst.ts). */
-  readonly burst = new Burst(this);
+  readonly burst = burstOf(this);
   declare readonly controller: Controller;
   /** This store's read memo: a reset or sweep here never touches another store's. */
   declare readonly selectors: Selectors;
@@ -248,7 +248,7 @@ export class StoreRuntime {
     compute: (confirmed: CacheState, visible: CacheState) => T | undefined,
     meta: ActionMeta | ((computed: T | undefined) => ActionMeta) = {},
   ): T | undefined {
-    const visible = this.burst.batch?.state ?? this.state();
+    const visible = this.burst.state() ?? this.state();
     let computed: T | undefined;
     let payload: WritePayload | undefined;
     if (this.features.writer)
