@@ -197,3 +197,33 @@ test('a reset before a burst is written drops the answers of requests started be
   await expect(Promise.all(requests)).resolves.toEqual([undefined, undefined]);
   expect([post('1'), post('2')]).toEqual([undefined, undefined]);
 });
+
+test('a write the working copy refuses is dispatched alone, after what was joined, and the burst goes on', async () => {
+  const { cache, store, post, writes } = setup();
+  const runtime = runtimeOf(cache, store);
+  const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+  const setRow = (id: string) => () => {
+    runtime.controller.set(Post, { id, title: id });
+    return () => id;
+  };
+  const bad = () => {
+    runtime.write('cache/set', () => ({
+      patches: [{ op: 'add' as const, path: ['nope'], value: 1 }],
+      inversePatches: [],
+    }));
+    return () => 'bad';
+  };
+  await flush();
+  const before = writes.length;
+  const landed = Promise.all([
+    runtime.burst.land(setRow('1')),
+    runtime.burst.land(bad),
+    runtime.burst.land(setRow('2')),
+  ]);
+  await expect(landed).resolves.toEqual(['1', 'bad', '2']);
+  // The first write, then the refused one alone (the reducer warns and keeps the slice), then the third.
+  expect(writes.slice(before).map(write => write.type)).toEqual(['cache/set', 'cache/set', 'cache/set']);
+  expect(warn).toHaveBeenCalledWith(expect.stringContaining('INVALID_ACTION'));
+  expect([post('1')?.title, post('2')?.title]).toEqual(['1', '2']);
+  warn.mockRestore();
+});
