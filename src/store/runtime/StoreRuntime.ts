@@ -155,12 +155,12 @@ export class StoreRuntime {
       response = await untilAborted(sending(), controller.signal);
     } catch (error) {
       failure = { error: error ?? noReason(key, error) };
-    } finally {
-      this.requests.release(key, controller);
     }
     try {
-      // Written with the other answers of this task, as one action (Burst.ts).
+      // Written with the other answers of this task, as one action (Burst.ts); until then a read
+      // of the key joins this one.
       return await this.burst.land(() => {
+        this.requests.release(key, controller);
         // A reset since this request started drops its answer.
         if (generation !== this.requests.generation) {
           if (failure) throw failure.error;
