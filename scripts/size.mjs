@@ -28,9 +28,16 @@ const entries = [
 export { useSuspense, useQuery, CacheProvider } from 'lenscache/react';`,
     budget: 36_140,
     // The test helpers (lenscache/test) reach an app's bundle only through their own entry; row
-    // statuses (and their recording) only an app that imports them; crossTab and outbox are
-    // opt-in (createCache installs neither).
-    absent: ['dist/esm/test/', 'reads/rowStatus', 'useRowStatus', 'store/features/crossTab/', 'store/features/outbox/'],
+    // statuses (and their recording) only an app that imports them; crossTab, outbox and bursts
+    // are opt-in (createCache installs none of them).
+    absent: [
+      'dist/esm/test/',
+      'reads/rowStatus',
+      'useRowStatus',
+      'store/features/crossTab/',
+      'store/features/outbox/',
+      'store/features/bursts/',
+    ],
   },
   {
     name: 'lean (no gc, live, optimistic, pages)',
@@ -46,6 +53,7 @@ export { useSuspense, CacheProvider } from 'lenscache/react';`,
       'store/features/pages/',
       'store/features/crossTab/',
       'store/features/outbox/',
+      'store/features/bursts/',
     ],
   },
   {

@@ -1,10 +1,23 @@
 /**
- * Bursts of answers (src/store/runtime/Burst.ts, docs/architecture.md "Bursts"): the answers of
- * requests that land in one task are one write action, under every rule a single answer follows.
+ * Bursts of answers (the bursts feature, src/store/features/bursts, docs/architecture.md "Bursts
+ * of answers"): the answers of requests that land in one task are one write action, under every
+ * rule a single answer follows. Without the feature, each answer is its own action.
  */
 
 import { configureStore, type Middleware } from '@reduxjs/toolkit';
-import { createCache, Entity, type CacheOptions, type CacheState, type EndpointLike } from '../../src/index';
+import {
+  bursts,
+  createLeanCache,
+  Entity,
+  garbageCollection,
+  liveData,
+  optimisticUpdates,
+  pagination,
+  retries,
+  type CacheOptions,
+  type CacheState,
+  type EndpointLike,
+} from '../../src/index';
 import { ledgerOf, runtimeOf } from '../fixtures/runtime';
 
 class Post extends Entity {
@@ -15,9 +28,13 @@ class Post extends Entity {
   static override key = 'Post';
 }
 
-/** A store whose cache's write actions are recorded; endpoints whose calls wait for the test. */
-function setup(options: CacheOptions = {}) {
-  const cache = createCache(options);
+/**
+ * A store whose cache (every feature createCache installs, and bursts unless `joined` is false)
+ * has its write actions recorded; endpoints whose calls wait for the test.
+ */
+function setup(options: CacheOptions = {}, joined = true) {
+  const features = [garbageCollection, liveData, optimisticUpdates, retries, pagination];
+  const cache = createLeanCache({ ...options, features: joined ? [...features, bursts()] : features });
   const writes: { type: string; meta: { start?: number; key?: string } }[] = [];
   const record: Middleware = () => next => action => {
     if (String((action as { type?: unknown }).type).startsWith('cache/')) writes.push(action as never);
@@ -73,6 +90,20 @@ test('answers that land in one task are one write action: every row written, eac
   const results = (await Promise.all(requests)) as Post[];
   expect(results.map(result => result.title)).toEqual(['t1', 't2', 't3']);
   expect(results[0]).toBeInstanceOf(Post);
+});
+
+test('without the bursts feature, three answers in one task are three actions, each with its key and start', async () => {
+  const { api, calls, post, fetch, count } = setup({}, false);
+  const requests = ['1', '2', '3'].map(id => fetch(api.getPost, { id }));
+  await flush();
+  const writes = await count(() => calls.forEach((call, i) => call.resolve({ id: String(i + 1), title: `t${i + 1}` })));
+  expect(writes.map(write => [write.type, write.meta.key])).toEqual(
+    ['1', '2', '3'].map(id => ['cache/resolve', `getPost [{"id":"${id}"}]`]),
+  );
+  expect(writes.every(write => typeof write.meta.start === 'number')).toBe(true);
+  expect(['1', '2', '3'].map(id => post(id)?.title)).toEqual(['t1', 't2', 't3']);
+  const results = (await Promise.all(requests)) as Post[];
+  expect(results.map(result => result.title)).toEqual(['t1', 't2', 't3']);
 });
 
 test('an answer alone is written as before: one action with its key and start', async () => {
@@ -215,11 +246,8 @@ test('a write the working copy refuses is dispatched alone, after what was joine
   };
   await flush();
   const before = writes.length;
-  const landed = Promise.all([
-    runtime.burst.land(setRow('1')),
-    runtime.burst.land(bad),
-    runtime.burst.land(setRow('2')),
-  ]);
+  const burst = runtime.features.burst!;
+  const landed = Promise.all([burst.land(setRow('1')), burst.land(bad), burst.land(setRow('2'))]);
   await expect(landed).resolves.toEqual(['1', 'bad', '2']);
   // The first write, then the refused one alone (the reducer warns and keeps the slice), then the third.
   expect(writes.slice(before).map(write => write.type)).toEqual(['cache/set', 'cache/set', 'cache/set']);

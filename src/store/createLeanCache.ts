@@ -108,7 +108,7 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
     slice,
     highWater: state => facts.highWater(state),
     lineage: state => facts.lineage(state),
-    carry: facts.carry.bind(facts),
+    facts,
     memo: () => memos.make(),
     readState,
   };

@@ -16,15 +16,15 @@ import type { UnauthorizedPolicy } from '../cacheOptions.js';
 import type { RequestOptions } from '../../rest/requestContext.js';
 import type { ExpiryDefaults } from '../endpoint.js';
 import type { Selectors } from '../reads/selectors.js';
-import { ActionTypes, type ActionMeta, type ActionType, type SliceFacts, type WritePayload } from '../slice/reducer.js';
+import { ActionTypes, writeAction, type ActionMeta, type ActionType, type WritePayload } from '../slice/reducer.js';
+import type { SliceFacts } from '../slice/reducer.js';
 import type { JoinedPages, PageWay, Resolved, ResolveInput, StoreLike } from '../types.js';
 import { computeResolve } from '../writes/compute.js';
 import { Controller } from './Controller.js';
-import { Installed, type FeatureName, type FeatureOf, type OutgoingRequest } from './Feature.js';
+import { Installed, now, type FeatureName, type FeatureOf, type OutgoingRequest } from './Feature.js';
 import { ReadMarks } from './ReadMarks.js';
 import { isCancellation, noReason, Requests, runnerOf, tryOf, untilAborted, type FetchPromise } from './Requests.js';
 import { Subscriptions } from './Subscriptions.js';
-import { burstOf } from './Burst.js';
 
 /** A feature of this runtime (Feature.ts). */
 export type Feature<N extends FeatureName = FeatureName> = FeatureOf<StoreRuntime, N>;
@@ -41,11 +41,10 @@ export interface CacheParts {
   readonly unauthorized: UnauthorizedPolicy | undefined;
   readonly features: readonly Feature[];
   slice(rootState: unknown): CacheState;
-  /** A slice's highest start stamp and lineage (slice/reducer.ts, SliceFacts); a new read memo. */
+  /** A slice's highest start stamp and lineage, and all its facts (slice/reducer.ts, SliceFacts); a new read memo. */
   highWater(slice: CacheState): number;
   lineage(slice: CacheState): object;
-  /** `to` follows `from` after a write (SliceFacts.carry; a burst's working copy). */
-  carry: SliceFacts['carry'];
+  facts: SliceFacts;
   memo(): Selectors;
   /** Reads `state` as `selectQuery` does; `visible` is the slice the store shows. */
   readState(state: CacheState, visible: CacheState, schema: unknown, args: readonly unknown[]): unknown;
@@ -57,8 +56,6 @@ export class StoreRuntime {
   readonly requests = new Requests();
   /** What readers need remembered between renders (ReadMarks.ts). */
   readonly marks = new ReadMarks(() => this.state());
-  /** The answers of this task, written as one action (Burst.ts). */
-  readonly burst = burstOf(this);
   declare readonly controller: Controller;
   /** This store's read memo: a reset or sweep here never touches another store's. */
   declare readonly selectors: Selectors;
@@ -156,50 +153,45 @@ export class StoreRuntime {
     } catch (error) {
       failure = { error: error ?? noReason(key, error) };
     }
-    try {
-      // Written with the other answers of this task, as one action (Burst.ts); until then a read
-      // of the key joins this one.
-      return await this.burst.land(() => {
-        this.requests.release(key, controller);
-        // A reset since this request started drops its answer.
-        if (generation !== this.requests.generation) {
-          if (failure) throw failure.error;
-          return () => undefined;
-        }
-        if (failure && isCancellation(failure.error)) {
-          // An abort is no failure of its key: its guess goes, and nothing is written.
-          this.settling(endpoint, start);
-          this.write(ActionTypes.optimistic, () => undefined, { start });
+    // Written, then the caller told: at once, or with the answers of this task (the bursts feature).
+    const land = (): (() => unknown) => {
+      this.requests.release(key, controller);
+      this.requests.settled(controller);
+      // A reset since this request started drops its answer.
+      if (generation !== this.requests.generation) {
+        if (failure) throw failure.error;
+        return () => undefined;
+      }
+      if (failure && isCancellation(failure.error)) {
+        // An abort is no failure of its key: its guess goes, and nothing is written.
+        this.settling(endpoint, start);
+        this.write(ActionTypes.optimistic, () => undefined, { start });
+        throw failure.error;
+      }
+      // A mutation's answer is as new as its arrival (a read that started before it must not
+      // overwrite it), a read's as old as its start (docs/architecture.md, "Ordering").
+      const fetchedAt = endpoint.sideEffect ? this.stamp() : start;
+      // Compute the write, dispatch it, the features after it; never a download's (a Blob, bytes
+      // or a stream is the caller's alone: the slice holds JSON only).
+      const download = isDownload(endpoint.content);
+      const written = download
+        ? undefined
+        : this.resolve(endpoint, { ...request, error: failure?.error, response, fetchedAt, pages }, key);
+      return () => {
+        if (failure) {
+          this.failed(failure.error);
           throw failure.error;
         }
-        // A mutation's answer is as new as its arrival (a read that started before it must not
-        // overwrite it), a read's as old as its start (docs/architecture.md, "Ordering").
-        const fetchedAt = endpoint.sideEffect ? this.stamp() : start;
-        // Compute the write, dispatch it, the features after it; never a download's (a Blob, bytes
-        // or a stream is the caller's alone: the slice holds JSON only).
-        const download = isDownload(endpoint.content);
-        const written = download
-          ? undefined
-          : this.resolve(endpoint, { ...request, error: failure?.error, response, fetchedAt, pages }, key);
-        if (failure) {
-          // A 401 resets the store: what the burst joined so far is written first.
-          if (this.parts.unauthorized?.isUnauthorized(failure.error)) this.burst.split();
-          return () => {
-            this.failed(failure.error);
-            throw failure.error;
-          };
-        }
-        if (download) return () => response;
+        if (download) return response;
         if (written?.error !== undefined) throw written.error;
-        if (!written) return () => undefined;
+        if (!written) return undefined;
         this.signedOut = false;
-        // Read back, once written: the result denormalized (without a schema, the store's own frozen copy).
-        if (!hasSchema(endpoint)) return () => (response === undefined ? undefined : written.result);
-        return () => this.selectors.denormalized(this.state(), endpoint.schema, args, written.result);
-      });
-    } finally {
-      this.requests.settled(controller);
-    }
+        // Read back: the result denormalized (without a schema, the store's own frozen copy).
+        if (!hasSchema(endpoint)) return response === undefined ? undefined : written.result;
+        return this.selectors.denormalized(this.state(), endpoint.schema, args, written.result);
+      };
+    };
+    return this.features.burst?.land(land) ?? land()();
   }
 
   /**
@@ -230,9 +222,9 @@ export class StoreRuntime {
       written => ({ key: written?.key, start: input.fetchedAt }),
     );
     if (failure) throw failure.error;
-    // The response's time in the cache starts now (docs/gc.md).
+    // The response's time in the cache starts now (docs/gc.md): a burst's, once it is dispatched.
     if (resolved)
-      this.burst.later(() => {
+      (this.features.burst?.later ?? now)(() => {
         for (const hooks of this.features.hooks) hooks.written?.(resolved.key, endpoint, input.args);
       });
     return resolved;
@@ -248,7 +240,8 @@ export class StoreRuntime {
     compute: (confirmed: CacheState, visible: CacheState) => T | undefined,
     meta: ActionMeta | ((computed: T | undefined) => ActionMeta) = {},
   ): T | undefined {
-    const visible = this.burst.state() ?? this.state();
+    const to = this.features.burst ?? this; // (in a burst, its working copy: the bursts feature)
+    const visible = to.state();
     let computed: T | undefined;
     let payload: WritePayload | undefined;
     if (this.features.writer)
@@ -259,7 +252,14 @@ export class StoreRuntime {
       ));
     else payload = computed = compute(visible, visible);
     if (payload && payload.patches.length > 0)
-      this.burst.add(type, payload, typeof meta === 'function' ? meta(computed) : meta);
+      to.store.dispatch(
+        writeAction(
+          type,
+          this.parts.reducerPath,
+          { patches: payload.patches, inversePatches: payload.inversePatches },
+          typeof meta === 'function' ? meta(computed) : meta,
+        ) as never,
+      );
     return computed;
   }
 

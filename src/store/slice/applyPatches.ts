@@ -27,14 +27,10 @@ type Container = Record<string | number, unknown>;
 const MAP_NAMES = new Set(['entities', 'entitiesMeta', 'endpoints', 'meta']);
 const TABLE_MAPS = new Set(['entities', 'entitiesMeta']);
 
-/**
- * `state` with `patches` applied. Given `work` (a burst's working copy, runtime/Burst.ts), the
- * containers copied are kept there across calls, changed in place by later ones, and never frozen.
- */
-export function applyPatches<S>(state: S, patches: readonly Patch[], work?: Set<object>): S {
+export function applyPatches<S>(state: S, patches: readonly Patch[]): S {
   if (!Array.isArray(patches))
     refuse(process.env.NODE_ENV !== 'production' && `payload.patches is ${describe(patches)}, not an array of patches`);
-  const copied = work ?? new Set<object>();
+  const copied = new Set<object>();
   // Containers at depth 0 and 1 (the slice and its four maps) are new on nearly every write and
   // stay unfrozen: RTK's serializability check re-walks every frozen container it has not seen
   // before, all the way down, so a frozen root would cost a walk of the whole cache per action.
@@ -57,7 +53,6 @@ export function applyPatches<S>(state: S, patches: readonly Patch[], work?: Set<
     }
     applyOne(parent, path, patch);
   }
-  if (work) return root as S;
   recordDiffs(state, root, patches);
   // The store owns what it holds, in every build (as Immer freezes what it produces): a mutation
   // fails loudly instead of changing the state without an action. Row values arrive frozen from
@@ -80,7 +75,7 @@ function refuse(what: DevText): never {
 const OPS = new Set(['add', 'replace', 'remove']);
 
 /** The patch's path, once the patch is known to be a well-formed write into the slice. */
-function checkPatch(patch: Patch): Patch['path'] {
+export function checkPatch(patch: Patch): Patch['path'] {
   // Development names a patch that is no object; production lets `patch.op` throw on null, and a
   // primitive fails the op test: refused whole either way (docs/production.md).
   if (
@@ -163,7 +158,7 @@ function recordDiffs(before: unknown, after: unknown, patches: readonly Patch[])
   }
 }
 
-function applyOne(parent: Container, path: Patch['path'], patch: Patch): void {
+export function applyOne(parent: Container, path: Patch['path'], patch: Patch): void {
   const key = path[path.length - 1]!;
   if (Array.isArray(parent)) {
     const index = key === '-' ? parent.length : Number(key);
@@ -182,7 +177,7 @@ function applyOne(parent: Container, path: Patch['path'], patch: Patch): void {
 }
 
 /** A copy of `value` this write may change (copied at most once per write, prototype kept). */
-function writable(
+export function writable(
   value: unknown,
   copied: Set<object>,
   shallow: Set<object>,
