@@ -3,10 +3,22 @@
 // until it wrote a task's messages together; measured here as 20 `set`s). After: connectStream's
 // burst. Then the answers of 20 requests (one row each) at 50,000 and 1,000 rows: each answer in
 // a task of its own (one write each, as every answer was written before bursts of answers), and
-// all 20 in one task (one write). Interleaved rounds, medians. Run after `npm run build`:
+// all 20 in one task (one write: the cache is built with the opt-in bursts() feature). Interleaved
+// rounds, medians. Run after `npm run build`:
 //   NODE_ENV=production node bench/burst.mjs [--rows=50000] [--rounds=9]
 import { configureStore } from '@reduxjs/toolkit';
-import { connectStream, createCache, Entity } from '../dist/esm/index.js';
+import {
+  bursts,
+  connectStream,
+  createCache,
+  createLeanCache,
+  Entity,
+  garbageCollection,
+  liveData,
+  optimisticUpdates,
+  pagination,
+  retries,
+} from '../dist/esm/index.js';
 
 const option = (name, fallback) =>
   Number(process.argv.find(arg => arg.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
@@ -20,8 +32,13 @@ class Ticker extends Entity {
   static key = 'Ticker';
 }
 
-function makeStore(rows = ROWS) {
-  const cache = createCache();
+/** A store holding `rows` Tickers; `joined`: its cache is createCache's with bursts() added. */
+function makeStore(rows = ROWS, joined = false) {
+  const cache = joined
+    ? createLeanCache({
+        features: [garbageCollection, liveData, optimisticUpdates, retries, pagination, bursts()],
+      })
+    : createCache();
   const store = configureStore({
     reducer: { [cache.reducerPath]: cache.reducer },
     middleware: getDefault => getDefault({ serializableCheck: false, immutableCheck: false }).concat(cache.middleware),
@@ -78,7 +95,7 @@ const reads = {
 };
 const turn = () => new Promise(resolve => setImmediate(resolve));
 for (const rows of [ROWS, 1_000]) {
-  const { cache, store } = makeStore(rows);
+  const { cache, store } = makeStore(rows, true);
   const times = { each: [], burst: [] };
   for (let round = 0; round < ROUNDS * 2; round++) {
     const which = (round + Math.floor(round / 2)) % 2 ? 'burst' : 'each';
