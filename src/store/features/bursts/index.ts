@@ -117,16 +117,22 @@ function burstOf(runtime: Parameters<Feature['install']>[0]): Burst {
         }
         // A failure may be a 401, whose reset follows its answer: what is joined is written first.
         if (action.type === ActionTypes.setError && parts.unauthorized) cut = true;
+        const { patches } = action.payload;
+        let next: CacheState | undefined;
         try {
-          const { patches } = action.payload;
-          const next = patchWork(work, patches, copied);
+          next = patchWork(work, patches, copied);
+        } catch {
+          // (Refused: below.)
+        }
+        if (next) {
           // The working copy is the slice's descendant: the ledger keeps its guesses against it.
           parts.facts.carry(work, next, action.meta.start, patches);
           work = next;
           actions.push(action);
-        } catch {
+        } else {
           // A write the working copy refuses: what is joined goes out, then this one alone (the
-          // reducer refuses it as it would have), and the burst goes on from the slice.
+          // reducer refuses it, or applies a whole slice, as it would have), and the burst goes on
+          // from the slice.
           dispatch();
           store.dispatch(action as never);
           work = runtime.state();
@@ -141,13 +147,14 @@ function burstOf(runtime: Parameters<Feature['install']>[0]): Burst {
 /**
  * `work` with `patches` applied as the reducer applies them (slice/applyPatches.ts), except that
  * the containers copied are kept in `copied` across the burst's writes and changed in place by
- * later ones, never frozen. A patch of the whole slice (a reset, never an answer's) is refused.
+ * later ones, never frozen. Undefined for a patch of the whole slice (a reset, never an answer's),
+ * which the reducer applies instead; a patch it cannot apply throws as the reducer's does.
  */
-function patchWork(work: CacheState, patches: readonly Patch[], copied: Set<object>): CacheState {
+function patchWork(work: CacheState, patches: readonly Patch[], copied: Set<object>): CacheState | undefined {
   let root = work as unknown;
   for (const patch of patches) {
     const path = checkPatch(patch);
-    if (path.length === 0) throw new TypeError('a write of the whole slice');
+    if (path.length === 0) return undefined;
     root = writable(root, copied, copied, 0);
     let parent = root as Record<string | number, unknown>;
     for (let i = 0; i < path.length - 1; i++) {
