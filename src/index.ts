@@ -64,6 +64,7 @@ export {
   retries,
   crossTab,
   outbox,
+  bursts,
 } from './store/features/index.js';
 export type {
   CrossTab,

@@ -23,9 +23,15 @@
 
 import { configureStore } from '@reduxjs/toolkit';
 import {
+  bursts,
   Collection,
-  createCache,
+  createLeanCache,
   Entity,
+  garbageCollection,
+  liveData,
+  optimisticUpdates,
+  pagination,
+  retries,
   Invalidate,
   RestEndpoint,
   type Cache,
@@ -83,7 +89,9 @@ const flush = () => new Promise<void>(resolve => setImmediate(resolve));
 type Enter = (side: 'a' | 'b', signature: string, info: Partial<Req>) => Promise<unknown>;
 
 function makeApp(guesses: boolean, side: 'a' | 'b', enter: Enter) {
-  const cache = createCache({ gcTime: 0 });
+  // Every feature, as createCache installs them, and bursts: several answers may land in one task.
+  const features = [garbageCollection, liveData, optimisticUpdates, retries, pagination, bursts()];
+  const cache = createLeanCache({ gcTime: 0, features });
   const store = configureStore({
     // The app's root reducer puts a server-rendered slice in place, as next-redux-wrapper's HYDRATE.
     reducer: (state: { cache: unknown } | undefined, action: { type: string; payload?: unknown }) =>
@@ -346,8 +354,12 @@ async function runSchedule(seed: number): Promise<void> {
       const params = { id, n: n++, guess };
       start(kind, kind === 'update' ? [params, { title: `x${n}` }] : [params], guess);
     } else if (roll < 0.5 && sent.length > 0) serve(pick(sent)!);
-    else if (roll < 0.7 && deliverable().length > 0) deliver(pick(deliverable())!);
-    else if (roll < 0.75 && sent.length > 0) fail(pick(sent)!);
+    else if (roll < 0.7 && deliverable().length > 0) {
+      // Now and then several answers land in one task: one write for all (the bursts feature).
+      const count = rand() < 0.3 ? 3 : 1;
+      for (let i = 0; i < count && deliverable().length > 0; i++) deliver(pick(deliverable())!);
+      if (count > 1) log.push('(one task)');
+    } else if (roll < 0.75 && sent.length > 0) fail(pick(sent)!);
     else if (roll < 0.79) {
       const req = pick(sent.filter(r => MUTATIONS.has(r.kind)));
       if (req) {
@@ -411,7 +423,8 @@ async function runSchedule(seed: number): Promise<void> {
       const ready = deliverable();
       if (sent.length === 0 && ready.length === 0) break;
       if (sent.length > 0 && (ready.length === 0 || rand() < 0.5)) serve(pick(sent)!);
-      else deliver(pick(ready)!);
+      // (Now and then several in one task, as above.)
+      else for (let i = rand() < 0.3 ? 3 : 1; i > 0 && deliverable().length > 0; i--) deliver(pick(deliverable())!);
       await flush();
       check(where);
     }

@@ -102,7 +102,16 @@ export function maxDepthOf(value: unknown, where: string): number {
 }
 
 /** The features lenscache exports, by the name each carries (docs/features.md); checked in development. */
-const FEATURES = ['garbageCollection', 'liveData', 'optimisticUpdates', 'retries', 'pagination', 'crossTab', 'outbox'];
+const FEATURES = [
+  'garbageCollection',
+  'liveData',
+  'optimisticUpdates',
+  'retries',
+  'pagination',
+  'crossTab',
+  'outbox',
+  'bursts',
+];
 
 /** `createLeanCache`'s `features`, checked: a list of the feature objects lenscache exports. */
 export function featuresOf<F extends object>(features: readonly F[] | undefined): readonly F[] {
@@ -121,7 +130,7 @@ export function featuresOf<F extends object>(features: readonly F[] | undefined)
   throw setupError(
     'INVALID_OPTION',
     process.env.NODE_ENV !== 'production' && [
-      `createLeanCache({ features }) takes a list of the features lenscache exports (${FEATURES.slice(0, -2).join(', ')} and what crossTab() and outbox() return), but ${list === features ? `item ${bad} is ${describe(list[bad === -1 ? 0 : bad])}` : `it received ${describe(features)}`}.`,
+      `createLeanCache({ features }) takes a list of the features lenscache exports (${FEATURES.slice(0, -3).join(', ')} and what crossTab(), outbox() and bursts() return), but ${list === features ? `item ${bad} is ${describe(list[bad === -1 ? 0 : bad])}` : `it received ${describe(features)}`}.`,
       `Import the features and pass them, not their names: import { ${FEATURES[0]} } from 'lenscache'; createLeanCache({ features: [${FEATURES[0]}] }).`,
     ],
   );

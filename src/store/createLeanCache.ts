@@ -108,6 +108,7 @@ export function createLeanCache<P extends string = 'cache'>(options: LeanCacheOp
     slice,
     highWater: state => facts.highWater(state),
     lineage: state => facts.lineage(state),
+    facts,
     memo: () => memos.make(),
     readState,
   };

@@ -10,14 +10,14 @@ import { featureMissing } from '../endpoint.js';
 import type { CacheState } from '../../base/state.js';
 import type { NormalizeOptions } from '../../normalize/normalize.js';
 import type { EndpointLike } from '../endpoint.js';
-import type { WritePayload } from '../slice/reducer.js';
+import type { WriteAction, WritePayload } from '../slice/reducer.js';
 import type { JoinedPages, PageWay, Resolved, ResolveInput } from '../types.js';
 
 type Runner = (args: readonly unknown[], signal: AbortSignal) => Promise<unknown>;
 
 /** The features a cache can be built with (docs/features.md). */
 export type FeatureName =
-  'garbageCollection' | 'liveData' | 'optimisticUpdates' | 'retries' | 'pagination' | 'crossTab' | 'outbox';
+  'garbageCollection' | 'liveData' | 'optimisticUpdates' | 'retries' | 'pagination' | 'crossTab' | 'outbox' | 'bursts';
 
 /** A request about to be sent: what the fetch path's hook points are told. */
 export interface OutgoingRequest {
@@ -52,6 +52,25 @@ export interface ConfirmedWriter {
   ): Rebuilt<T>;
 }
 
+/**
+ * A store's bursts of answers (the bursts feature): each answer lands in the queue of its task,
+ * and the answers of the queue are written one after the other against a working copy, as one
+ * action. One feature at most fills it (the first listed).
+ */
+export interface Burst {
+  /** Lands an answer: `land` writes it and returns what tells its caller, once the write is dispatched. */
+  land(land: () => () => unknown): Promise<unknown>;
+  /** The working copy while answers are joined, else the store's slice. */
+  state(): CacheState;
+  /** Where a write goes: dispatched, or joined while answers are. */
+  readonly store: { dispatch(action: WriteAction): void };
+  /** Runs `hook` once what is being written is dispatched (at once, outside a burst). */
+  later(hook: () => void): void;
+}
+
+/** Runs `hook` now (where a burst runs it once its write is dispatched). */
+export const now = (hook: () => void): void => hook();
+
 /** The hook points one feature fills in one store's runtime; each is optional. */
 export interface FeatureHooks {
   /**
@@ -80,6 +99,8 @@ export interface FeatureHooks {
       resolved: Resolved | undefined,
     ): Resolved | undefined;
   };
+  /** Write path: the answers that land in one task, written as one action (the bursts feature). */
+  burst?: Burst;
   /** Write path: how confirmed writes are computed. One feature at most (a second is INVALID_OPTION as the store mounts). */
   writer?: ConfirmedWriter;
   /** Write path: the request `endpoint` started at `start` settled; its outcome is written next. */
@@ -150,6 +171,8 @@ export class Installed<R> {
   declare readonly writer: ConfirmedWriter | undefined;
   private readonly apis = new Map<FeatureName, unknown>();
   declare private readonly paging: FeatureHooks['paging'];
+  /** The bursts of answers, when the bursts feature is installed (Burst). */
+  declare readonly burst: Burst | undefined;
 
   constructor(features: readonly FeatureOf<R>[], runtime: R) {
     let writer: ConfirmedWriter | undefined;
@@ -161,6 +184,7 @@ export class Installed<R> {
       if (hooks.writer && writer) throw twoWriters(feature.name);
       writer ??= hooks.writer;
       this.paging ??= hooks.paging;
+      this.burst ??= hooks.burst;
     }
     this.writer = writer;
   }

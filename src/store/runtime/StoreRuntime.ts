@@ -17,10 +17,11 @@ import type { RequestOptions } from '../../rest/requestContext.js';
 import type { ExpiryDefaults } from '../endpoint.js';
 import type { Selectors } from '../reads/selectors.js';
 import { ActionTypes, writeAction, type ActionMeta, type ActionType, type WritePayload } from '../slice/reducer.js';
+import type { SliceFacts } from '../slice/reducer.js';
 import type { JoinedPages, PageWay, Resolved, ResolveInput, StoreLike } from '../types.js';
 import { computeResolve } from '../writes/compute.js';
 import { Controller } from './Controller.js';
-import { Installed, type FeatureName, type FeatureOf, type OutgoingRequest } from './Feature.js';
+import { Installed, now, type FeatureName, type FeatureOf, type OutgoingRequest } from './Feature.js';
 import { ReadMarks } from './ReadMarks.js';
 import { isCancellation, noReason, Requests, runnerOf, tryOf, untilAborted, type FetchPromise } from './Requests.js';
 import { Subscriptions } from './Subscriptions.js';
@@ -40,9 +41,10 @@ export interface CacheParts {
   readonly unauthorized: UnauthorizedPolicy | undefined;
   readonly features: readonly Feature[];
   slice(rootState: unknown): CacheState;
-  /** A slice's highest start stamp and lineage (slice/reducer.ts, SliceFacts); a new read memo. */
+  /** A slice's highest start stamp and lineage, and all its facts (slice/reducer.ts, SliceFacts); a new read memo. */
   highWater(slice: CacheState): number;
   lineage(slice: CacheState): object;
+  facts: SliceFacts;
   memo(): Selectors;
   /** Reads `state` as `selectQuery` does; `visible` is the slice the store shows. */
   readState(state: CacheState, visible: CacheState, schema: unknown, args: readonly unknown[]): unknown;
@@ -150,14 +152,15 @@ export class StoreRuntime {
       response = await untilAborted(sending(), controller.signal);
     } catch (error) {
       failure = { error: error ?? noReason(key, error) };
-    } finally {
-      this.requests.release(key, controller);
     }
-    try {
+    // Written, then the caller told: at once, or with the answers of this task (the bursts feature).
+    const land = (): (() => unknown) => {
+      this.requests.release(key, controller);
+      this.requests.settled(controller);
       // A reset since this request started drops its answer.
       if (generation !== this.requests.generation) {
         if (failure) throw failure.error;
-        return undefined;
+        return () => undefined;
       }
       if (failure && isCancellation(failure.error)) {
         // An abort is no failure of its key: its guess goes, and nothing is written.
@@ -174,20 +177,21 @@ export class StoreRuntime {
       const written = download
         ? undefined
         : this.resolve(endpoint, { ...request, error: failure?.error, response, fetchedAt, pages }, key);
-      if (failure) {
-        this.failed(failure.error);
-        throw failure.error;
-      }
-      if (download) return response;
-      if (written?.error !== undefined) throw written.error;
-      if (!written) return undefined;
-      this.signedOut = false;
-      // Read back: the result denormalized (without a schema, the store's own frozen copy).
-      if (!hasSchema(endpoint)) return response === undefined ? undefined : written.result;
-      return this.selectors.denormalized(this.state(), endpoint.schema, args, written.result);
-    } finally {
-      this.requests.settled(controller);
-    }
+      return () => {
+        if (failure) {
+          this.failed(failure.error);
+          throw failure.error;
+        }
+        if (download) return response;
+        if (written?.error !== undefined) throw written.error;
+        if (!written) return undefined;
+        this.signedOut = false;
+        // Read back: the result denormalized (without a schema, the store's own frozen copy).
+        if (!hasSchema(endpoint)) return response === undefined ? undefined : written.result;
+        return this.selectors.denormalized(this.state(), endpoint.schema, args, written.result);
+      };
+    };
+    return this.features.burst?.land(land) ?? land()();
   }
 
   /**
@@ -218,8 +222,11 @@ export class StoreRuntime {
       written => ({ key: written?.key, start: input.fetchedAt }),
     );
     if (failure) throw failure.error;
-    // The response's time in the cache starts now (docs/gc.md).
-    if (resolved) for (const hooks of this.features.hooks) hooks.written?.(resolved.key, endpoint, input.args);
+    // The response's time in the cache starts now (docs/gc.md): a burst's, once it is dispatched.
+    if (resolved)
+      (this.features.burst?.later ?? now)(() => {
+        for (const hooks of this.features.hooks) hooks.written?.(resolved.key, endpoint, input.args);
+      });
     return resolved;
   }
 
@@ -233,7 +240,8 @@ export class StoreRuntime {
     compute: (confirmed: CacheState, visible: CacheState) => T | undefined,
     meta: ActionMeta | ((computed: T | undefined) => ActionMeta) = {},
   ): T | undefined {
-    const visible = this.state();
+    const to = this.features.burst ?? this; // (in a burst, its working copy: the bursts feature)
+    const visible = to.state();
     let computed: T | undefined;
     let payload: WritePayload | undefined;
     if (this.features.writer)
@@ -244,7 +252,7 @@ export class StoreRuntime {
       ));
     else payload = computed = compute(visible, visible);
     if (payload && payload.patches.length > 0)
-      this.store.dispatch(
+      to.store.dispatch(
         writeAction(
           type,
           this.parts.reducerPath,

@@ -75,7 +75,7 @@ function refuse(what: DevText): never {
 const OPS = new Set(['add', 'replace', 'remove']);
 
 /** The patch's path, once the patch is known to be a well-formed write into the slice. */
-function checkPatch(patch: Patch): Patch['path'] {
+export function checkPatch(patch: Patch): Patch['path'] {
   // Development names a patch that is no object; production lets `patch.op` throw on null, and a
   // primitive fails the op test: refused whole either way (docs/production.md).
   if (
@@ -158,7 +158,7 @@ function recordDiffs(before: unknown, after: unknown, patches: readonly Patch[])
   }
 }
 
-function applyOne(parent: Container, path: Patch['path'], patch: Patch): void {
+export function applyOne(parent: Container, path: Patch['path'], patch: Patch): void {
   const key = path[path.length - 1]!;
   if (Array.isArray(parent)) {
     const index = key === '-' ? parent.length : Number(key);
@@ -177,7 +177,7 @@ function applyOne(parent: Container, path: Patch['path'], patch: Patch): void {
 }
 
 /** A copy of `value` this write may change (copied at most once per write, prototype kept). */
-function writable(
+export function writable(
   value: unknown,
   copied: Set<object>,
   shallow: Set<object>,
