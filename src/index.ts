@@ -67,6 +67,7 @@ export {
   bursts,
 } from './store/features/index.js';
 export type {
+  BurstOptions,
   CrossTab,
   CrossTabOptions,
   TabChannel,

@@ -13,12 +13,15 @@ import {
   liveData,
   optimisticUpdates,
   pagination,
+  RestEndpoint,
   retries,
+  type BurstOptions,
   type CacheOptions,
   type CacheState,
   type EndpointLike,
 } from '../../src/index';
 import { ledgerOf, runtimeOf } from '../fixtures/runtime';
+import { startServer, type TestServer } from '../fixtures/server';
 
 class Post extends Entity {
   id = '';
@@ -254,4 +257,46 @@ test('a write the working copy refuses is dispatched alone, after what was joine
   expect(warn).toHaveBeenCalledWith(expect.stringContaining('INVALID_ACTION'));
   expect([post('1')?.title, post('2')?.title]).toEqual(['1', '2']);
   warn.mockRestore();
+});
+
+describe('answers from the network', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+    server.on('GET /items/:id', (_request, url) => ({ json: { id: url.pathname.split('/')[2], title: 't' } }));
+  });
+  afterAll(() => server.close());
+
+  /** Twenty reads sent at once to a real local server; the cache/resolve actions their answers made. */
+  async function twenty(options?: BurstOptions): Promise<number> {
+    const features = [garbageCollection, liveData, optimisticUpdates, retries, pagination, bursts(options)];
+    const cache = createLeanCache({ features });
+    let resolves = 0;
+    const count: Middleware = () => next => action => {
+      if ((action as { type?: unknown }).type === 'cache/resolve') resolves++;
+      return next(action);
+    };
+    const store = configureStore({
+      reducer: { [cache.reducerPath]: cache.reducer },
+      middleware: getDefault => getDefault().concat(count, cache.middleware),
+    });
+    const getItem = new RestEndpoint({ urlPrefix: server.origin, path: '/items/:id', schema: Post });
+    const ids = Array.from({ length: 20 }, (_, i) => `i${i}`);
+    const read = await Promise.all(ids.map(id => store.dispatch(cache.fetch(getItem, { id }))));
+    expect(read.map(item => (item as Post).id)).toEqual(ids);
+    return resolves;
+  }
+
+  test('each answer lands in a task of its own, so without a window each is its own action', async () => {
+    expect(await twenty()).toBe(20);
+  });
+
+  test('with a window, the answers that arrive within it are one action', async () => {
+    // (A window long enough that a loaded machine still answers twenty local reads within it.)
+    expect(await twenty({ window: 500 })).toBeLessThan(20);
+  });
+
+  test.each([-1, 1001, Number.NaN, '16'])('bursts({ window: %p }) is INVALID_OPTION', window => {
+    expect(() => bursts({ window: window as number })).toThrow(expect.objectContaining({ code: 'INVALID_OPTION' }));
+  });
 });

@@ -9,5 +9,5 @@ export { optimisticUpdates } from './optimistic/index.js';
 export { retries } from './retries/index.js';
 export { pagination } from './pages/index.js';
 export { crossTab, type CrossTab, type CrossTabOptions, type TabChannel } from './crossTab/index.js';
-export { bursts } from './bursts/index.js';
+export { bursts, type BurstOptions } from './bursts/index.js';
 export { outbox, type Outbox, type OutboxOptions, type OutboxStorage } from './outbox/index.js';

@@ -9,6 +9,7 @@ import type { CacheState } from '../../../base/state.js';
 import type { Burst } from '../../runtime/Feature.js';
 import type { Feature } from '../../runtime/StoreRuntime.js';
 import type { Patch } from '../../../base/patch.js';
+import { describe, setupError } from '../../../base/errors.js';
 import { applyOne, checkPatch, writable } from '../../slice/applyPatches.js';
 import { ActionTypes, writeAction, type WriteAction } from '../../slice/reducer.js';
 
@@ -23,11 +24,30 @@ type Told = [() => unknown, (value: unknown) => void, (error: unknown) => void];
  * const cache = createLeanCache({ features: [garbageCollection, optimisticUpdates, bursts()] });
  * ```
  */
-export function bursts(): Feature<'bursts'> {
-  return { name: 'bursts', install: runtime => ({ burst: burstOf(runtime) }) };
+export function bursts({ window = 0 }: BurstOptions = {}): Feature<'bursts'> {
+  if (!(typeof window === 'number' && window >= 0 && window <= 1000))
+    throw setupError(
+      'INVALID_OPTION',
+      process.env.NODE_ENV !== 'production' && [
+        `bursts({ window }) takes a number of milliseconds from 0 to 1000, but received ${describe(window)}.`,
+        'Leave it out to join the answers that land in one task, or pass e.g. bursts({ window: 16 }) to join those of one frame.',
+      ],
+    );
+  return { name: 'bursts', install: runtime => ({ burst: burstOf(runtime, window) }) };
 }
 
-function burstOf(runtime: Parameters<Feature['install']>[0]): Burst {
+/** `bursts()`'s options. */
+export interface BurstOptions {
+  /**
+   * How long the first answer of a burst waits for others, in milliseconds (0 to 1000). 0, the
+   * default, joins the answers that land in one task: those a fetch stub or a cache resolves
+   * together. Answers from the network each land in a task of their own, so joining them takes a
+   * window: 16 joins those of about one frame, and delays each answer by at most that.
+   */
+  window?: number;
+}
+
+function burstOf(runtime: Parameters<Feature['install']>[0], window: number): Burst {
   const { store, parts } = runtime;
   let queue: [() => () => unknown, (value: unknown) => void, (error: unknown) => void][] = [];
   // The joined write in progress (during a flush of two answers or more): the working copy, the
@@ -107,7 +127,12 @@ function burstOf(runtime: Parameters<Feature['install']>[0]): Burst {
     void Promise.resolve().then(() => (queue.length > count ? wait(queue.length) : flush()));
 
   return {
-    land: land => new Promise((resolve, reject) => queue.push([land, resolve, reject]) === 1 && wait(1)),
+    // With a window, the burst is written once it has passed (a timer: nothing waits longer).
+    land: land =>
+      new Promise(
+        (resolve, reject) =>
+          queue.push([land, resolve, reject]) === 1 && (window > 0 ? void setTimeout(flush, window) : wait(1)),
+      ),
     state: () => work ?? runtime.state(),
     store: {
       dispatch: action => {
