@@ -3,23 +3,12 @@
  * component's read of the query, or the other way round): the second read takes the first's
  * value and depends on what both read, without walking the list again (memo/Reader.ts).
  */
-import { Collection, Entity } from '../../src/index';
+import { Collection } from '../../src/index';
 import { EntityCache } from '../../src/memo/EntityCache';
 import { Reader } from '../../src/memo/Reader';
+import { Post } from '../fixtures/schemas';
 import { makeStore } from '../fixtures/store';
 
-class User extends Entity {
-  id = '';
-  name = '';
-  static override key = 'User';
-}
-class Post extends Entity {
-  id = '';
-  title = '';
-  author = User.fromJS();
-  static override key = 'Post';
-  static override schema = { author: User };
-}
 const posts = new Collection([Post], { argsKey: () => ({}) });
 const list = Array.from({ length: 30 }, (_, i) => ({
   id: `p${i}`,
