@@ -141,7 +141,8 @@ export class Reader {
     );
     const key = input === FROM_STORE ? context.queryKey(schema, args) : input;
     // The same stored result read the other way in this very state (a fetch's read-back, then a
-    // component's read of the query): its value, and what both reads depend on.
+    // component's read of the query): its value, and what both reads depend on. (No chain grows:
+    // while this entry is valid, so is the one it took, which its own side then returns.)
     const other = fromStore ? pair?.result : pair?.query;
     const same = other?.validIn === mapId && other.key === key ? other : undefined;
     const value = same
