@@ -131,6 +131,23 @@ describe('which objects a write replaces', () => {
     }
   });
 
+
+  test('a view gone stale before a second lens is read is kept beside it, and never served stale', () => {
+    // The first view of a row is kept alone; the second lens's view puts both in the row's views
+    // without checking the first one's rows. It must be checked when it is asked for again.
+    const { cache, store, company } = setup();
+    const atA = company('1', fresh('A'));
+    store.dispatch(cache.set(Sector, { id: 's1', name: 'Renamed' }));
+    const atB = company('1', fresh('B'));
+    expect(atB.sector.name).toBe('Renamed');
+    const againAtA = company('1', fresh('A'));
+    expect(againAtA).not.toBe(atA);
+    expect(againAtA.sector.name).toBe('Renamed');
+    expect([againAtA.pct_equity, atA.pct_equity]).toEqual([0.5, 0.5]);
+    // Now valid, it is served as it is at A, and B's stays.
+    expect(company('1', fresh('A'))).toBe(againAtA);
+    expect(company('1', fresh('B'))).toBe(atB);
+  });
   test('different args with the same lens give the same result; unrelated updates keep every object', () => {
     const { cache, store, list, company } = setup();
     const a = list(A);

@@ -100,7 +100,7 @@ export class EntityCache {
   }
 
   /** `lensOf` gives the lens values `cached` was just built under (a value built by this read). */
-  set(owner: object, row: object, cached: CachedValue, entities: Entities, lensOf: LensOf): void {
+  set(owner: object, row: object, cached: CachedValue, lensOf: LensOf): void {
     const byRow = this.rowsOf(owner);
     const slot = byRow.get(row);
     // The first value of a row (every value of a cold read) is stored without looking at its lenses.
@@ -115,10 +115,12 @@ export class EntityCache {
       views = slot;
     } else {
       views = new Views(lenses, new Lru(this.perRow));
+      // The value kept before keeps its place when it read the same lenses. Its rows are not
+      // checked here: `get` checks a view before it serves it, and drops it then if a row changed.
+      // (A value that read no lens and missed is stale: it goes.)
       const previous = isViews(slot) ? undefined : slot;
-      if (previous && depsValid(previous.deps, entities) && sameLenses(lensesIn(previous.deps), lenses)) {
-        views.byLens.set(lensKey(lenses, recordedLens(previous.deps)), previous);
-      }
+      const before = previous && (previous.lenses === null ? lensesIn(previous.deps) : previous.lenses);
+      if (before && sameLenses(before, lenses)) views.byLens.set(lensKey(lenses, recordedLens(previous!.deps)), previous!);
       byRow.set(row, views);
     }
     views.byLens.set(lensKey(lenses, cached.lenses === null ? recordedLens(cached.deps) : lensOf), cached);

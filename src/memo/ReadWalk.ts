@@ -187,7 +187,7 @@ export class ReadWalk extends PlainRead {
 
   /** A complete value is cached against its row; one the depth limit cut short is not (PlainRead keeps its entry). */
   protected override keep(owner: object, row: object, made: unknown): void {
-    this.cache.set(owner, row, made as Entry, this.entities, this.lensOf);
+    this.cache.set(owner, row, made as Entry, this.lensOf);
   }
 
   /** What `make` returns here is an entry (adopted as it was made). */
