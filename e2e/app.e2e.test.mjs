@@ -963,6 +963,19 @@ test('offline: two edits wait in the outbox with their titles shown, survive a r
   }
 });
 
+test('bursts: answers that arrive together are written as one store update', async () => {
+  await step('answer-writes', async () => {
+    const shown = await page.textContent('[data-testid=answer-writes]');
+    const [answers, updates, joined] = shown.match(/\d+/g).map(Number);
+    // By now the page has had hundreds of answers, its first load a dozen reads sent at once.
+    assert.ok(answers > 50, shown);
+    // Some were joined (the action of a burst carries no request's key), so fewer updates than answers.
+    assert.ok(joined >= 1, shown);
+    assert.ok(updates < answers, shown);
+    await page.locator('[data-testid=panel-session]').screenshot({ path: 'e2e/artifacts/session-panel.png' });
+  });
+});
+
 test('every API request since the login carried a valid token, and none met a 401', async () => {
   const reads = (await serverLog()).filter(entry => !entry.path.startsWith('/api/auth/'));
   assert.ok(reads.length > 50, `the run's requests (${reads.length})`);

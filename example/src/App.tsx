@@ -176,6 +176,7 @@ function Panels() {
           shared by all of them, and are sent once more (the company and bond logs show their 401 and their second try).
           A refused refresh logs out.
         </RequestLog>
+        <AnswerWrites />
       </Panel>
     </div>
   );
@@ -639,6 +640,29 @@ function Timeline() {
         {error && <span className="error">{error.message.split('\n')[0]}</span>}
       </div>
     </div>
+  );
+}
+
+/** The API's answers against the cache's write actions for them: bursts() joins those that arrive together. */
+function AnswerWrites() {
+  // Answered reads and saves (the session's own requests are not cache requests; a 401 that was
+  // tried again is one answer, the second).
+  const answers = useSelector(
+    (state: RootState) =>
+      state.requests.filter(
+        request =>
+          !pathOf(request.url).startsWith('/api/auth/') &&
+          typeof request.status === 'number' &&
+          request.status >= 200 &&
+          request.status < 300,
+      ).length,
+  );
+  const { updates, joined } = useSelector((state: RootState) => state.answerWrites);
+  return (
+    <p className="muted" data-testid="answer-writes">
+      {answers} answers written in {updates} store updates, {joined} of them joined: with{' '}
+      <code>bursts({'{'} window: 16 {'}'})</code>, the answers that arrive within 16 ms of each other are one action.
+    </p>
   );
 }
 

@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import {
+  bursts,
   createLeanCache,
   crossTab,
   garbageCollection,
@@ -18,13 +19,15 @@ import {
 import { CacheProvider } from 'lenscache/react';
 import { App } from './App';
 import { PostResource } from './api';
-import { loggedFetch, requests } from './requestLog';
+import { answerWrites, loggedFetch, requests } from './requestLog';
 import { fetchWithRefresh, prepareHeaders, session } from './session';
 
 // The features this page uses, listed (docs/features.md): createCache() is the same with all of
-// them but crossTab and outbox, which this page adds: an edit saved in one tab shows in the others
-// (docs/crossTab.md). A feature left out that an endpoint needs (the polled stats retry) is a
-// set-up error.
+// them but crossTab, outbox and bursts, which this page adds: an edit saved in one tab shows in the
+// others (docs/crossTab.md), and the answers that arrive within 16 ms of each other (the first load
+// sends a dozen reads at once) are written as one action, one store update (docs/architecture.md,
+// "Bursts of answers"; the session panel counts them). A feature left out that an endpoint needs
+// (the polled stats retry) is a set-up error.
 // Every request carries the session's token, and goes through the request log; a 401 is
 // answered by one refresh and one more try (session.ts).
 const requestOptions = { prepareHeaders, fetch: fetchWithRefresh(loggedFetch) };
@@ -46,14 +49,28 @@ const offline = outbox({
   },
 });
 const cache = createLeanCache({
-  features: [garbageCollection, liveData, optimisticUpdates, retries, pagination, crossTab(), offline],
+  features: [
+    garbageCollection,
+    liveData,
+    optimisticUpdates,
+    retries,
+    pagination,
+    crossTab(),
+    offline,
+    bursts({ window: 16 }),
+  ],
   ...requestOptions,
   // A 401 that stands (the refresh was refused, or did not help) empties the store and ends the
   // session: the page shows the login form, which reads nothing protected.
   onUnauthorized: () => store.dispatch(session.actions.loggedOut()),
 });
 export const store = configureStore({
-  reducer: { [cache.reducerPath]: cache.reducer, session: session.reducer, requests: requests.reducer },
+  reducer: {
+    [cache.reducerPath]: cache.reducer,
+    session: session.reducer,
+    requests: requests.reducer,
+    answerWrites: answerWrites.reducer,
+  },
   middleware: getDefault => getDefault().concat(cache.middleware),
   // Redux DevTools: on by default with configureStore; every cache write shows as one action.
   devTools: { name: 'lenscache example' },

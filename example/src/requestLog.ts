@@ -1,5 +1,5 @@
 /** The page's request log: an ordinary slice, written by the `fetch` every request of the page goes through. */
-import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { createSlice, type PayloadAction, type UnknownAction } from '@reduxjs/toolkit';
 import type { RequestApi } from 'lenscache';
 
 export interface LoggedRequest {
@@ -39,3 +39,22 @@ export const loggedFetch: Send = async (input, init, api) => {
     throw error;
   }
 };
+
+/**
+ * The write actions the cache's request answers made (`cache/resolve`), seen by an ordinary slice as
+ * any reducer sees them. With `bursts({ window })` (main.tsx), answers that arrive close together
+ * are written as one action, which carries no single request's key (`meta.key`): `joined` counts those.
+ */
+export const answerWrites = createSlice({
+  name: 'answerWrites',
+  initialState: { updates: 0, joined: 0 },
+  reducers: {},
+  extraReducers: builder =>
+    builder.addMatcher(
+      (action): action is UnknownAction & { meta?: { key?: string } } => action.type === 'cache/resolve',
+      (count, action) => {
+        count.updates++;
+        if (action.meta?.key === undefined) count.joined++;
+      },
+    ),
+});
