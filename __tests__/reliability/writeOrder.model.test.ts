@@ -4,7 +4,9 @@
  * updaters, aborts, failures, invalidations, resets, sweeps at gcTime 0 and replacements of the
  * slice (a hydration with a server render of an earlier moment), answered in random
  * order by a simulated server that applies each request at one moment between its start and its
- * answer.
+ * answer. Both stores join answers with `bursts()`: those of one task, and, in the schedules with
+ * an even seed, those within a 30 ms window that passes at random steps (an answer delivered then
+ * waits while other steps run).
  *
  * Every schedule runs on two stores at once: A, whose mutations show guesses, and B, the same
  * app without guesses. After every step:
@@ -42,6 +44,8 @@ import { runtimeOf, ledgerOf, confirmedOf as confirmedIn } from '../fixtures/run
 import { random } from '../fixtures/random';
 
 const SCHEDULES = Number(process.env.MODEL_SCHEDULES ?? 2000);
+/** The bursts window of the schedules with even seeds, in ms. */
+const WINDOW = 30;
 const HYDRATE = '__NEXT_REDUX_WRAPPER_HYDRATE__';
 const STEPS = 30;
 const IDS = ['1', '2', '3', '4'];
@@ -78,7 +82,7 @@ interface Req {
   /** For a page of the list: its offset. */
   offset?: number;
   settle: { resolve(value: unknown): void; reject(error: unknown): void }[];
-  promises: { abort(): void; catch(f: () => void): unknown }[];
+  promises: { abort(): void; catch(f: () => void): Promise<unknown> }[];
   /** Set when a reset dropped it: its answer is ignored by the stores. */
   dropped?: boolean;
 }
@@ -88,9 +92,10 @@ const flush = () => new Promise<void>(resolve => setImmediate(resolve));
 /** Where the stores' requests reach the model: `side` is the store, `signature` the request. */
 type Enter = (side: 'a' | 'b', signature: string, info: Partial<Req>) => Promise<unknown>;
 
-function makeApp(guesses: boolean, side: 'a' | 'b', enter: Enter) {
-  // Every feature, as createCache installs them, and bursts: several answers may land in one task.
-  const features = [garbageCollection, liveData, optimisticUpdates, retries, pagination, bursts()];
+function makeApp(guesses: boolean, side: 'a' | 'b', enter: Enter, window: number) {
+  // Every feature, as createCache installs them, and bursts: several answers may land in one task,
+  // or, with a window, within it (answers then wait while other steps run).
+  const features = [garbageCollection, liveData, optimisticUpdates, retries, pagination, bursts({ window })];
   const cache = createLeanCache({ gcTime: 0, features });
   const store = configureStore({
     // The app's root reducer puts a server-rendered slice in place, as next-redux-wrapper's HYDRATE.
@@ -211,8 +216,19 @@ async function runSchedule(seed: number): Promise<void> {
     const target = req;
     return new Promise((resolve, reject) => target.settle.push({ resolve, reject }));
   };
-  const a = makeApp(true, 'a', enter);
-  const b = makeApp(false, 'b', enter);
+  // Every other schedule joins answers within a window of WINDOW ms: those delivered in different
+  // steps then land together once it has passed, after resets, hydrations, sweeps or mutations
+  // that came between (the window's timer runs at random steps, and whenever answers must land).
+  const window = seed % 2 === 0 ? WINDOW : 0;
+  const a = makeApp(true, 'a', enter, window);
+  const b = makeApp(false, 'b', enter, window);
+  /** Lets a window pass: the answers waiting in a burst land (the model's clock moves with it). */
+  const windowPasses = () => {
+    if (window === 0) return;
+    jest.advanceTimersByTime(window);
+    clock += window;
+    log.push('(the window passes)');
+  };
   // The list is on screen (a mounted view holds it); the posts' details are not.
   for (const app of [a, b]) app.cache.retain(app.store, app.endpoints.getList!);
   /** B's slice at some earlier steps, as JSON: what a hydration may put back. */
@@ -230,6 +246,8 @@ async function runSchedule(seed: number): Promise<void> {
     );
   };
 
+  /** The stores' promises that have settled: a guess leaves A once its answer has landed there. */
+  const settled = new WeakSet<object>();
   const start = (kind: Kind | 'getPage', args: unknown[], guess = false) => {
     const name = guess ? `${kind}+guess` : kind;
     const signature = `${kind} ${JSON.stringify(args)}`;
@@ -237,7 +255,8 @@ async function runSchedule(seed: number): Promise<void> {
     started.set(signature, promises);
     for (const app of [a, b]) {
       const promise = app.store.dispatch(app.cache.fetch(app.endpoints[name]!, ...args) as never) as Req['promises'][0];
-      promise.catch(() => undefined);
+      // (Settled once its answer has landed: with a window, some time after it was delivered.)
+      void promise.catch(() => undefined).then(() => settled.add(promise));
       promises.push(promise);
     }
     log.push(`start ${signature}${guess ? ' (guess)' : ''}`);
@@ -320,7 +339,10 @@ async function runSchedule(seed: number): Promise<void> {
       }
       Object.assign((lastB[table] ??= {}), rowsB);
     }
-    const pending = reqs.filter(r => r.guess && r.phase !== 'done' && !r.dropped).sort((x, y) => x.n - y.n);
+    // A's guesses whose answer has not landed yet (delivered ones may still wait in a window).
+    const pending = reqs
+      .filter(r => r.guess && !r.dropped && !(r.phase === 'done' && settled.has(r.promises[0]!)))
+      .sort((x, y) => x.n - y.n);
     const want = expectedVisible(confirmedA.Post ?? {}, pending);
     const got = rowsOf(sliceOf(a).entities as never, 'Post');
     if (JSON.stringify(sorted(got)) !== JSON.stringify(sorted(want)))
@@ -369,7 +391,14 @@ async function runSchedule(seed: number): Promise<void> {
       }
     } else if (roll < 0.85) {
       const post = server.get(id);
-      const busy = reqs.some(r => r.phase === 'served' && MUTATIONS.has(r.kind) && r.id === id);
+      // (Answered but not landed counts too: with a window, an answer waits before it lands.)
+      const busy = reqs.some(
+        r =>
+          MUTATIONS.has(r.kind) &&
+          r.id === id &&
+          !r.dropped &&
+          (r.phase === 'served' || (r.phase === 'done' && r.ok === true && !r.promises.every(p => settled.has(p)))),
+      );
       // The app learns of a server-side change at once and edits the cached post with an updater.
       if (post && !busy && rowsOf(sliceOf(b).entities as never, 'Post')[id]) {
         post.title = `u${n++}`;
@@ -408,6 +437,7 @@ async function runSchedule(seed: number): Promise<void> {
       for (const app of [a, b]) app.cache.gc(app.store);
       log.push('sweep');
     }
+    if (window > 0 && rand() < 0.4) windowPasses();
     await flush();
     if (process.env.MODEL_DEBUG)
       log.push(
@@ -415,6 +445,18 @@ async function runSchedule(seed: number): Promise<void> {
       );
     check(`after step ${step}`);
   }
+  /**
+   * Lets every answer delivered (and every failure) land before the schedule asks what is left:
+   * with a window, they wait for it; the list's answers are Responses, whose bodies take a few
+   * turns to read before they reach the window.
+   */
+  const landAll = async () => {
+    for (let turn = 0; turn < (window ? 3 : 1); turn++) {
+      await flush();
+      windowPasses();
+    }
+    await flush();
+  };
   /** Serves and answers every request in flight, in random order, checking after each. */
   const settleAll = async (where: string) => {
     for (;;) {
@@ -425,11 +467,12 @@ async function runSchedule(seed: number): Promise<void> {
       if (sent.length > 0 && (ready.length === 0 || rand() < 0.5)) serve(pick(sent)!);
       // (Now and then several in one task, as above.)
       else for (let i = rand() < 0.3 ? 3 : 1; i > 0 && deliverable().length > 0; i--) deliver(pick(deliverable())!);
-      await flush();
+      await landAll();
       check(where);
     }
   };
   // Everything settles, in random order (mutation answers too).
+  await landAll();
   await settleAll('while settling');
   const unsureNow = Object.values(sliceOf(a).entitiesMeta.Post ?? {}).filter(meta => meta.ambiguous).length;
   stats.unsureRows += unsureNow;
@@ -461,7 +504,7 @@ async function runSchedule(seed: number): Promise<void> {
         promise?.catch?.(() => undefined);
       }
     }
-    await flush();
+    await landAll();
     if (reqs.length === before) break;
     await settleAll('while reading again');
   }
