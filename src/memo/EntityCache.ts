@@ -119,8 +119,9 @@ export class EntityCache {
       // checked here: `get` checks a view before it serves it, and drops it then if a row changed.
       // (A value that read no lens and missed is stale: it goes.)
       const previous = isViews(slot) ? undefined : slot;
-      const before = previous && (previous.lenses === null ? lensesIn(previous.deps) : previous.lenses);
-      if (before && sameLenses(before, lenses)) views.byLens.set(lensKey(lenses, recordedLens(previous!.deps)), previous!);
+      const before = previous?.lenses === null ? lensesIn(previous.deps) : previous?.lenses;
+      if (previous && before && sameLenses(before, lenses))
+        views.byLens.set(lensKey(lenses, recordedLens(previous.deps)), previous);
       byRow.set(row, views);
     }
     views.byLens.set(lensKey(lenses, cached.lenses === null ? recordedLens(cached.deps) : lensOf), cached);
