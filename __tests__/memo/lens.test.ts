@@ -131,7 +131,6 @@ describe('which objects a write replaces', () => {
     }
   });
 
-
   test('a view gone stale before a second lens is read is kept beside it, and never served stale', () => {
     // The first view of a row is kept alone; the second lens's view puts both in the row's views
     // without checking the first one's rows. It must be checked when it is asked for again.

@@ -661,7 +661,10 @@ function AnswerWrites() {
   return (
     <p className="muted" data-testid="answer-writes">
       {answers} answers written in {updates} store updates, {joined} of them joined: with{' '}
-      <code>bursts({'{'} window: 16 {'}'})</code>, the answers that arrive within 16 ms of each other are one action.
+      <code>
+        bursts({'{'} window: 16 {'}'})
+      </code>
+      , the answers that arrive within 16 ms of each other are one action.
     </p>
   );
 }
