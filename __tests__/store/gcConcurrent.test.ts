@@ -145,7 +145,7 @@ test('a sweep keeps a row written after a request in flight started: its older a
   expect(Object.keys(slice().entities.Post!)).toEqual([]);
 });
 
-test('a hung mutation holds no row: its answer is stamped at its arrival, newer than any row', async () => {
+test('a hung mutation holds only the rows written after it started: older rows go, and its own once it ends', async () => {
   const { cache, store, slice } = setup({ gcTime: 0 });
   const hung = deferred();
   const patch = {
@@ -154,15 +154,51 @@ test('a hung mutation holds no row: its answer is stamped at its arrival, newer 
     sideEffect: true as const,
     fetch: hung.fetch,
   };
+  store.dispatch(cache.setResponse(getPost, '1', post('1')));
   const saving = store.dispatch(cache.fetch(patch, '1'));
   await hung.next();
   jest.advanceTimersByTime(1);
   store.dispatch(cache.setResponse(getPost, '2', post('2')));
   jest.advanceTimersByTime(5_000);
   cache.gc(store);
-  expect(slice().entities.Post).toEqual({});
+  expect(Object.keys(slice().entities.Post!)).toEqual(['2']);
   saving.abort();
   await saving.catch(() => undefined);
+  cache.gc(store);
+  expect(slice().entities.Post).toEqual({});
+});
+
+test("a sweep keeps a row deleted after a mutation in flight started: that mutation's answer cannot bring the row back", async () => {
+  const { cache, store, slice } = setup({ gcTime: 0 });
+  store.dispatch(cache.setResponse(getPost, '2', post('2')));
+  const rename = deferred();
+  const patch = {
+    key: (id: string) => `PATCH /posts/${id}`,
+    schema: Post,
+    sideEffect: true as const,
+    fetch: rename.fetch,
+  };
+  const saving = store.dispatch(cache.fetch(patch, '2'));
+  const sent = await rename.next();
+  // The server renames post 2, then deletes it; the deletion's answer lands first.
+  jest.advanceTimersByTime(1);
+  const remove = {
+    key: (id: string) => `DELETE /posts/${id}`,
+    schema: new Invalidate(Post),
+    sideEffect: true as const,
+    fetch: (id: string) => Promise.resolve({ id }),
+  };
+  await store.dispatch(cache.fetch(remove, '2'));
+  expect(slice().entities.Post!['2']).toBeNull();
+  jest.advanceTimersByTime(5_000);
+  cache.gc(store);
+  // The deletion stays while the rename is in flight...
+  expect(slice().entities.Post!['2']).toBeNull();
+  sent.resolve(post('2', 'renamed'));
+  await saving;
+  // ...so the rename's answer, which the server applied before the deletion, does not bring it back.
+  expect(slice().entities.Post!['2']).toBeNull();
+  expect(cache.selectQuery(store.getState(), Post, '2')).toBeUndefined();
 });
 
 test('the same holds for collection lists: a list set after an older request started stays through sweeps', async () => {

@@ -22,7 +22,6 @@ export type FetchPromise<T> = Promise<T> & { abort(reason?: unknown): void };
 export interface Unsettled {
   readonly key: string;
   readonly start: number;
-  readonly mutation: boolean;
   /** The endpoint's schema: what its answer can write. */
   readonly schema: unknown;
 }
@@ -92,7 +91,7 @@ export class Requests {
     controller: AbortController,
     promise?: FetchPromise<unknown>,
   ) {
-    this.running.set(controller, { key, start, mutation: endpoint.sideEffect === true, schema: endpoint.schema });
+    this.running.set(controller, { key, start, schema: endpoint.schema });
     if (!promise) return;
     this.shared.set(key, { promise, controller, start });
     this.changed();

@@ -98,11 +98,11 @@ export class Collector {
     const { gcTime } = this;
     const inFlight = new Set<string>();
     const reading: InFlightRead[] = [];
-    for (const { key, start, mutation, schema } of requests.unsettled()) {
+    for (const { key, start, schema } of requests.unsettled()) {
       inFlight.add(key);
-      // A mutation's answer is stamped at its arrival, newer than every row now stored: it cannot
-      // bring a row back stale, so a hung mutation holds no row (docs/gc.md).
-      if (!mutation) reading.push({ start, tables: writableTables(schema) });
+      // Mutations too: one the server applied before a later write whose answer landed first
+      // overlaps it, which only that write's row still tells its answer (docs/gc.md).
+      reading.push({ start, tables: writableTables(schema) });
     }
     const dropKeys: string[] = [];
     const kept: KeptRead[] = [];
