@@ -967,8 +967,8 @@ test('bursts: answers that arrive together are written as one store update', asy
   await step('answer-writes', async () => {
     const shown = await page.textContent('[data-testid=answer-writes]');
     const [answers, updates, joined] = shown.match(/\d+/g).map(Number);
-    // By now the page has had hundreds of answers, its first load a dozen reads sent at once.
-    assert.ok(answers > 50, shown);
+    // The page's first load alone sends a dozen reads at once (run after the others, about 80).
+    assert.ok(answers >= 10, shown);
     // Some were joined (the action of a burst carries no request's key), so fewer updates than answers.
     assert.ok(joined >= 1, shown);
     assert.ok(updates < answers, shown);

@@ -664,7 +664,7 @@ function AnswerWrites() {
       <code>
         bursts({'{'} window: 16 {'}'})
       </code>
-      , the answers that arrive within 16 ms of each other are one action.
+      , the answers that arrive within 16 ms of a burst's first are one action.
     </p>
   );
 }

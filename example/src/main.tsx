@@ -24,7 +24,7 @@ import { fetchWithRefresh, prepareHeaders, session } from './session';
 
 // The features this page uses, listed (docs/features.md): createCache() is the same with all of
 // them but crossTab, outbox and bursts, which this page adds: an edit saved in one tab shows in the
-// others (docs/crossTab.md), and the answers that arrive within 16 ms of each other (the first load
+// others (docs/crossTab.md), and the answers that arrive within 16 ms of a burst's first (the first load
 // sends a dozen reads at once) are written as one action, one store update (docs/architecture.md,
 // "Bursts of answers"; the session panel counts them). A feature left out that an endpoint needs
 // (the polled stats retry) is a set-up error.
