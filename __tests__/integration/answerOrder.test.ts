@@ -114,6 +114,27 @@ test('two overlapping edits answered out of order: the row shows the last answer
   expect(server.count() - requests).toBe(1);
 });
 
+test('an updater that edits a row in doubt leaves it in doubt, and the next read makes it right', async () => {
+  const { db, held, getPost, editPost, cache, store, start, slice, status } = api(Post);
+  await store.dispatch(cache.fetch(getPost, { id: '1' }));
+  const { settled: title } = await start(() => store.dispatch(cache.fetch(editPost, { id: '1' }, { title: 'second' })));
+  const { settled: author } = await start(() => store.dispatch(cache.fetch(editPost, { id: '1' }, { author: 'bob' })));
+  held[1]!();
+  await author;
+  held[0]!();
+  await title;
+  expect(status()).toBe('stale');
+  // The app learns the server changed the version, and edits the cached post (its author still in doubt).
+  db.get('1')!.version += 10;
+  store.dispatch(cache.set(Post, { id: '1' }, (draft: Post) => void (draft.version = db.get('1')!.version)));
+  expect(slice().entities.Post!['1']).toMatchObject({ author: 'ann', version: db.get('1')!.version });
+  expect(slice().entitiesMeta.Post!['1']!.ambiguous).toBe(true);
+  expect(status()).toBe('stale');
+  await store.dispatch(cache.fetchIfStale(getPost, { id: '1' }));
+  expect({ ...slice().entities.Post!['1'] }).toEqual(db.get('1'));
+  expect(status()).toBe('valid');
+});
+
 test('an entity that orders its own versions decides overlapping answers by them, and stays valid', async () => {
   const { db, held, getPost, editPost, cache, store, start, slice, status } = api(VersionedPost);
   await store.dispatch(cache.fetch(getPost, { id: '1' }));

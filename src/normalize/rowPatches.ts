@@ -70,7 +70,12 @@ export function rowPatches(
       const touched = !changedRowsOnly || next !== existing;
       // Which of two overlapping answers the server applied last is unknown: the later arrival is
       // shown, and read again before it counts as valid (a deletion is never in doubt).
-      if (overlap && !reorder && row !== null && (next !== existing || existingMeta!.ambiguous)) unsureKeys.push(key);
+      // An edit computed from a row in doubt (an updater's) keeps the doubt: only a read settles it.
+      if (
+        (overlap && !reorder && row !== null && (next !== existing || existingMeta!.ambiguous)) ||
+        (changedRowsOnly && next !== existing && existingMeta?.ambiguous)
+      )
+        unsureKeys.push(key);
       else if (touched && !reorder && !olderDelta && (existingMeta === undefined || !sameMeta(existingMeta, meta)))
         metaKeys.push(key);
     }
