@@ -87,20 +87,31 @@ function api(schema: typeof Post) {
   };
   const slice = () => store.getState().cache as CacheState;
   const status = () => cache.selectResponse(store.getState(), getPost, { id: '1' }).expiryStatus;
-  return { db, held, getPost, editPost, deletePost, cache, store, start, slice, status };
+  /**
+   * Post 1 read, then edited twice, overlapping: applied title first, then author; answered author
+   * first, then title. Returns the post's status between the two answers.
+   */
+  const editOutOfOrder = async () => {
+    await store.dispatch(cache.fetch(getPost, { id: '1' }));
+    const { settled: title } = await start(() =>
+      store.dispatch(cache.fetch(editPost, { id: '1' }, { title: 'second' })),
+    );
+    const { settled: author } = await start(() =>
+      store.dispatch(cache.fetch(editPost, { id: '1' }, { author: 'bob' })),
+    );
+    held[1]!();
+    await author;
+    const between = status();
+    held[0]!();
+    await title;
+    return between;
+  };
+  return { db, held, getPost, editPost, deletePost, cache, store, start, slice, status, editOutOfOrder };
 }
 
 test('two overlapping edits answered out of order: the row shows the last answer, stale, and one read makes it right', async () => {
-  const { db, held, getPost, editPost, cache, store, start, slice, status } = api(Post);
-  await store.dispatch(cache.fetch(getPost, { id: '1' }));
-  // Applied title first, then author; answered author first, then title.
-  const { settled: title } = await start(() => store.dispatch(cache.fetch(editPost, { id: '1' }, { title: 'second' })));
-  const { settled: author } = await start(() => store.dispatch(cache.fetch(editPost, { id: '1' }, { author: 'bob' })));
-  held[1]!();
-  await author;
-  expect(status()).toBe('valid');
-  held[0]!();
-  await title;
+  const { db, getPost, cache, store, slice, status, editOutOfOrder } = api(Post);
+  expect(await editOutOfOrder()).toBe('valid');
   // The title's answer came last, with the author from before the other edit: shown, not trusted.
   expect(slice().entities.Post!['1']).toMatchObject({ title: 'second', author: 'ann' });
   expect(status()).toBe('stale');
@@ -115,14 +126,8 @@ test('two overlapping edits answered out of order: the row shows the last answer
 });
 
 test('an updater that edits a row in doubt leaves it in doubt, and the next read makes it right', async () => {
-  const { db, held, getPost, editPost, cache, store, start, slice, status } = api(Post);
-  await store.dispatch(cache.fetch(getPost, { id: '1' }));
-  const { settled: title } = await start(() => store.dispatch(cache.fetch(editPost, { id: '1' }, { title: 'second' })));
-  const { settled: author } = await start(() => store.dispatch(cache.fetch(editPost, { id: '1' }, { author: 'bob' })));
-  held[1]!();
-  await author;
-  held[0]!();
-  await title;
+  const { db, getPost, cache, store, slice, status, editOutOfOrder } = api(Post);
+  await editOutOfOrder();
   expect(status()).toBe('stale');
   // The app learns the server changed the version, and edits the cached post (its author still in doubt).
   db.get('1')!.version += 10;
@@ -136,14 +141,8 @@ test('an updater that edits a row in doubt leaves it in doubt, and the next read
 });
 
 test('an entity that orders its own versions decides overlapping answers by them, and stays valid', async () => {
-  const { db, held, getPost, editPost, cache, store, start, slice, status } = api(VersionedPost);
-  await store.dispatch(cache.fetch(getPost, { id: '1' }));
-  const { settled: title } = await start(() => store.dispatch(cache.fetch(editPost, { id: '1' }, { title: 'second' })));
-  const { settled: author } = await start(() => store.dispatch(cache.fetch(editPost, { id: '1' }, { author: 'bob' })));
-  held[1]!();
-  await author;
-  held[0]!();
-  await title;
+  const { db, slice, status, editOutOfOrder } = api(VersionedPost);
+  await editOutOfOrder();
   expect({ ...slice().entities.VersionedPost!['1'] }).toEqual(db.get('1'));
   expect(status()).toBe('valid');
 });
