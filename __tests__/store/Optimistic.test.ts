@@ -4,18 +4,11 @@
  * (__tests__/reliability/writeOrder.model.test.ts) covers every order.
  */
 
-import { createCache, Entity, Invalidate, type EndpointLike } from '../../src/index';
+import { createCache, Invalidate, type EndpointLike } from '../../src/index';
 import { internalsOf } from '../../src/store/createCache';
 import { makeStore, snapshot } from '../fixtures/store';
 import { runtimeOf, ledgerOf } from '../fixtures/runtime';
-
-class Post extends Entity {
-  id = '';
-  title = '';
-  body = '';
-  count = 0;
-  static override key = 'Post';
-}
+import { Post } from '../fixtures/countedPost';
 
 /** Endpoints whose requests wait for the test: `answer(i, value)` / `refuse(i)` settle the i-th call. */
 function scripted() {

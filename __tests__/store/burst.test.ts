@@ -8,7 +8,6 @@ import { configureStore, type Middleware } from '@reduxjs/toolkit';
 import {
   bursts,
   createLeanCache,
-  Entity,
   garbageCollection,
   liveData,
   optimisticUpdates,
@@ -22,14 +21,7 @@ import {
 } from '../../src/index';
 import { ledgerOf, runtimeOf } from '../fixtures/runtime';
 import { startServer, type TestServer } from '../fixtures/server';
-
-class Post extends Entity {
-  id = '';
-  title = '';
-  body = '';
-  count = 0;
-  static override key = 'Post';
-}
+import { Post } from '../fixtures/countedPost';
 
 /**
  * A store whose cache (every feature createCache installs, and bursts unless `joined` is false)
